@@ -1,0 +1,6 @@
+"""`python -m multidebate`."""
+
+from multidebate.cli import main
+
+if __name__ == "__main__":
+    main()

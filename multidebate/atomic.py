@@ -1,0 +1,72 @@
+"""Create a file atomically and never replace an existing one.
+
+The content goes to a temporary file in the same folder, is flushed to disk,
+then hard-linked to its final name: `link` fails when the name exists, so of
+two racing writers exactly one wins, and no reader ever sees half a file.
+Where the file system has no hard links, an exclusive lock file stands in.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import tempfile
+
+__all__ = ["create_exclusive"]
+
+
+def _fsync_dir(folder: str) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems cannot sync a directory; the link is still atomic
+    finally:
+        os.close(fd)
+
+
+def create_exclusive(path: str, data: bytes) -> bool:
+    """Create `path` holding `data`. False when `path` exists; OSError for other failures.
+
+    Leaves no temporary file behind on any error.
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".md-tmp-", suffix=".part", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            return False
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+                raise
+            return _create_without_link(tmp, path)
+        _fsync_dir(folder)
+        return True
+    finally:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+
+
+def _create_without_link(tmp: str, path: str) -> bool:
+    """Fallback for file systems without hard links: claim the name with O_EXCL, then rename over it.
+
+    The claim is an empty file for an instant; readers treat an empty turn
+    file as not yet written.
+    """
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+    except FileExistsError:
+        return False
+    os.replace(tmp, path)
+    return True

@@ -1,0 +1,98 @@
+"""Block-level markdown structure with line numbers, on top of mistune.
+
+mistune 3's AST has no positions.  We subclass its block parser and record,
+for top-level headings and fenced code, where they start and end; parsing
+blocks only (no inline pass) is all the section reader needs and is fast.
+Tested with mistune 3.1 - 3.x (see tests/test_blocks.py).
+"""
+
+from __future__ import annotations
+
+import bisect
+import string
+from dataclasses import dataclass
+from typing import Any, Match
+
+from mistune.block_parser import BlockParser
+from mistune.core import BlockState
+
+__all__ = ["Heading", "Outline", "outline"]
+
+_MAX_NESTING = 6
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A top-level ATX heading: level, text, 1-based line and character span."""
+
+    level: int
+    text: str
+    line: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Outline:
+    """The headings and fenced/indented code spans at the top level of a text."""
+
+    text: str
+    headings: tuple[Heading, ...]
+    code_spans: tuple[tuple[int, int], ...]
+    line_starts: tuple[int, ...]
+
+    def line_of(self, pos: int) -> int:
+        """1-based line number of character offset `pos`."""
+        return bisect.bisect_right(self.line_starts, pos)
+
+    def in_code(self, pos: int) -> bool:
+        """True when offset `pos` lies inside a top-level code block."""
+        return any(start <= pos < end for start, end in self.code_spans)
+
+
+class _RecordingParser(BlockParser):
+    def parse_atx_heading(self, m: Match[str], state: BlockState) -> int:
+        end = super().parse_atx_heading(m, state)
+        if state.parent is None:
+            token = state.tokens[-1]
+            _log(state).append(("heading", m.start(), end, token))
+        return end
+
+    def parse_fenced_code(self, m: Match[str], state: BlockState) -> int | None:
+        end = super().parse_fenced_code(m, state)
+        if end is not None and state.parent is None:
+            _log(state).append(("code", m.start(), end, {}))
+        return end
+
+
+def _log(state: BlockState) -> list[tuple[str, int, int, dict[str, Any]]]:
+    log: list[tuple[str, int, int, dict[str, Any]]] = state.env.setdefault("multidebate_log", [])
+    return log
+
+
+_PARSER = _RecordingParser(max_nested_level=_MAX_NESTING)
+
+
+def outline(text: str) -> Outline:
+    """Parse `text` (LF line endings) into its top-level outline."""
+    src = text if text.endswith("\n") else text + "\n"
+    state = BlockState()
+    state.process(src)
+    try:
+        _PARSER.parse(state)
+    except RecursionError:
+        # Pathological nesting: keep what was recorded before the parser gave up.
+        pass
+    headings: list[Heading] = []
+    code: list[tuple[int, int]] = []
+    line_starts = [0] + [i + 1 for i, ch in enumerate(src) if ch == "\n"]
+    starts = tuple(line_starts)
+    for kind, start, end, token in state.env.get("multidebate_log", []):
+        if kind == "code":
+            code.append((start, end))
+            continue
+        # the match may begin with the previous line's newline or indentation
+        line = bisect.bisect_right(starts, start + (1 if src[start] == "\n" else 0))
+        heading_text = str(token.get("text", "")).strip(string.whitespace)
+        headings.append(Heading(int(token["attrs"]["level"]), heading_text, line, start, min(end, len(src))))
+    return Outline(src, tuple(headings), tuple(code), starts)

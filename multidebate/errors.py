@@ -1,0 +1,45 @@
+"""The few exceptions the library raises; the CLI turns each into a clean error."""
+
+from __future__ import annotations
+
+__all__ = [
+    "MultidebateError",
+    "FolderError",
+    "SlugError",
+    "RosterError",
+    "TurnConflict",
+    "InvalidTurn",
+    "TaskError",
+]
+
+
+class MultidebateError(Exception):
+    """Base class: every error the library means a person or a model to read."""
+
+
+class FolderError(MultidebateError):
+    """The debate folder is missing, not a folder, or cannot be read or written."""
+
+
+class SlugError(MultidebateError):
+    """A slug is not of the form lowercase letters, digits and single hyphens."""
+
+
+class RosterError(MultidebateError):
+    """A slug is not on the debate's roster."""
+
+
+class TurnConflict(MultidebateError):
+    """The turn file already exists (another session wrote it) or the slug's turns have a gap."""
+
+
+class TaskError(MultidebateError):
+    """TASK.md cannot be read, or init would overwrite it."""
+
+
+class InvalidTurn(MultidebateError):
+    """The sections given to `write` break the format; nothing was written."""
+
+    def __init__(self, message: str, problems: list[str]) -> None:
+        super().__init__(message)
+        self.problems = problems

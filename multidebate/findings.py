@@ -1,0 +1,90 @@
+"""Findings: what the validator (and the lenient reader) has to say about a file.
+
+Findings are values, not exceptions.  Every code lives in `CODES`, the one
+table the README's code list is checked against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["Finding", "Severity", "CODES", "finding", "worst"]
+
+Severity = Literal["error", "warning"]
+
+# code -> (severity, short name).  Codes are stable: never renumber one.
+CODES: dict[str, tuple[Severity, str]] = {
+    "E001": ("error", "unreadable file"),
+    "E002": ("error", "not UTF-8 text"),
+    "E003": ("error", "binary file"),
+    "E004": ("error", "empty file"),
+    "E005": ("error", "file over 1 MiB"),
+    "E006": ("error", "symbolic link (never followed)"),
+    "E007": ("error", "not a regular file"),
+    "E008": ("error", "cannot be parsed (pathological structure)"),
+    "E010": ("error", "frontmatter is not valid YAML"),
+    "E020": ("error", "title missing"),
+    "E021": ("error", "title contradicts the file name"),
+    "E030": ("error", "section missing"),
+    "E031": ("error", "section duplicated"),
+    "E032": ("error", "section empty"),
+    "E040": ("error", "confidence is not an integer"),
+    "E041": ("error", "confidence out of range 0-100"),
+    "E050": ("error", "converged is not yes or no"),
+    "E051": ("error", "turn 1 says converged yes"),
+    "E060": ("error", "names a slug that is no participant"),
+    "E070": ("error", "gap: turn N without turn N-1"),
+    "E071": ("error", "name looks like a failed turn file"),
+    "E072": ("error", "slug not on the roster"),
+    "E073": ("error", "TASK.md is invalid"),
+    "W001": ("warning", "byte order mark"),
+    "W002": ("warning", "CRLF or CR line endings"),
+    "W020": ("warning", "title not in canonical form"),
+    "W030": ("warning", "section heading not level 2"),
+    "W031": ("warning", "section name not exact"),
+    "W032": ("warning", "sections out of order"),
+    "W033": ("warning", "extra section"),
+    "W034": ("warning", "Agreements or Disagreements in turn 1"),
+    "W035": ("warning", "section written as an inline label"),
+    "W040": ("warning", "confidence not a bare integer"),
+    "W050": ("warning", "converged not in canonical form"),
+    "W060": ("warning", "names a peer absent from turn N-1 without saying so"),
+    "W070": ("warning", "turn beyond the roster's max_turns"),
+}
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One thing a rule found: sortable into path, line, code order."""
+
+    path: str
+    line: int
+    code: str
+    severity: Severity
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.code} {self.message}"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+        }
+
+
+def finding(path: str, line: int, code: str, message: str) -> Finding:
+    """A Finding whose severity comes from the code table."""
+    return Finding(path, max(line, 1), code, CODES[code][0], message)
+
+
+def worst(findings: list[Finding] | tuple[Finding, ...]) -> Severity | None:
+    """The most severe severity among `findings`, or None when there are none."""
+    severities = {f.severity for f in findings}
+    if "error" in severities:
+        return "error"
+    return "warning" if severities else None

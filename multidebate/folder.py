@@ -1,0 +1,99 @@
+"""Scan a debate folder: which files are turns, who takes part, where the gaps are."""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+
+from .errors import FolderError
+from .naming import TurnName, looks_like_turn_attempt, parse_turn_name
+
+__all__ = ["STATE_DIR", "Scan", "TurnEntry", "scan_folder"]
+
+STATE_DIR = ".multidebate"
+
+
+@dataclass(frozen=True)
+class TurnEntry:
+    """A directory entry whose name is a canonical turn-file name."""
+
+    name: TurnName
+    path: str
+    is_file: bool
+    is_symlink: bool
+
+    @property
+    def filename(self) -> str:
+        return os.path.basename(self.path)
+
+
+@dataclass(frozen=True)
+class Scan:
+    """What a folder holds, by name only: nothing is read here."""
+
+    folder: str
+    turns: tuple[TurnEntry, ...]
+    attempts: tuple[str, ...]
+    has_task: bool
+    by_slug: dict[str, dict[int, TurnEntry]] = field(default_factory=dict)
+
+    @property
+    def slugs(self) -> tuple[str, ...]:
+        """Every slug with at least one turn file, in order of first appearance (turn, then name)."""
+        return tuple(sorted(self.by_slug, key=lambda s: (min(self.by_slug[s]), s)))
+
+    @property
+    def current_turn(self) -> int:
+        return max((t.name.turn for t in self.turns), default=0)
+
+    def entry(self, turn: int, slug: str) -> TurnEntry | None:
+        return self.by_slug.get(slug, {}).get(turn)
+
+    def own_count(self, slug: str) -> int:
+        return len(self.by_slug.get(slug, {}))
+
+    def gaps(self) -> list[TurnEntry]:
+        """Turn files N of a slug that has no file for N-1."""
+        found = []
+        for slug, turns in self.by_slug.items():
+            for number, entry in sorted(turns.items()):
+                if number > 1 and number - 1 not in turns:
+                    found.append(entry)
+        return found
+
+
+def scan_folder(folder: str) -> Scan:
+    """List `folder` once and classify its entries by name. Symlinks are never followed."""
+    if not os.path.exists(folder):
+        raise FolderError(f"no such folder: {folder}")
+    if not os.path.isdir(folder):
+        raise FolderError(f"not a folder: {folder}")
+    turns: list[TurnEntry] = []
+    attempts: list[str] = []
+    has_task = False
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                name = entry.name
+                if name == "TASK.md":
+                    has_task = True
+                    continue
+                parsed = parse_turn_name(name)
+                if parsed is None:
+                    if looks_like_turn_attempt(name):
+                        attempts.append(name)
+                    continue
+                is_link = entry.is_symlink()
+                try:
+                    is_file = not is_link and stat.S_ISREG(entry.stat(follow_symlinks=False).st_mode)
+                except OSError:
+                    is_file = False
+                turns.append(TurnEntry(parsed, os.path.join(folder, name), is_file, is_link))
+    except OSError as exc:
+        raise FolderError(f"cannot list {folder}: {exc.strerror or exc}") from exc
+    turns.sort(key=lambda t: t.name)
+    by_slug: dict[str, dict[int, TurnEntry]] = {}
+    for entry in turns:
+        by_slug.setdefault(entry.name.slug, {})[entry.name.turn] = entry
+    return Scan(folder, tuple(turns), tuple(sorted(attempts)), has_task, by_slug)

@@ -1,0 +1,78 @@
+"""Split YAML frontmatter from a text, keeping line numbers, without ever raising."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["FrontmatterSplit", "split_frontmatter", "MAX_FRONTMATTER"]
+
+MAX_FRONTMATTER = 64 * 1024
+_MAX_NODES = 10_000
+_CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class FrontmatterSplit:
+    """Metadata (empty when absent or invalid), the body, and the body's first line number."""
+
+    metadata: dict[str, Any]
+    body: str
+    body_line: int
+    error: str = ""
+    error_line: int = 1
+    present: bool = field(default=False)
+
+
+def _node_count(value: object, seen: set[int], budget: int) -> int:
+    """Count distinct containers and scalars; aliases are shared objects, so a YAML bomb stays small."""
+    if id(value) in seen:
+        return 0
+    seen.add(id(value))
+    count = 1
+    if isinstance(value, dict):
+        for key, item in value.items():
+            count += _node_count(key, seen, budget - count) + _node_count(item, seen, budget - count)
+            if count > budget:
+                break
+    elif isinstance(value, list):
+        for item in value:
+            count += _node_count(item, seen, budget - count)
+            if count > budget:
+                break
+    return count
+
+
+def split_frontmatter(text: str) -> FrontmatterSplit:
+    """Frontmatter is a `---` first line and a closing `---` (or `...`) line."""
+    if not text.startswith("---\n"):
+        return FrontmatterSplit({}, text, 1)
+    close = _CLOSE_RE.search(text, 4)
+    if close is None:
+        # an opening rule with no close is a thematic break, not frontmatter
+        return FrontmatterSplit({}, text, 1)
+    block = text[4:close.start()]
+    after = close.end() + 1 if close.end() < len(text) else close.end()
+    body = text[after:]
+    body_line = text[:after].count("\n") + 1
+    if len(block) > MAX_FRONTMATTER:
+        return FrontmatterSplit({}, body, body_line, "frontmatter is over 64 KiB", 1, True)
+    if not block.strip():
+        return FrontmatterSplit({}, body, body_line, "", 1, True)
+    import yaml  # only files with frontmatter pay for YAML
+    from frontmatter.default_handlers import YAMLHandler
+
+    try:
+        data = YAMLHandler().load(block)
+    except yaml.MarkedYAMLError as exc:
+        line = 2 + (exc.problem_mark.line if exc.problem_mark else 0)
+        problem = exc.problem or "invalid YAML"
+        return FrontmatterSplit({}, body, body_line, f"frontmatter is not valid YAML: {problem}", line, True)
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError, OverflowError) as exc:
+        return FrontmatterSplit({}, body, body_line, f"frontmatter is not valid YAML: {type(exc).__name__}", 1, True)
+    if not isinstance(data, dict):
+        return FrontmatterSplit({}, body, body_line, "frontmatter must be a YAML mapping (key: value lines)", 2, True)
+    if _node_count(data, set(), _MAX_NODES) > _MAX_NODES:
+        return FrontmatterSplit({}, body, body_line, "frontmatter has too many values (over 10,000)", 2, True)
+    return FrontmatterSplit(data, body, body_line, "", 1, True)

@@ -1,0 +1,101 @@
+"""Slugs and turn-file names: what is a turn file, and what only looks like one."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+__all__ = [
+    "SLUG_MAX",
+    "TurnName",
+    "is_slug",
+    "slugify",
+    "parse_turn_name",
+    "turn_file_name",
+    "looks_like_turn_attempt",
+]
+
+SLUG_MAX = 64
+_SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_TURN_RE = re.compile(r"^turn-([1-9][0-9]{0,8})-([a-z0-9]+(?:-[a-z0-9]+)*)\.md$")
+# Loose shape of a *failed* attempt: any case, leading zeros, underscores,
+# spaces or look-alike dashes, other extensions.  Only consulted for names
+# that are not turn files already.
+_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
+_ATTEMPT_RE = re.compile(
+    r"^turn[\s_\-" + _DASHES + r"]*\d+[\s_\-" + _DASHES + r"]+\S.*?"
+    r"(?:\.(?:md|markdown|mdown|txt))+$",
+    re.IGNORECASE,
+)
+# Editors' and tools' scratch names are not attempts: they are expected noise.
+_SCRATCH_RE = re.compile(r"(?:~|\.swp|\.swo|\.swx|\.tmp|\.bak|\.orig|\.part|#)$")
+
+
+@dataclass(frozen=True, order=True)
+class TurnName:
+    """The turn number and slug carried by a canonical turn-file name."""
+
+    turn: int
+    slug: str
+
+    @property
+    def filename(self) -> str:
+        return turn_file_name(self.turn, self.slug)
+
+
+def is_slug(text: str) -> bool:
+    """True when `text` is a valid slug (lowercase, digits, single hyphens, <= 64 chars)."""
+    return len(text) <= SLUG_MAX and _SLUG_RE.match(text) is not None
+
+
+def slugify(name: str) -> str:
+    """The slug for a model name: `Claude Opus 4.7` -> `claude-opus-4-7`.
+
+    Accents are folded to ASCII, every run of other characters becomes one
+    hyphen.  Returns "" when nothing usable is left.
+    """
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
+    if len(slug) > SLUG_MAX:
+        slug = slug[:SLUG_MAX].rstrip("-")
+    return slug
+
+
+def parse_turn_name(name: str) -> TurnName | None:
+    """The TurnName of a canonical `turn-<N>-<slug>.md`, or None for any other name."""
+    match = _TURN_RE.match(name)
+    if match is None or len(match.group(2)) > SLUG_MAX:
+        return None
+    return TurnName(int(match.group(1)), match.group(2))
+
+
+def turn_file_name(turn: int, slug: str) -> str:
+    """The canonical file name of `slug`'s turn `turn`."""
+    return f"turn-{turn}-{slug}.md"
+
+
+def looks_like_turn_attempt(name: str) -> bool:
+    """True for a name that is no turn file but was probably meant as one.
+
+    `Turn-2-x.md`, `turn-02-x.md`, `turn_2_x.md`, `turn-2-X.md`,
+    `turn\u20132-x.md` are; hidden files, editor scratch files and canonical
+    names are not.
+    """
+    if name.startswith(".") or parse_turn_name(name) is not None:
+        return False
+    if _SCRATCH_RE.search(name):
+        return False
+    return _ATTEMPT_RE.match(name) is not None
+
+
+def canonical_guess(name: str) -> str | None:
+    """The canonical name a failed attempt probably meant, if one can be read off it."""
+    text = unicodedata.normalize("NFKC", name)
+    for dash in _DASHES:
+        text = text.replace(dash, "-")
+    match = re.match(r"^turn[\s_\-]*0*(\d+)[\s_\-]+(.+?)(?:\.(?:md|markdown|mdown|txt))+$", text, re.I)
+    if match is None or int(match.group(1)) == 0:
+        return None
+    slug = slugify(match.group(2))
+    return turn_file_name(int(match.group(1)), slug) if slug else None

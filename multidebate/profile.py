@@ -1,0 +1,35 @@
+"""Protocol profiles: which sections a turn has, in which order.
+
+A later profile (review debates: Findings/Responses) adds sections here and
+the reader, writer and validator follow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Profile", "PROFILE_V1", "PROTOCOL_VERSION"]
+
+PROTOCOL_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The sections of a turn file, their order, and which apply from turn 2 on."""
+
+    name: str
+    sections: tuple[str, ...]
+    later_turns_only: frozenset[str]
+    free_text: frozenset[str]
+
+    def required(self, turn: int) -> tuple[str, ...]:
+        """The sections a turn `turn` file must have, in order."""
+        return tuple(s for s in self.sections if turn > 1 or s not in self.later_turns_only)
+
+
+PROFILE_V1 = Profile(
+    name="debate-v1",
+    sections=("Reasoning", "Answer", "Agreements", "Disagreements", "Confidence", "Converged"),
+    later_turns_only=frozenset({"Agreements", "Disagreements"}),
+    free_text=frozenset({"Reasoning", "Answer"}),
+)

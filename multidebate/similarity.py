@@ -1,0 +1,179 @@
+"""How alike two Answers are, on what they recommend rather than how they word it.
+
+The measure ("recommendation overlap"):
+
+1. The *recommendation* of an Answer is its first bold span when the Answer
+   opens with one, else its first sentence (headings, rules and code skipped).
+2. Its *key terms* are its content words, lowercased, with stop words and
+   generic recommendation verbs ("use", "recommend", "choose"...) removed and
+   a plural "s" dropped.  A term that follows a negation ("not", "avoid",
+   "instead of", "over", "rather than"...) inside the same clause is kept as
+   a negated term: "Use TOML, not YAML" -> {toml, not:yaml}.
+3. Two recommendations that hold one term with opposite signs conflict and
+   score 0 ("use TOML, not YAML" vs "use YAML, not TOML"; "use a monorepo"
+   vs "do not use a monorepo").  Otherwise the score is the overlap
+   coefficient |A & B| / min(|A|, |B|): a short recommendation contained in a
+   longer, refined one scores 1.
+4. When either recommendation has no key term, or the whole Answers are near
+   copies, the signed-term cosine of the whole Answers is used instead.
+
+Two Answers agree when the score is at least `AGREE_THRESHOLD`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+__all__ = ["AGREE_THRESHOLD", "MEASURE", "Comparison", "recommendation", "key_terms", "compare"]
+
+AGREE_THRESHOLD = 0.6
+MEASURE = "recommendation overlap"
+_COPY_THRESHOLD = 0.9
+
+_STOP = frozenset(
+    """a an the and or but if then than so of to in on at by for from with within into onto as is are was were be
+    been being it its this that these those there here i we you they he she our your their my me us them do does
+    did done doing have has had having will would shall should can could may might must also just only very more
+    most much many such both each all any some few other same own which who whom what when where why how while
+    because since until about above below between through during before after again further once up down out off
+    per via vs versus etc e g ie i.e e.g yes still even well really overall here's let's it's that's i'd i'm we'd
+    we're you're go going get keep make take need needs needed want wants one two first second new good better
+    best right correct clear clearly simple simply strongly likely approach option options choice choices answer
+    answers recommendation recommendations recommend recommended recommends recommending use using used uses choose
+    chose choosing pick picking adopt adopting prefer preferred prefers suggest suggested suggestion propose
+    proposed proposal final position verdict conclusion summary tl dr tldr plan solution way thing things case
+    agree agreed agreement converge converged""".split()
+)
+_NEGATORS = frozenset(
+    "not no never avoid avoiding without don't dont doesn't doesnt shouldn't shouldnt won't wont isn't isnt "
+    "aren't arent cannot can't cant against skip skipping drop dropping reject rejecting nor instead over "
+    "rather neither".split()
+)
+_SCOPE_END = frozenset("but and so yet then while whereas because".split())
+_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'+#]*")
+_CLAUSE_RE = re.compile(r"[,;:.!?()\[\]\u2014\u2013]|\s-\s|\n")
+_BOLD_OPEN_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)*(\*\*|__)(.+?)\1", re.DOTALL)
+_LABEL_RE = re.compile(r"^(?:final\s+)?(?:answer|recommendation|tl;?dr|verdict|decision|summary|position)\s*:\s*",
+                       re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The score of two Answers, how it was measured, and what it rests on."""
+
+    score: float
+    agree: bool
+    basis: str  # "recommendation", "conflict" or "whole answer"
+    left: str
+    right: str
+    conflict: tuple[str, ...] = ()
+
+    def explain(self) -> str:
+        if self.basis == "conflict":
+            return f"opposite stances on {', '.join(self.conflict)}"
+        return f"{MEASURE} {self.score:.2f} on the {self.basis}"
+
+
+def _blocks(answer: str) -> list[str]:
+    """Paragraph-like blocks of an Answer, with headings, rules and code removed."""
+    blocks: list[str] = []
+    current: list[str] = []
+    fence = ""
+    for line in answer.splitlines():
+        stripped = line.strip()
+        marker = re.match(r"^(`{3,}|~{3,})", stripped)
+        if fence:
+            if marker and marker.group(1)[0] == fence[0]:
+                fence = ""
+            continue
+        if marker:
+            fence = marker.group(1)
+            continue
+        if not stripped or stripped.startswith("#") or re.fullmatch(r"[-*_=]{3,}", stripped):
+            if current:
+                blocks.append(" ".join(current))
+                current = []
+            continue
+        current.append(stripped)
+    if current:
+        blocks.append(" ".join(current))
+    return blocks
+
+
+def recommendation(answer: str) -> str:
+    """The part of an Answer that states what it recommends (see module doc)."""
+    blocks = _blocks(answer)
+    if not blocks:
+        return ""
+    first = blocks[0]
+    bold = _BOLD_OPEN_RE.match(first)
+    if bold and len(bold.group(2).split()) >= 1:
+        text = bold.group(2)
+        if _LABEL_RE.match(text.strip()) and len(_LABEL_RE.sub("", text.strip())) == 0:
+            # "**Recommendation:** use X" - the bold span is only a label
+            text = first[bold.end():]
+    else:
+        text = first
+    text = _LABEL_RE.sub("", re.sub(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)+", "", text.strip()))
+    sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z*_`])", text, maxsplit=1)[0]
+    return sentence[:400].strip(" *_`")
+
+
+def _stem(word: str) -> str:
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def key_terms(text: str) -> Counter[str]:
+    """Signed key terms of a text: `term` or `not:term` (see module doc)."""
+    terms: Counter[str] = Counter()
+    lowered = text.lower().replace("\u2019", "'")
+    for clause in _CLAUSE_RE.split(lowered):
+        negated = False
+        for raw in _WORD_RE.findall(clause):
+            word = raw.strip("'")
+            if word in _NEGATORS:
+                negated = True
+                continue
+            if word in _SCOPE_END:
+                negated = False
+                continue
+            if word in _STOP or len(word) < 2 or word.endswith("n't"):
+                continue
+            term = _stem(word)
+            terms[f"not:{term}" if negated else term] += 1
+    # a term both affirmed and negated in one text says nothing either way
+    for term in [t for t in terms if t.startswith("not:") and t[4:] in terms]:
+        del terms[term[4:]]
+        del terms[term]
+    return terms
+
+
+def _conflicts(a: Counter[str], b: Counter[str]) -> tuple[str, ...]:
+    found = {t for t in a if f"not:{t}" in b} | {t for t in b if f"not:{t}" in a}
+    return tuple(sorted(t for t in found if not t.startswith("not:")))
+
+
+def _cosine(a: Counter[str], b: Counter[str]) -> float:
+    dot = sum(a[t] * b[t] for t in a.keys() & b.keys())
+    norm = math.sqrt(sum(v * v for v in a.values())) * math.sqrt(sum(v * v for v in b.values()))
+    return dot / norm if norm else 0.0
+
+
+def compare(left: str, right: str) -> Comparison:
+    """Compare two Answers; see the module doc for the measure."""
+    rec_l, rec_r = recommendation(left), recommendation(right)
+    terms_l, terms_r = key_terms(rec_l), key_terms(rec_r)
+    whole = _cosine(key_terms(left), key_terms(right))
+    conflict = _conflicts(terms_l, terms_r)
+    if conflict:
+        return Comparison(0.0, False, "conflict", rec_l, rec_r, conflict)
+    if whole >= _COPY_THRESHOLD or not terms_l or not terms_r:
+        return Comparison(whole, whole >= AGREE_THRESHOLD, "whole answer", rec_l, rec_r)
+    shared = len(terms_l.keys() & terms_r.keys())
+    score = shared / min(len(terms_l), len(terms_r))
+    return Comparison(score, score >= AGREE_THRESHOLD, "recommendation", rec_l, rec_r)

@@ -1,0 +1,142 @@
+"""`status`: where a debate stands, as one value the CLI formats as a table or JSON."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .debate import Debate, load_debate
+from .verdict import Verdict, judge
+
+__all__ = ["Cell", "TurnRow", "Status", "debate_status", "render_status"]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One participant's file at one turn."""
+
+    file: str
+    confidence: int | None
+    converged: bool | None
+    valid: bool
+    errors: int
+    warnings: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {"file": self.file, "confidence": self.confidence, "converged": self.converged,
+                "valid": self.valid, "errors": self.errors, "warnings": self.warnings}
+
+
+@dataclass(frozen=True)
+class TurnRow:
+    turn: int
+    complete: bool
+    entries: dict[str, Cell]
+
+
+@dataclass(frozen=True)
+class Status:
+    """The table of turns x participants, who is missing, and the verdict."""
+
+    folder: str
+    task: str | None
+    participants: tuple[str, ...]
+    current_turn: int
+    missing: tuple[str, ...]
+    waiting_seconds: float | None
+    turns: tuple[TurnRow, ...]
+    verdict: Verdict
+    outsiders: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "folder": self.folder,
+            "task": self.task,
+            "participants": list(self.participants),
+            "current_turn": self.current_turn,
+            "missing": list(self.missing),
+            "waiting_seconds": None if self.waiting_seconds is None else round(self.waiting_seconds, 1),
+            "turns": [
+                {"turn": r.turn, "complete": r.complete, "entries": {s: c.as_dict() for s, c in r.entries.items()}}
+                for r in self.turns
+            ],
+            "verdict": self.verdict.as_dict(),
+            "outsiders": list(self.outsiders),
+        }
+
+
+def _cells(debate: Debate, turn: int) -> dict[str, Cell]:
+    cells = {}
+    for (t, slug), entry in sorted(debate.entries.items()):
+        if t != turn:
+            continue
+        errors = sum(1 for f in entry.findings if f.severity == "error")
+        cells[slug] = Cell(entry.path, entry.confidence, entry.converged, entry.valid, errors,
+                           len(entry.findings) - errors)
+    return cells
+
+
+def debate_status(folder: str, now: float | None = None) -> Status:
+    """The status of the debate in `folder` (FolderError when it is no folder)."""
+    debate = load_debate(folder)
+    current = debate.current_turn
+    rows = tuple(TurnRow(t, debate.complete(t), _cells(debate, t)) for t in range(1, current + 1))
+    missing = debate.missing(current) if current else ()
+    waiting = None
+    if missing and current:
+        written = [e.mtime for (t, _s), e in debate.entries.items() if t == current]
+        if written:
+            waiting = max(0.0, (now if now is not None else time.time()) - min(written))
+    roster = set(debate.participants)
+    outsiders = tuple(s for s in debate.scan.slugs if s not in roster)
+    return Status(folder, debate.task.text if debate.task else None, debate.participants, current, missing,
+                  waiting, rows, judge(debate), outsiders)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f}s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f}m"
+    return f"{seconds / 3600:.1f}h"
+
+
+def _cell_text(cell: Cell | None) -> str:
+    if cell is None:
+        return "-"
+    conf = "?" if cell.confidence is None else str(cell.confidence)
+    conv = {True: "yes", False: "no", None: "?"}[cell.converged]
+    mark = " !" if not cell.valid else (" ~" if cell.warnings else "")
+    return f"{conf} {conv}{mark}"
+
+
+def render_status(status: Status) -> str:
+    """The status as a plain-text table for people."""
+    if status.current_turn == 0:
+        return f"{status.folder}: no turn files yet.\nverdict: {status.verdict.state} - {status.verdict.detail}"
+    names = list(status.participants) + [s for s in status.outsiders if s not in status.participants]
+    header = ["turn"] + names
+    rows = [header]
+    for row in status.turns:
+        label = f"{row.turn}" + ("" if row.complete else "*")
+        rows.append([label] + [_cell_text(row.entries.get(name)) for name in names])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    lines = [f"{status.folder}" + (f" - {status.task.splitlines()[0][:70]}" if status.task else "")]
+    for index, row in enumerate(rows):
+        lines.append("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
+        if index == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    lines.append("cells: confidence converged; * turn incomplete; ! file has errors; ~ warnings "
+                 "(see `multidebate validate`)")
+    if status.missing:
+        waited = f" (waiting {_duration(status.waiting_seconds)})" if status.waiting_seconds is not None else ""
+        lines.append(f"missing from turn {status.current_turn}: {', '.join(status.missing)}{waited}")
+    if status.outsiders:
+        lines.append(f"not on the roster: {', '.join(status.outsiders)}")
+    verdict = status.verdict
+    lines.append(f"verdict: {verdict.state}" + (f" at turn {verdict.turn}" if verdict.turn else "")
+                 + f" - {verdict.detail}")
+    lines.extend(f"  note: {note}" for note in verdict.notes)
+    if verdict.extra_files:
+        lines.append(f"  written after convergence: {', '.join(verdict.extra_files)}")
+    return "\n".join(lines)

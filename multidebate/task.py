@@ -1,0 +1,98 @@
+"""TASK.md: the task text, and in its frontmatter the optional roster and turn limits."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from .errors import TaskError
+from .findings import Finding, finding
+from .frontmatter_split import split_frontmatter
+from .naming import is_slug
+from .textfile import read_text
+from .atomic import create_exclusive
+
+__all__ = ["Task", "TASK_FILE", "load_task", "render_task", "create_task", "same_task"]
+
+TASK_FILE = "TASK.md"
+
+
+@dataclass(frozen=True)
+class Task:
+    """The debate's task and limits. `participants` None means "whoever writes a turn"."""
+
+    text: str
+    participants: tuple[str, ...] | None = None
+    max_turns: int | None = None
+    min_turns: int | None = None
+    findings: tuple[Finding, ...] = ()
+
+
+def _positive_int(value: object) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        return None
+    return value
+
+
+def load_task(folder: str) -> Task | None:
+    """Read FOLDER/TASK.md; None when there is none. Problems become findings, never exceptions."""
+    path = os.path.join(folder, TASK_FILE)
+    if not os.path.lexists(path):
+        return None
+    read = read_text(path, shown_as=path)
+    if read.text is None:
+        return Task("", findings=read.findings)
+    split = split_frontmatter(read.text)
+    notes = list(read.findings)
+    if split.error:
+        notes.append(finding(path, split.error_line, "E073", split.error))
+    meta = split.metadata
+    participants: tuple[str, ...] | None = None
+    raw = meta.get("participants")
+    if raw is not None:
+        if isinstance(raw, str):
+            raw = [p.strip() for p in raw.split(",")]
+        if isinstance(raw, list) and all(isinstance(p, str) and is_slug(p) for p in raw) and raw:
+            participants = tuple(dict.fromkeys(raw))
+        else:
+            notes.append(finding(path, 2, "E073", "participants must be a list of slugs (lowercase letters, "
+                                 "digits, single hyphens)"))
+    limits: dict[str, int | None] = {}
+    for key in ("max_turns", "min_turns"):
+        value = meta.get(key)
+        limits[key] = _positive_int(value)
+        if value is not None and limits[key] is None:
+            notes.append(finding(path, 2, "E073", f"{key} must be a positive integer, not {value!r}"))
+    return Task(split.body.strip(), participants, limits["max_turns"], limits["min_turns"], tuple(notes))
+
+
+def render_task(text: str, participants: tuple[str, ...] | None = None, max_turns: int | None = None,
+                min_turns: int | None = None, recorded_by: str | None = None) -> str:
+    """The TASK.md text for a task (frontmatter written by hand: a fixed, readable layout)."""
+    lines = ["---", "protocol: 1"]
+    if participants:
+        lines.append("participants:")
+        lines.extend(f"  - {slug}" for slug in participants)
+    if max_turns is not None:
+        lines.append(f"max_turns: {max_turns}")
+    if min_turns is not None:
+        lines.append(f"min_turns: {min_turns}")
+    if recorded_by:
+        lines.append(f"recorded_by: {recorded_by}")
+    lines.append(f"created_at: '{datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')}'")
+    lines.append("---")
+    return "\n".join(lines) + "\n\n" + text.strip() + "\n"
+
+
+def create_task(folder: str, content: str) -> str:
+    """Create FOLDER/TASK.md atomically; TaskError when it exists already."""
+    path = os.path.join(folder, TASK_FILE)
+    if not create_exclusive(path, content.encode("utf-8")):
+        raise TaskError(f"{path} exists already; edit it by hand or choose another folder")
+    return path
+
+
+def same_task(a: str, b: str) -> bool:
+    """Two task texts are the same task when they match ignoring whitespace and case."""
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
