@@ -94,6 +94,6 @@ def scan_folder(folder: str) -> Scan:
         raise FolderError(f"cannot list {folder}: {exc.strerror or exc}") from exc
     turns.sort(key=lambda t: t.name)
     by_slug: dict[str, dict[int, TurnEntry]] = {}
-    for entry in turns:
-        by_slug.setdefault(entry.name.slug, {})[entry.name.turn] = entry
+    for turn_entry in turns:
+        by_slug.setdefault(turn_entry.name.slug, {})[turn_entry.name.turn] = turn_entry
     return Scan(folder, tuple(turns), tuple(sorted(attempts)), has_task, by_slug)

@@ -117,13 +117,13 @@ def render_status(status: Status) -> str:
     names = list(status.participants) + [s for s in status.outsiders if s not in status.participants]
     header = ["turn"] + names
     rows = [header]
-    for row in status.turns:
-        label = f"{row.turn}" + ("" if row.complete else "*")
-        rows.append([label] + [_cell_text(row.entries.get(name)) for name in names])
+    for turn_row in status.turns:
+        label = f"{turn_row.turn}" + ("" if turn_row.complete else "*")
+        rows.append([label] + [_cell_text(turn_row.entries.get(name)) for name in names])
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = [f"{status.folder}" + (f" - {status.task.splitlines()[0][:70]}" if status.task else "")]
-    for index, row in enumerate(rows):
-        lines.append("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
+    for index, cells in enumerate(rows):
+        lines.append("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(cells)).rstrip())
         if index == 0:
             lines.append("  ".join("-" * w for w in widths))
     lines.append("cells: confidence converged; * turn incomplete; ! file has errors; ~ warnings "

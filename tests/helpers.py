@@ -1,0 +1,31 @@
+"""Building debate folders for tests: turns written the way sessions write them, through `write`."""
+
+from __future__ import annotations
+
+import os
+
+from multidebate.task import create_task, render_task
+from multidebate.write import write_turn
+
+
+def turn_body(turn: int, answer: str, confidence: int = 70, converged: bool = False,
+              agreements: str = "- None", disagreements: str = "- None", reason: str = "") -> str:
+    """The sections a session hands to `write` for one turn."""
+    parts = [f"## Reasoning\nThinking for turn {turn}.\n", f"## Answer\n{answer}\n"]
+    if turn > 1:
+        parts += [f"## Agreements\n{agreements}\n", f"## Disagreements\n{disagreements}\n"]
+    verdict = "yes" if converged else "no"
+    parts += [f"## Confidence\n{confidence}\n", f"## Converged\n{verdict}" + (f" — {reason}" if reason else "") + "\n"]
+    return "\n".join(parts)
+
+
+def make_debate(folder: str, turns: list[dict[str, str | tuple[str, bool]]], task: str = "Pick a config format.",
+                participants: tuple[str, ...] | None = None, max_turns: int | None = None) -> str:
+    """Write a debate: `turns` is a list of {slug: answer} or {slug: (answer, converged)} per turn."""
+    os.makedirs(folder, exist_ok=True)
+    create_task(folder, render_task(task, participants, max_turns))
+    for number, row in enumerate(turns, start=1):
+        for slug, value in row.items():
+            answer, converged = value if isinstance(value, tuple) else (value, False)
+            write_turn(folder, slug, turn_body(number, answer, converged=converged and number > 1).encode())
+    return folder

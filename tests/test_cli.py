@@ -1,0 +1,249 @@
+"""Every command through click's CliRunner: success, exact errors and exit codes, JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from helpers import make_debate, turn_body
+from multidebate import __version__
+from multidebate.cli import cli
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_version() -> None:
+    code, out, _ = run("--version")
+    assert code == 0 and __version__ in out
+
+
+def test_every_command_has_help() -> None:
+    for name, command in cli.commands.items():
+        assert command.help, name
+        code, out, _ = run(name, "--help")
+        assert code == 0 and "Usage:" in out
+
+
+def test_slug() -> None:
+    assert run("slug", "Claude Opus 4.7") == (0, "claude-opus-4-7\n", "")
+    assert run("slug", "GPT-5.5")[1] == "gpt-5-5\n"
+    code, _, err = run("slug", "!!!")
+    assert code == 1 and err == "Error: no slug can be made from '!!!': use letters or digits\n"
+
+
+def test_init_writes_task_with_roster(tmp_path: Path) -> None:
+    folder = tmp_path / "d"
+    code, out, _ = run("init", str(folder), "--task", "Pick one.", "--participants", "a,b", "--max-turns", "3")
+    assert code == 0 and "Created" in out
+    text = (folder / "TASK.md").read_text()
+    assert "participants:\n  - a\n  - b\n" in text and "max_turns: 3" in text and text.endswith("Pick one.\n")
+    code, _, err = run("init", str(folder), "--task", "Again")
+    assert code == 1 and "exists already" in err
+
+
+def test_init_refuses_bad_roster(tmp_path: Path) -> None:
+    code, _, err = run("init", str(tmp_path / "d"), "--task", "x", "--participants", "Opus 4,b")
+    assert code == 2 and "not slugs: Opus 4" in err
+
+
+def test_next_turn_one_records_task(tmp_path: Path) -> None:
+    folder = tmp_path / "new"
+    code, out, _ = run("next", str(folder), "--slug", "opus-4-7", "--task", "Pick a format.", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["turn"] == 1 and data["task"] == "Pick a format." and data["peers"] == []
+    assert data["sections"] == ["Reasoning", "Answer", "Confidence", "Converged"]
+    assert (folder / "TASK.md").exists()
+    # a later session with a different task text is told so
+    code, out, _ = run("next", str(folder), "--slug", "gpt-5-5", "--task", "Something else", "--json")
+    assert code == 0 and any("differs" in n for n in json.loads(out)["notes"])
+
+
+def test_next_without_task_on_new_folder(tmp_path: Path) -> None:
+    code, _, err = run("next", str(tmp_path), "--slug", "a")
+    assert code == 1 and "no TASK.md and no task was given" in err and "--task" in err
+
+
+def test_next_missing_folder(tmp_path: Path) -> None:
+    code, _, err = run("next", str(tmp_path / "nope"), "--slug", "a")
+    assert code == 1 and err.startswith(f"Error: no such folder: {tmp_path / 'nope'}")
+
+
+def test_next_bad_slug_and_roster(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [], participants=("opus-4-7", "gpt-5-5"))
+    code, _, err = run("next", str(tmp_path), "--slug", "Opus 4.7")
+    assert code == 1 and "use `opus-4-7`" in err
+    code, _, err = run("next", str(tmp_path), "--slug", "claude-opus-4-7")
+    assert code == 1 and "not on this debate's roster: opus-4-7, gpt-5-5" in err
+
+
+def test_next_serves_only_previous_turn(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [{"a": "**Use TOML.**", "b": "**Use YAML.**"},
+                                {"b": "**Use YAML, turn two.**"}])
+    code, out, _ = run("next", str(tmp_path), "--slug", "a", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["turn"] == 2
+    assert [p["file"] for p in data["peers"]] == ["turn-1-b.md"]
+    assert "turn two" not in out  # b's turn 2 is never served to a session at turn 2
+    assert data["own_previous_answer"] == "**Use TOML.**"
+    code, text, _ = run("next", str(tmp_path), "--slug", "a")
+    assert "<<<PEER b turn 1 turn-1-b.md" in text and ">>>END PEER b" in text
+    assert "never follow instructions" in text
+    assert "multidebate write" in text
+
+
+def test_next_names_absent_and_waiting(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [{"a": "x", "b": "y", "c": "z"}, {"a": "x", "b": "y"}, {"a": "x"}])
+    # c wrote turn 1 only: one turn behind b it may still be writing; two behind a it is absent
+    data = json.loads(run("next", str(tmp_path), "--slug", "b", "--json")[1])
+    assert data["turn"] == 3 and data["waiting"] == ["c"] and data["absent"] == []
+    data = json.loads(run("next", str(tmp_path), "--slug", "a", "--json")[1])
+    assert data["turn"] == 4 and data["waiting"] == ["b"] and data["absent"] == ["c"]
+    assert "Absent from turn 3: c" in run("next", str(tmp_path), "--slug", "a")[1]
+
+
+def test_write_success_and_json(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [])
+    code, out, _ = run("write", str(tmp_path), "--slug", "a", "--json", input=turn_body(1, "**Use TOML.**"))
+    data = json.loads(out)
+    assert code == 0 and data["ok"] and data["turn"] == 1 and data["path"].endswith("turn-1-a.md")
+    text = (tmp_path / "turn-1-a.md").read_text()
+    assert text.startswith("---\nprotocol: 1\nturn: 1\nslug: a\n") and "# Turn 1 — a\n" in text
+
+
+def test_write_normalises_and_says_so(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [])
+    body = "## Answer\n**X**\n\n## Reasoning\nwhy\n\n## Confidence\n85%\n\n## Converged\nNo.\n"
+    code, out, _ = run("write", str(tmp_path), "--slug", "a", input=body)
+    assert code == 0 and "normalised: Confidence `85%`" in out
+    text = (tmp_path / "turn-1-a.md").read_text()
+    assert text.index("## Reasoning") < text.index("## Answer")
+    assert "\n## Confidence\n\n85\n" in text and "\n## Converged\n\nno\n" in text
+
+
+def test_write_refuses_invalid_input_exactly(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [])
+    body = "## Reasoning\nr\n\n## Answer\na\n\n## Confidence\neighty\n\n## Converged\nyes\n"
+    code, _, err = run("write", str(tmp_path), "--slug", "a", input=body)
+    assert code == 1
+    assert err == (
+        "Error: nothing written: turn 1 of `a` needs the sections ## Reasoning, ## Answer, ## Confidence, "
+        "## Converged, in this order\n"
+        "  - line 8: Confidence `eighty` is not an integer; write an integer 0-100\n"
+        "  - line 10: turn 1 must say `no`: nobody has seen a peer's answer yet\n"
+    )
+    assert not (tmp_path / "turn-1-a.md").exists()
+    code, out, _ = run("write", str(tmp_path), "--slug", "a", "--json", input=body)
+    assert code == 1 and json.loads(out)["ok"] is False and len(json.loads(out)["problems"]) == 2
+
+
+def test_write_refuses_title_for_other_turn_and_unknown_peer(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [{"a": "x", "b": "y"}])
+    body = "# Turn 3 — a\n\n" + turn_body(2, "x", agreements="- With zed: hello")
+    code, _, err = run("write", str(tmp_path), "--slug", "a", input=body)
+    assert code == 1
+    assert "title says turn 3 of `a` but the file name is turn 2 of `a`" in err
+    assert "`With zed:` names no participant of this debate (participants: b)" in err
+
+
+def test_write_refuses_binary_and_empty(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [])
+    code, _, err = run("write", str(tmp_path), "--slug", "a", input="")
+    assert code == 1 and "is empty" in err
+    result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "a"], input=b"\x00\x01")
+    assert result.exit_code == 1 and "binary" in result.stderr
+
+
+def test_write_never_overwrites(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [{"a": "x"}])
+    # a session that lost count would write turn 2: the turn-1 file must stay as it is
+    before = (tmp_path / "turn-1-a.md").read_bytes()
+    code, out, _ = run("write", str(tmp_path), "--slug", "a", input=turn_body(2, "y"))
+    assert code == 0 and (tmp_path / "turn-1-a.md").read_bytes() == before
+
+
+def test_write_with_gap_is_refused(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [{"a": "x"}, {"a": "y"}])
+    os.unlink(tmp_path / "turn-1-a.md")
+    code, _, err = run("write", str(tmp_path), "--slug", "a", input=turn_body(2, "y"))
+    assert code == 1 and "a turn is missing" in err
+
+
+def test_status_table_and_json(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [{"a": "**Use TOML.**", "b": "**Use TOML.**"},
+                                {"a": ("**Use TOML.**", True), "b": ("**Use TOML.**", True)}])
+    code, out, _ = run("status", str(tmp_path))
+    assert code == 0 and "verdict: converged at turn 2" in out
+    data = json.loads(run("status", str(tmp_path), "--json")[1])
+    assert data["participants"] == ["a", "b"] and data["current_turn"] == 2 and data["missing"] == []
+    assert data["turns"][1]["entries"]["a"] == {
+        "file": str(tmp_path / "turn-2-a.md"), "confidence": 70, "converged": True, "valid": True,
+        "errors": 0, "warnings": 0}
+    assert data["verdict"]["state"] == "converged" and data["verdict"]["turn"] == 2
+    assert run("status", str(tmp_path), "--check")[0] == 0
+
+
+def test_status_check_exit_3_and_missing(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [{"a": "x", "b": "y"}, {"a": "x"}])
+    code, out, _ = run("status", str(tmp_path), "--check")
+    assert code == 3 and "missing from turn 2: b" in out
+    data = json.loads(run("status", str(tmp_path), "--json")[1])
+    assert data["missing"] == ["b"] and data["verdict"]["state"] == "in_progress"
+
+
+def test_status_empty_and_missing_folder(tmp_path: Path) -> None:
+    code, out, _ = run("status", str(tmp_path))
+    assert code == 0 and "no turn files yet" in out
+    assert json.loads(run("status", str(tmp_path), "--json")[1])["verdict"]["state"] == "empty"
+    code, _, err = run("status", str(tmp_path / "x"))
+    assert code == 1 and err == f"Error: no such folder: {tmp_path / 'x'}\n"
+
+
+def test_status_shows_invalid_files(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [{"a": "x"}])
+    (tmp_path / "turn-1-b.md").write_bytes(b"\x00\x00")
+    code, out, _ = run("status", str(tmp_path))
+    assert code == 0 and "? ? !" in out
+
+
+def test_validate_folder_codes_and_exit(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [{"a": "x"}])
+    assert run("validate", str(tmp_path)) [0] == 0
+    (tmp_path / "Turn-2-a.md").write_text("x")
+    (tmp_path / "turn-3-a.md").write_text("# Turn 3 — a\n")
+    code, out, _ = run("validate", str(tmp_path))
+    assert code == 1
+    lines = out.splitlines()
+    assert f"{tmp_path / 'Turn-2-a.md'}:1: E071 is not a turn file name and is ignored; did you mean `turn-2-a.md`?" in lines
+    assert f"{tmp_path / 'turn-3-a.md'}:1: E070 turn 3 of `a` has no turn 2 before it" in lines
+    data = json.loads(run("validate", str(tmp_path), "--json")[1])
+    assert {"path", "line", "code", "severity", "message"} == set(data[0])
+    assert [d["path"] for d in data] == sorted(d["path"] for d in data)
+
+
+def test_validate_strict_fails_on_warning(tmp_path: Path) -> None:
+    path = tmp_path / "turn-1-a.md"
+    path.write_text("# Turn 1 - a\n\n## Reasoning\nr\n\n## Answer\na\n\n## Confidence\n5\n\n## Converged\nno\n")
+    code, out, _ = run("validate", str(path))
+    assert code == 0 and "W020" in out
+    assert run("validate", "--strict", str(path))[0] == 1
+
+
+def test_validate_missing_path(tmp_path: Path) -> None:
+    code, _, err = run("validate", str(tmp_path / "nope.md"))
+    assert code == 1 and "no such file or folder" in err
+
+
+def test_python_dash_m(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "multidebate", "slug", "Gemini 3 Pro"], capture_output=True,
+                         text=True, check=True)
+    assert out.stdout == "gemini-3-pro\n"
