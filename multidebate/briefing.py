@@ -56,6 +56,9 @@ class Briefing:
     absent: tuple[str, ...]
     waiting: tuple[str, ...]
     verdict: Verdict
+    participants: tuple[str, ...] = ()
+    roster: bool = False
+    task_source: str = ""
     notes: tuple[str, ...] = field(default=())
 
     @property
@@ -76,6 +79,9 @@ class Briefing:
             "slug": self.slug,
             "turn": self.turn,
             "task": self.task,
+            "task_source": self.task_source,
+            "participants": list(self.participants),
+            "roster": self.roster,
             "today": self.today,
             "own_previous_answer": self.own_previous_answer,
             "peers": [
@@ -176,6 +182,7 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False)
     if debate.task and debate.task.max_turns and turn > debate.task.max_turns:
         notes.append(f"This debate's turn limit is {debate.task.max_turns}; turn {turn} is beyond it.")
     _record_served(folder, slug, turn, tuple(peers))
+    roster = bool(debate.task and debate.task.participants)
     return Briefing(
         folder=folder,
         slug=slug,
@@ -187,6 +194,9 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False)
         absent=tuple(absent),
         waiting=tuple(waiting),
         verdict=verdict,
+        participants=tuple(dict.fromkeys(debate.participants + (slug,))),
+        roster=roster,
+        task_source=TASK_FILE if task_text is not None else "",
         notes=tuple(notes),
     )
 
@@ -196,17 +206,33 @@ def _fence_id(peer: PeerFile) -> str:
     return peer.sha256[:12] or "unhashed"
 
 
+def _template(turn: int) -> list[str]:
+    lines = ["## Reasoning", "<your thinking: what changed since your last turn and why>", "",
+             "## Answer", "**<your recommendation in one short sentence>**", "", "<the full answer>", ""]
+    if turn > 1:
+        lines += ["## Agreements", "- With <peer-slug>: <what you agree on and why>", "",
+                  "## Disagreements", "- With <peer-slug>: they argued X, I hold Y because Z", ""]
+    lines += ["## Confidence", "<integer 0-100>", "", "## Converged",
+              "no" if turn == 1 else "yes | no — <what still separates you>"]
+    return lines
+
+
 def render_briefing(b: Briefing) -> str:
     """The briefing as text for a model: short framing, then quoted peer files."""
-    out = [f"You are `{b.slug}`. This is your turn {b.turn} in {b.folder} (today is {b.today})."]
+    who = ", ".join(b.participants)
+    kind = "roster" if b.roster else "everyone who has written so far; no roster"
+    out = [f"You are `{b.slug}`. This is your turn {b.turn} in {b.folder} (today is {b.today}).",
+           f"Participants ({kind}): {who}."]
     out.extend(f"NOTE: {note}" for note in b.notes)
     out.append("")
-    out.append("TASK:" if b.task else "TASK: (none recorded)")
+    out.append(f"TASK (from {b.task_source}):" if b.task else "TASK: (none recorded)")
     if b.task:
         out.append(b.task)
     if b.own_previous_answer is not None:
         out += ["", f"YOUR ANSWER IN TURN {b.turn - 1}:", b.own_previous_answer]
-    if b.turn > 1:
+    if b.turn == 1:
+        out += ["", "Turn 1: give your own independent answer. Peers' turn-1 answers are not shown to you."]
+    else:
         out += ["", PEER_PREAMBLE]
         for peer in b.peers:
             fence = _fence_id(peer)
@@ -219,6 +245,8 @@ def render_briefing(b: Briefing) -> str:
         if b.waiting:
             out.append(f"Not yet written turn {b.turn - 1}: {', '.join(b.waiting)}.")
         if not b.peers and not b.absent and not b.waiting:
-            out.append("No peer has written a turn yet.")
-    out += ["", f"WRITE YOUR TURN (sections: {', '.join(b.sections)}):", b.write_command, "...", "TURN"]
+            out.append("No peer has written a turn yet: wait for them (run `next` again) unless you debate alone.")
+    out += ["", f"WRITE YOUR TURN (sections: {', '.join(b.sections)}):", b.write_command]
+    out += _template(b.turn)
+    out.append("TURN")
     return "\n".join(out)

@@ -143,20 +143,31 @@ def write(folder: str, slug_: str, source: Any, as_json: bool) -> None:
     with _library_errors(as_json):
         result = write_turn(folder, slug_, content)
         status = debate_status(folder)
-    summary = (f"Wrote {result.path} (turn {result.turn}, confidence {result.confidence}, "
-               f"converged {'yes' if result.converged else 'no'}).")
-    state = f"Debate: {status.verdict.state} - {status.verdict.detail}"
+    # Say how far the turn is, never what peers answered: a session must not learn
+    # its peers' current-turn positions before its next `next`.
+    turn_state = status.turns[result.turn - 1] if len(status.turns) >= result.turn else None
+    written = len(turn_state.entries) if turn_state else 0
+    waiting = [s for s in status.participants if turn_state is None or s not in turn_state.entries]
+    progress = f"Turn {result.turn}: {written} of {len(status.participants)} written" + (
+        f"; waiting for {', '.join(waiting)}." if waiting else "; complete.")
+    ended = status.verdict.state == "converged"
     if as_json:
         _emit_json({"ok": True, "path": result.path, "turn": result.turn, "slug": result.slug,
                     "confidence": result.confidence, "converged": result.converged,
                     "normalised": list(result.normalised),
                     "peers_read": [{"file": f, "sha256": h} for f, h in result.peers_read],
-                    "verdict": status.verdict.as_dict()})
+                    "progress": {"written": written, "waiting": waiting},
+                    "debate": {"state": status.verdict.state, "turn": status.verdict.turn}})
         return
-    click.echo(summary)
+    click.echo(f"Wrote {result.path} (turn {result.turn}, confidence {result.confidence}, "
+               f"converged {'yes' if result.converged else 'no'}).")
     for note in result.normalised:
         click.echo(f"  normalised: {note}")
-    click.echo(state)
+    click.echo(progress)
+    if ended:
+        click.echo(f"The debate converged at turn {status.verdict.turn}: it is over.")
+    elif status.verdict.final:
+        click.echo(f"The debate ended: {status.verdict.state} at turn {status.verdict.turn}.")
 
 
 @cli.command()

@@ -73,8 +73,10 @@ class Comparison:
 
     def explain(self) -> str:
         if self.basis == "conflict":
-            return f"opposite stances on {', '.join(self.conflict)}"
-        return f"{MEASURE} {self.score:.2f} on the {self.basis}"
+            return f"opposite stances on {', '.join(self.conflict)} in their recommendation lines"
+        if self.basis == "whole answer":
+            return f"term similarity {self.score:.2f} of the whole answers"
+        return f"{MEASURE} {self.score:.2f} between their recommendation lines"
 
 
 def _blocks(answer: str) -> list[str]:

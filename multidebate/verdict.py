@@ -84,7 +84,7 @@ def answers_agree(pairs: tuple[PairScore, ...]) -> bool:
 
 def _why(pairs: tuple[PairScore, ...]) -> str:
     if not pairs:
-        return "one participant"
+        return "only one participant so far"
     worst = min(pairs, key=lambda p: p.comparison.score)
     return f"lowest pair {worst.left} vs {worst.right}: {worst.comparison.explain()} (threshold {AGREE_THRESHOLD})"
 
