@@ -179,8 +179,11 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False)
             f"{', '.join(waiting)} ha{'s' if len(waiting) == 1 else 've'} not written turn {turn - 1} yet. "
             "Wait for them (run `next` again) unless the user told you to go on without them."
         )
-    if debate.task and debate.task.max_turns and turn > debate.task.max_turns:
-        notes.append(f"This debate's turn limit is {debate.task.max_turns}; turn {turn} is beyond it.")
+    limit = debate.task.max_turns if debate.task else None
+    if limit and turn > limit:
+        notes.append(f"This debate's turn limit is {limit}; turn {turn} is beyond it: write nothing, tell the user.")
+    elif limit and turn == limit:
+        notes.append(f"This is the last turn (max_turns {limit}): state your final position.")
     _record_served(folder, slug, turn, tuple(peers))
     roster = bool(debate.task and debate.task.participants)
     return Briefing(
@@ -213,7 +216,7 @@ def _template(turn: int) -> list[str]:
         lines += ["## Agreements", "- With <peer-slug>: <what you agree on and why>", "",
                   "## Disagreements", "- With <peer-slug>: they argued X, I hold Y because Z", ""]
     lines += ["## Confidence", "<integer 0-100>", "", "## Converged",
-              "no" if turn == 1 else "yes | no — <what still separates you>"]
+              "no" if turn == 1 else "no — <what still separates you>   (or just: yes)"]
     return lines
 
 

@@ -149,7 +149,7 @@ def write(folder: str, slug_: str, source: Any, as_json: bool) -> None:
     written = len(turn_state.entries) if turn_state else 0
     waiting = [s for s in status.participants if turn_state is None or s not in turn_state.entries]
     progress = f"Turn {result.turn}: {written} of {len(status.participants)} written" + (
-        f"; waiting for {', '.join(waiting)}." if waiting else "; complete.")
+        f"; waiting for {', '.join(waiting)}." if waiting else "; the turn is complete.")
     ended = status.verdict.state == "converged"
     if as_json:
         _emit_json({"ok": True, "path": result.path, "turn": result.turn, "slug": result.slug,
@@ -167,7 +167,8 @@ def write(folder: str, slug_: str, source: Any, as_json: bool) -> None:
     if ended:
         click.echo(f"The debate converged at turn {status.verdict.turn}: it is over.")
     elif status.verdict.final:
-        click.echo(f"The debate ended: {status.verdict.state} at turn {status.verdict.turn}.")
+        click.echo(f"The debate ended: {status.verdict.state} at turn {status.verdict.turn} "
+                   f"({status.verdict.detail}). Tell the user.")
 
 
 @cli.command()

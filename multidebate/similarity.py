@@ -7,13 +7,19 @@ The measure ("recommendation overlap"):
 2. Its *key terms* are its content words, lowercased, with stop words and
    generic recommendation verbs ("use", "recommend", "choose"...) removed and
    a plural "s" dropped.  A term that follows a negation ("not", "avoid",
-   "instead of", "over", "rather than"...) inside the same clause is kept as
-   a negated term: "Use TOML, not YAML" -> {toml, not:yaml}.
+   "instead of", "rather than", "avoid"...) inside the same clause is kept as
+   a negated term: "Use TOML, not YAML" -> {toml, not:yaml}.  ("over" is not
+   a negation: "12 attempts over 70 hours" is far commoner than "X over Y".)
+   Participants' slugs are not key terms ("as claude-a and I agree" says who,
+   not what).
 3. Two recommendations that hold one term with opposite signs conflict and
    score 0 ("use TOML, not YAML" vs "use YAML, not TOML"; "use a monorepo"
    vs "do not use a monorepo").  Otherwise the score is the overlap
-   coefficient |A & B| / min(|A|, |B|): a short recommendation contained in a
-   longer, refined one scores 1.
+   coefficient |A & B| / min(|A|, |B|), taken on the whole recommendation
+   line and on its head clause (up to the first comma, semicolon, colon,
+   dash or parenthesis), whichever is higher: a short recommendation
+   contained in a longer, refined one scores 1, and so do two long lines
+   that open with the same recommendation and then add different details.
 4. When either recommendation has no key term, or the whole Answers are near
    copies, the signed-term cosine of the whole Answers is used instead.
 
@@ -27,7 +33,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-__all__ = ["AGREE_THRESHOLD", "MEASURE", "Comparison", "recommendation", "key_terms", "compare"]
+__all__ = ["AGREE_THRESHOLD", "MEASURE", "Comparison", "recommendation", "key_terms", "head_clause", "compare",
+           "slug_words"]
 
 AGREE_THRESHOLD = 0.6
 MEASURE = "recommendation overlap"
@@ -39,23 +46,25 @@ _STOP = frozenset(
     did done doing have has had having will would shall should can could may might must also just only very more
     most much many such both each all any some few other same own which who whom what when where why how while
     because since until about above below between through during before after again further once up down out off
-    per via vs versus etc e g ie i.e e.g yes still even well really overall here's let's it's that's i'd i'm we'd
-    we're you're go going get keep make take need needs needed want wants one two first second new good better
+    per via over vs versus etc e g ie i.e e.g yes still even well really overall here's let's it's that's i'd i'm we'd
+    we're you're going get keep make take need needs needed want wants one two first second new good better
     best right correct clear clearly simple simply strongly likely approach option options choice choices answer
     answers recommendation recommendations recommend recommended recommends recommending use using used uses choose
     chose choosing pick picking adopt adopting prefer preferred prefers suggest suggested suggestion propose
     proposed proposal final position verdict conclusion summary tl dr tldr plan solution way thing things case
-    agree agreed agreement converge converged""".split()
+    agree agreed agrees agreement converge converged conclude concludes concluded peer peers three four everyone
+    listed below above described outlined detailed""".split()
 )
 _NEGATORS = frozenset(
     "not no never avoid avoiding without don't dont doesn't doesnt shouldn't shouldnt won't wont isn't isnt "
-    "aren't arent cannot can't cant against skip skipping drop dropping reject rejecting nor instead over "
+    "aren't arent cannot can't cant against skip skipping drop dropping reject rejecting nor instead "
     "rather neither".split()
 )
 _SCOPE_END = frozenset("but and so yet then while whereas because".split())
 _WORD_RE = re.compile(r"[a-z0-9][a-z0-9'+#]*")
 _CLAUSE_RE = re.compile(r"[,;:.!?()\[\]\u2014\u2013]|\s-\s|\n")
 _BOLD_OPEN_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)*(\*\*|__)(.+?)\1", re.DOTALL)
+_HEAD_SPLIT_RE = re.compile(r"[,;:(\u2014\u2013]|\s-\s")
 _LABEL_RE = re.compile(r"^(?:final\s+)?(?:answer|recommendation|tl;?dr|verdict|decision|summary|position)\s*:\s*",
                        re.IGNORECASE)
 
@@ -99,6 +108,9 @@ def _blocks(answer: str) -> list[str]:
                 blocks.append(" ".join(current))
                 current = []
             continue
+        if current and re.match(r"^(?:[-*+]|\d+[.)])\s", stripped):
+            blocks.append(" ".join(current))  # each list item is a block of its own
+            current = []
         current.append(stripped)
     if current:
         blocks.append(" ".join(current))
@@ -125,12 +137,19 @@ def recommendation(answer: str) -> str:
 
 
 def _stem(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
 
 
-def key_terms(text: str) -> Counter[str]:
+def head_clause(text: str) -> str:
+    """The recommendation line up to its first clause break."""
+    return _HEAD_SPLIT_RE.split(text, maxsplit=1)[0]
+
+
+def key_terms(text: str, ignore: frozenset[str] = frozenset()) -> Counter[str]:
     """Signed key terms of a text: `term` or `not:term` (see module doc)."""
     terms: Counter[str] = Counter()
     lowered = text.lower().replace("\u2019", "'")
@@ -144,7 +163,7 @@ def key_terms(text: str) -> Counter[str]:
             if word in _SCOPE_END:
                 negated = False
                 continue
-            if word in _STOP or len(word) < 2 or word.endswith("n't"):
+            if word in _STOP or word in ignore or len(word) < 2 or word.endswith("n't"):
                 continue
             term = _stem(word)
             terms[f"not:{term}" if negated else term] += 1
@@ -166,16 +185,32 @@ def _cosine(a: Counter[str], b: Counter[str]) -> float:
     return dot / norm if norm else 0.0
 
 
-def compare(left: str, right: str) -> Comparison:
-    """Compare two Answers; see the module doc for the measure."""
+def _overlap(a: Counter[str], b: Counter[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a.keys() & b.keys()) / min(len(a), len(b))
+
+
+def slug_words(slugs: tuple[str, ...] | list[str]) -> frozenset[str]:
+    """The words of participants' slugs, and the slugs themselves, to leave out of key terms."""
+    words = set(slugs)
+    for slug in slugs:
+        words.update(part for part in slug.split("-") if not part.isdigit())
+    return frozenset(words)
+
+
+def compare(left: str, right: str, ignore: frozenset[str] = frozenset()) -> Comparison:
+    """Compare two Answers; see the module doc for the measure. `ignore`: words that are no key terms."""
     rec_l, rec_r = recommendation(left), recommendation(right)
-    terms_l, terms_r = key_terms(rec_l), key_terms(rec_r)
-    whole = _cosine(key_terms(left), key_terms(right))
+    if left.split() == right.split() and left.strip():
+        return Comparison(1.0, True, "whole answer", rec_l, rec_r)
+    terms_l, terms_r = key_terms(rec_l, ignore), key_terms(rec_r, ignore)
+    whole = _cosine(key_terms(left, ignore), key_terms(right, ignore))
     conflict = _conflicts(terms_l, terms_r)
     if conflict:
         return Comparison(0.0, False, "conflict", rec_l, rec_r, conflict)
     if whole >= _COPY_THRESHOLD or not terms_l or not terms_r:
         return Comparison(whole, whole >= AGREE_THRESHOLD, "whole answer", rec_l, rec_r)
-    shared = len(terms_l.keys() & terms_r.keys())
-    score = shared / min(len(terms_l), len(terms_r))
+    score = max(_overlap(terms_l, terms_r),
+                _overlap(key_terms(head_clause(rec_l), ignore), key_terms(head_clause(rec_r), ignore)))
     return Comparison(score, score >= AGREE_THRESHOLD, "recommendation", rec_l, rec_r)

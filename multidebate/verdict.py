@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from .debate import Debate
-from .similarity import AGREE_THRESHOLD, MEASURE, Comparison, compare
+from .similarity import AGREE_THRESHOLD, MEASURE, Comparison, compare, slug_words
 
 __all__ = ["STATES", "PairScore", "Verdict", "judge", "answers_agree"]
 
@@ -73,7 +73,7 @@ def _pairs(debate: Debate, turn: int) -> tuple[PairScore, ...]:
     for left, right in combinations(slugs, 2):
         a, b = debate.entry(turn, left), debate.entry(turn, right)
         assert a is not None and b is not None
-        scores.append(PairScore(left, right, compare(a.answer, b.answer)))
+        scores.append(PairScore(left, right, compare(a.answer, b.answer, slug_words(debate.participants))))
     return tuple(scores)
 
 
@@ -99,7 +99,7 @@ def _position_moved(debate: Debate, slug: str, before: int, after: int) -> bool:
         return True
     if old.converged != new.converged:
         return True
-    return not compare(old.answer, new.answer).agree
+    return not compare(old.answer, new.answer, slug_words(debate.participants)).agree
 
 
 def _disagreement_notes(debate: Debate, turn: int) -> tuple[str, ...]:

@@ -1,0 +1,68 @@
+"""SKILL.md: the Agent Skills format, the reference validator, and its size budget."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+BUNDLED = ROOT / "multidebate" / "SKILL.md"
+ALLOWED_KEYS = {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
+
+
+def _frontmatter_and_body() -> tuple[dict[str, object], str]:
+    text = BUNDLED.read_text(encoding="utf-8")
+    _, front, body = text.split("---\n", 2)
+    data = yaml.safe_load(front)
+    assert isinstance(data, dict)
+    return data, body
+
+
+def test_root_skill_is_the_bundled_file() -> None:
+    # one file, not two copies kept in sync by hand
+    assert (ROOT / "SKILL.md").resolve() == BUNDLED.resolve()
+
+
+def test_frontmatter_keys_are_the_specifications() -> None:
+    data, _ = _frontmatter_and_body()
+    assert set(data) <= ALLOWED_KEYS
+    assert data["name"] == "multidebate"
+    assert isinstance(data["description"], str) and 1 <= len(data["description"]) <= 1024
+    assert "Bash(multidebate:*)" in str(data["allowed-tools"])
+
+
+def test_reference_validator_accepts_it(tmp_path: Path) -> None:
+    from skills_ref.validator import validate
+
+    folder = tmp_path / "multidebate"
+    folder.mkdir()
+    shutil.copy(BUNDLED, folder / "SKILL.md")
+    assert validate(folder) == []
+    exe = shutil.which("agentskills")
+    if exe:
+        result = subprocess.run([exe, "validate", str(folder)], capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_body_fits_the_token_budget() -> None:
+    # about 4 characters a token for English prose and markdown; the budget is 1,500 tokens
+    _, body = _frontmatter_and_body()
+    assert len(body) / 4 <= 1500
+
+
+def test_skill_covers_the_protocol() -> None:
+    _, body = _frontmatter_and_body()
+    for needle in ("multidebate next", "multidebate write", "<<'TURN'", "## Converged", "quoted material",
+                   "Never write, imagine or summarise a peer's position", "Without the CLI", "until converged"):
+        assert needle in body, needle
+
+
+def test_package_ships_skill() -> None:
+    from importlib import resources
+
+    assert resources.files("multidebate").joinpath("SKILL.md").read_text(encoding="utf-8").startswith("---\n")
+    assert os.path.islink(ROOT / "SKILL.md") or (ROOT / "SKILL.md").read_bytes() == BUNDLED.read_bytes()
