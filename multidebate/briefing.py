@@ -12,12 +12,14 @@ import shlex
 from dataclasses import dataclass, field
 from datetime import date
 
-from .debate import Debate, load_debate
+from .debate import Debate, load_debate, read_entry
 from .errors import FolderError, TaskError
-from .folder import STATE_DIR
+from .folder import TurnEntry
 from .frontmatter_split import split_frontmatter
+from .naming import TurnName
 from .profile import PROFILE_V1
-from .session import check_slug, next_turn_number
+from .sealed import sealed_dir
+from .session import check_identity, check_slug, next_turn_number
 from .task import TASK_FILE, create_task, render_task, same_task
 from .verdict import Verdict, judge
 from .write import served_record_path
@@ -137,7 +139,20 @@ def _task_text(debate: Debate, slug: str, turn: int, given: str | None, notes: l
     return None
 
 
-def brief(folder: str, slug: str, task: str | None = None, create: bool = False) -> Briefing:
+def _own_sealed(folder: str, slug: str, debate: Debate) -> tuple[int, str | None]:
+    """In a sealed debate: how many of the slug's turns wait unpublished, and the latest one's Answer."""
+    if not (debate.task and debate.task.sealed):
+        return 0, None
+    waiting_turns = sorted(t for t, slugs in debate.sealed_pending.items() if slug in slugs)
+    if not waiting_turns:
+        return 0, None
+    latest = TurnName(waiting_turns[-1], slug)
+    entry = read_entry(TurnEntry(latest, os.path.join(sealed_dir(folder), latest.filename), True, False))
+    return len(waiting_turns), entry.answer
+
+
+def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
+          key: str | None = None) -> Briefing:
     """Build the briefing for `slug` (see the module doc). Records what it served under .multidebate/."""
     if create and task and not os.path.exists(folder):
         try:
@@ -148,13 +163,19 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False)
         hint = f"; to start a debate there, run `multidebate next {shlex.quote(folder)} --slug {slug} --task \"...\"`"
         raise FolderError(f"no such folder: {folder}" + ("" if os.path.exists(folder) else hint))
     debate = load_debate(folder)
-    check_slug(debate, slug)
-    turn = next_turn_number(debate, slug)
+    check_slug(slug, debate.task)
+    check_identity(folder, debate.scan, debate.task, slug, key, "next")
+    sealed_count, sealed_answer = _own_sealed(folder, slug, debate)
+    turn = next_turn_number(debate.scan, slug, sealed_count)
     notes: list[str] = []
     task_text = _task_text(debate, slug, turn, task, notes)
     if task and debate.task is None:
         debate = load_debate(folder)  # TASK.md was just recorded
     own = debate.entry(turn - 1, slug)
+    own_answer = own.answer if own else sealed_answer
+    if sealed_count:
+        notes.append(f"Turn {turn - 1} is sealed until every participant has written it; wait for it to be "
+                     "published (run `next` again) before you write.")
     peers: list[PeerFile] = []
     absent: list[str] = []
     waiting: list[str] = []
@@ -192,7 +213,7 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False)
         turn=turn,
         task=task_text,
         today=date.today().isoformat(),
-        own_previous_answer=own.answer if own else None,
+        own_previous_answer=own_answer,
         peers=tuple(peers),
         absent=tuple(absent),
         waiting=tuple(waiting),

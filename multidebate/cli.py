@@ -103,8 +103,9 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
 @click.argument("folder", type=click.Path())
 @click.option("--slug", "slug_", required=True, help="This session's slug (see `multidebate slug`).")
 @click.option("--task", "task_text", help="The user's task; needed on the first turn of a folder without TASK.md.")
+@click.option("--key", help="The key `write` gave this session on its first turn.")
 @_json_option
-def next_(folder: str, slug_: str, task_text: str | None, as_json: bool) -> None:
+def next_(folder: str, slug_: str, task_text: str | None, key: str | None, as_json: bool) -> None:
     """Everything a session needs for its next turn: number, task, peers' previous turn.
 
     Serves only the peers' turn N-1 files, and prints the exact `write`
@@ -113,7 +114,7 @@ def next_(folder: str, slug_: str, task_text: str | None, as_json: bool) -> None
     from .briefing import brief, render_briefing
 
     with _library_errors(as_json):
-        briefing = brief(folder, slug_, task_text, create=True)
+        briefing = brief(folder, slug_, task_text, create=True, key=key)
     if as_json:
         _emit_json(briefing.as_dict())
     else:
@@ -125,14 +126,16 @@ def next_(folder: str, slug_: str, task_text: str | None, as_json: bool) -> None
 @click.option("--slug", "slug_", required=True, help="This session's slug.")
 @click.option("--file", "source", type=click.File("rb"), default="-", show_default="stdin",
               help="Read the sections from this file instead of stdin.")
+@click.option("--key", help="The key `write` gave this session on its first turn (required from then on).")
 @_json_option
-def write(folder: str, slug_: str, source: Any, as_json: bool) -> None:
+def write(folder: str, slug_: str, source: Any, key: str | None, as_json: bool) -> None:
     """Validate a turn's sections and create turn-N-SLUG.md atomically.
 
     Give the sections (## Reasoning, ## Answer, [## Agreements, ## Disagreements,]
     ## Confidence, ## Converged) on stdin or with --file; the title and
     metadata are added.  Never overwrites; on invalid input nothing is
-    written and every problem is listed.
+    written and every problem is listed.  The first write under a slug
+    claims it and prints a key; later writes need `--key`.
     """
     from .status import debate_status
     from .write import write_turn
@@ -141,13 +144,12 @@ def write(folder: str, slug_: str, source: Any, as_json: bool) -> None:
         raise click.UsageError("give the sections on stdin (a heredoc) or with --file")
     content = source.read()
     with _library_errors(as_json):
-        result = write_turn(folder, slug_, content)
+        result = write_turn(folder, slug_, content, key)
         status = debate_status(folder)
     # Say how far the turn is, never what peers answered: a session must not learn
     # its peers' current-turn positions before its next `next`.
-    turn_state = status.turns[result.turn - 1] if len(status.turns) >= result.turn else None
-    written = len(turn_state.entries) if turn_state else 0
-    waiting = [s for s in status.participants if turn_state is None or s not in turn_state.entries]
+    done, waiting = status.progress(result.turn)
+    written = len(done)
     progress = f"Turn {result.turn}: {written} of {len(status.participants)} written" + (
         f"; waiting for {', '.join(waiting)}." if waiting else "; the turn is complete.")
     ended = status.verdict.state == "converged"
@@ -156,13 +158,20 @@ def write(folder: str, slug_: str, source: Any, as_json: bool) -> None:
                     "confidence": result.confidence, "converged": result.converged,
                     "normalised": list(result.normalised),
                     "peers_read": [{"file": f, "sha256": h} for f, h in result.peers_read],
-                    "progress": {"written": written, "waiting": waiting},
+                    "progress": {"written": written, "waiting": list(waiting)},
+                    "key": result.key, "sealed": result.sealed, "published": result.published,
                     "debate": {"state": status.verdict.state, "turn": status.verdict.turn}})
         return
     click.echo(f"Wrote {result.path} (turn {result.turn}, confidence {result.confidence}, "
                f"converged {'yes' if result.converged else 'no'}).")
     for note in result.normalised:
         click.echo(f"  normalised: {note}")
+    if result.key:
+        click.echo(f"Your key for `{result.slug}` is {result.key}: keep it, and add --key {result.key} to every "
+                   "later `multidebate next` and `multidebate write` of this debate.")
+    if result.sealed:
+        click.echo(f"Turn {result.turn} is sealed until every participant has written it; "
+                   + ("all have: it is now published." if result.published else "it is not published yet."))
     click.echo(progress)
     if ended:
         click.echo(f"The debate converged at turn {status.verdict.turn}: it is over.")

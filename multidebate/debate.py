@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .findings import Finding
 from .folder import Scan, TurnEntry, scan_folder
 from .parse import ParsedTurn, parse_turn
+from .sealed import published_turns, sealed_turns
 from .task import Task, load_task
 from .textfile import read_text
 
-__all__ = ["Entry", "Debate", "load_debate", "read_entry"]
+__all__ = ["Entry", "Debate", "load_debate", "read_entry", "visible_scan"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class Debate:
     scan: Scan
     task: Task | None
     entries: dict[tuple[int, str], Entry]
+    sealed_pending: dict[int, frozenset[str]] = field(default_factory=dict)
 
     @property
     def participants(self) -> tuple[str, ...]:
@@ -98,9 +100,24 @@ class Debate:
         return max((t for t in range(1, self.current_turn + 1) if self.complete(t)), default=0)
 
 
-def load_debate(folder: str) -> Debate:
-    """Scan `folder` and parse every turn file in it (FolderError when it is no folder)."""
+def visible_scan(folder: str) -> tuple[Scan, Task | None, dict[int, frozenset[str]]]:
+    """The folder's scan as readers see it: in a sealed debate, published turns only.
+
+    Also returns the task and, for a sealed debate, the slugs that sealed each
+    unpublished turn.
+    """
     scan = scan_folder(folder)
     task = load_task(folder) if scan.has_task else None
+    pending: dict[int, frozenset[str]] = {}
+    if task is not None and task.sealed:
+        published = published_turns(folder)
+        scan = scan.restricted_to(published)
+        pending = {t: frozenset(s) for t, s in sealed_turns(folder).items() if t not in published}
+    return scan, task, pending
+
+
+def load_debate(folder: str) -> Debate:
+    """Scan `folder` and parse every visible turn file in it (FolderError when it is no folder)."""
+    scan, task, pending = visible_scan(folder)
     entries = {(t.name.turn, t.name.slug): read_entry(t) for t in scan.turns}
-    return Debate(folder, scan, task, entries)
+    return Debate(folder, scan, task, entries, pending)

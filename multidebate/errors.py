@@ -10,6 +10,7 @@ __all__ = [
     "TurnConflict",
     "InvalidTurn",
     "TaskError",
+    "IdentityError",
 ]
 
 
@@ -31,6 +32,10 @@ class RosterError(MultidebateError):
 
 class TurnConflict(MultidebateError):
     """The turn file already exists (another session wrote it) or the slug's turns have a gap."""
+
+
+class IdentityError(MultidebateError):
+    """The slug belongs to another session (its key was not given, or is wrong)."""
 
 
 class TaskError(MultidebateError):

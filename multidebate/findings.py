@@ -38,6 +38,11 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E071": ("error", "name looks like a failed turn file"),
     "E072": ("error", "slug not on the roster"),
     "E073": ("error", "TASK.md is invalid"),
+    "E080": ("error", "turn file changed after it was written"),
+    "E081": ("error", "turn file deleted after it was written"),
+    "E082": ("error", "ledger damaged (broken hash chain)"),
+    "E083": ("error", "session was served a file of its own turn or later"),
+    "E084": ("error", "peer file changed after the session read it"),
     "W001": ("warning", "byte order mark"),
     "W002": ("warning", "CRLF or CR line endings"),
     "W020": ("warning", "title not in canonical form"),
@@ -51,6 +56,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "W050": ("warning", "converged not in canonical form"),
     "W060": ("warning", "names a peer absent from turn N-1 without saying so"),
     "W070": ("warning", "turn beyond the roster's max_turns"),
+    "W080": ("warning", "turn file has no ledger entry (written by hand or by an interrupted write)"),
 }
 
 

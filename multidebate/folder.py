@@ -53,6 +53,14 @@ class Scan:
     def own_count(self, slug: str) -> int:
         return len(self.by_slug.get(slug, {}))
 
+    def restricted_to(self, turns: set[int]) -> Scan:
+        """The same scan with only the turn files of `turns` (a sealed debate's published turns)."""
+        kept = tuple(t for t in self.turns if t.name.turn in turns)
+        by_slug: dict[str, dict[int, TurnEntry]] = {}
+        for entry in kept:
+            by_slug.setdefault(entry.name.slug, {})[entry.name.turn] = entry
+        return Scan(self.folder, kept, self.attempts, self.has_task, by_slug)
+
     def gaps(self) -> list[TurnEntry]:
         """Turn files N of a slug that has no file for N-1."""
         found = []

@@ -1,21 +1,25 @@
-"""A session's place in a debate: is its slug usable, which turn is next."""
+"""A session's place in a debate: is its slug usable and its own, which turn is next."""
 
 from __future__ import annotations
 
-from .debate import Debate
-from .errors import RosterError, SlugError, TurnConflict
+import shlex
+
+from .errors import IdentityError, RosterError, SlugError, TurnConflict
+from .folder import Scan
+from .identity import KeyMismatch, check_key, free_slug
 from .naming import is_slug, slugify, turn_file_name
+from .task import Task
 
-__all__ = ["check_slug", "next_turn_number"]
+__all__ = ["check_slug", "check_identity", "next_turn_number"]
 
 
-def check_slug(debate: Debate, slug: str) -> None:
+def check_slug(slug: str, task: Task | None) -> None:
     """SlugError for a malformed slug, RosterError for one the roster does not list."""
     if not is_slug(slug):
         suggestion = slugify(slug)
         hint = f"; use `{suggestion}`" if suggestion else ""
         raise SlugError(f"`{slug}` is not a slug (lowercase letters, digits, single hyphens, at most 64){hint}")
-    roster = debate.task.participants if debate.task else None
+    roster = task.participants if task else None
     if roster and slug not in roster:
         raise RosterError(
             f"`{slug}` is not on this debate's roster: {', '.join(roster)}. "
@@ -23,11 +27,34 @@ def check_slug(debate: Debate, slug: str) -> None:
         )
 
 
-def next_turn_number(debate: Debate, slug: str) -> int:
-    """A slug's next turn: its own count of turn files + 1 (TurnConflict on a gap)."""
-    turn = debate.scan.own_count(slug) + 1
-    if debate.scan.entry(turn, slug) is not None:
-        have = ", ".join(str(t) for t in sorted(debate.scan.by_slug[slug]))
+def check_identity(folder: str, scan: Scan, task: Task | None, slug: str, key: str | None, command: str) -> bool:
+    """True when the slug is unclaimed; IdentityError when it is claimed and `key` does not open it."""
+    try:
+        return check_key(folder, slug, key)
+    except KeyMismatch:
+        pass
+    if key is not None:
+        raise IdentityError(
+            f"the key given does not match `{slug}`'s key. Use the key `write` printed on your first turn; "
+            f"if it is lost, a person can delete .multidebate/keys/{slug}.json to free the slug."
+        )
+    roster = task.participants if task else None
+    if roster:
+        other = "ask the user which roster name is yours"
+    else:
+        free = free_slug(folder, scan, slug)
+        other = f"use the free slug `{free}`: multidebate {command} {shlex.quote(folder)} --slug {free}"
+    raise IdentityError(
+        f"`{slug}` is taken by a session that holds its key. If you wrote turns here as `{slug}`, add "
+        f"--key <the key `write` gave you>. If not, you are another session: {other}."
+    )
+
+
+def next_turn_number(scan: Scan, slug: str, sealed_own: int = 0) -> int:
+    """A slug's next turn: its own count of turn files (published and sealed) + 1; TurnConflict on a gap."""
+    turn = scan.own_count(slug) + sealed_own + 1
+    if scan.entry(turn, slug) is not None:
+        have = ", ".join(str(t) for t in sorted(scan.by_slug[slug]))
         raise TurnConflict(
             f"`{slug}` has turn files {have}: a turn is missing, so its next turn cannot be told. "
             f"Ask the user to restore the missing file (expected {turn_file_name(turn - 1, slug)} or earlier)."

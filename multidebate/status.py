@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .debate import Debate, load_debate
 from .verdict import Verdict, judge
@@ -47,6 +47,15 @@ class Status:
     turns: tuple[TurnRow, ...]
     verdict: Verdict
     outsiders: tuple[str, ...]
+    sealed: dict[int, tuple[str, ...]] = field(default_factory=dict)
+
+    def progress(self, turn: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(who has written `turn`, who has not), sealed files included."""
+        row = self.turns[turn - 1] if 0 < turn <= len(self.turns) else None
+        done = set(row.entries) if row else set()
+        done |= set(self.sealed.get(turn, ()))
+        written = tuple(s for s in self.participants if s in done)
+        return written, tuple(s for s in self.participants if s not in done)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -62,6 +71,7 @@ class Status:
             ],
             "verdict": self.verdict.as_dict(),
             "outsiders": list(self.outsiders),
+            "sealed": {str(t): list(s) for t, s in sorted(self.sealed.items())},
         }
 
 
@@ -89,8 +99,9 @@ def debate_status(folder: str, now: float | None = None) -> Status:
             waiting = max(0.0, (now if now is not None else time.time()) - min(written))
     roster = set(debate.participants)
     outsiders = tuple(s for s in debate.scan.slugs if s not in roster)
+    sealed = {t: tuple(sorted(s)) for t, s in debate.sealed_pending.items()}
     return Status(folder, debate.task.text if debate.task else None, debate.participants, current, missing,
-                  waiting, rows, judge(debate), outsiders)
+                  waiting, rows, judge(debate), outsiders, sealed)
 
 
 def _duration(seconds: float) -> str:
@@ -112,7 +123,7 @@ def _cell_text(cell: Cell | None) -> str:
 
 def render_status(status: Status) -> str:
     """The status as a plain-text table for people."""
-    if status.current_turn == 0:
+    if status.current_turn == 0 and not status.sealed:
         return f"{status.folder}: no turn files yet.\nverdict: {status.verdict.state} - {status.verdict.detail}"
     names = list(status.participants) + [s for s in status.outsiders if s not in status.participants]
     header = ["turn"] + names
@@ -131,6 +142,9 @@ def render_status(status: Status) -> str:
     if status.missing:
         waited = f" (waiting {_duration(status.waiting_seconds)})" if status.waiting_seconds is not None else ""
         lines.append(f"missing from turn {status.current_turn}: {', '.join(status.missing)}{waited}")
+    for turn, slugs in sorted(status.sealed.items()):
+        lines.append(f"turn {turn}: {len(slugs)}/{len(status.participants)} sealed "
+                     "(published when every participant has written it)")
     if status.outsiders:
         lines.append(f"not on the roster: {', '.join(status.outsiders)}")
     verdict = status.verdict

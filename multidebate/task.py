@@ -27,6 +27,7 @@ class Task:
     max_turns: int | None = None
     min_turns: int | None = None
     findings: tuple[Finding, ...] = ()
+    sealed: bool = False
 
 
 def _positive_int(value: object) -> int | None:
@@ -64,11 +65,16 @@ def load_task(folder: str) -> Task | None:
         limits[key] = _positive_int(value)
         if value is not None and limits[key] is None:
             notes.append(finding(path, 2, "E073", f"{key} must be a positive integer, not {value!r}"))
-    return Task(split.body.strip(), participants, limits["max_turns"], limits["min_turns"], tuple(notes))
+    sealed = meta.get("sealed") is True
+    if sealed and not participants:
+        notes.append(finding(path, 2, "E073", "sealed: true needs a participants roster (who must write before "
+                             "a turn is published)"))
+        sealed = False
+    return Task(split.body.strip(), participants, limits["max_turns"], limits["min_turns"], tuple(notes), sealed)
 
 
 def render_task(text: str, participants: tuple[str, ...] | None = None, max_turns: int | None = None,
-                min_turns: int | None = None, recorded_by: str | None = None) -> str:
+                min_turns: int | None = None, recorded_by: str | None = None, sealed: bool = False) -> str:
     """The TASK.md text for a task (frontmatter written by hand: a fixed, readable layout)."""
     lines = ["---", "protocol: 1"]
     if participants:
@@ -78,6 +84,8 @@ def render_task(text: str, participants: tuple[str, ...] | None = None, max_turn
         lines.append(f"max_turns: {max_turns}")
     if min_turns is not None:
         lines.append(f"min_turns: {min_turns}")
+    if sealed:
+        lines.append("sealed: true")
     if recorded_by:
         lines.append(f"recorded_by: {recorded_by}")
     lines.append(f"created_at: '{datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')}'")

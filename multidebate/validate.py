@@ -13,6 +13,7 @@ from .debate import Debate, Entry, load_debate, read_entry
 from .errors import FolderError
 from .findings import Finding, finding
 from .folder import TurnEntry
+from .integrity import integrity_findings
 from .naming import canonical_guess, parse_turn_name
 from .parse import parse_turn
 from .textfile import read_text
@@ -76,7 +77,7 @@ def _mention_findings(debate: Debate, entry: Entry) -> list[Finding]:
 
 def validate_debate(debate: Debate) -> list[Finding]:
     """Every finding for a loaded debate folder, sorted by path and line."""
-    found = _name_findings(debate) + _folder_findings(debate)
+    found = _name_findings(debate) + _folder_findings(debate) + integrity_findings(debate)
     for entry in debate.entries.values():
         found.extend(entry.findings)
         found.extend(_mention_findings(debate, entry))

@@ -10,13 +10,16 @@ from datetime import datetime, timezone
 
 from . import __version__
 from .atomic import create_exclusive
-from .debate import Debate, load_debate
-from .errors import FolderError, InvalidTurn, TurnConflict
-from .folder import STATE_DIR
+from .debate import visible_scan
+from .errors import FolderError, IdentityError, InvalidTurn, TurnConflict
+from .folder import STATE_DIR, Scan
+from .identity import claim, free_slug, key_path
+from .ledger import append_entry
 from .naming import TurnName, turn_file_name
 from .parse import ParsedTurn, parse_turn
 from .profile import PROFILE_V1, PROTOCOL_VERSION
-from .session import check_slug, next_turn_number
+from .sealed import publish_if_complete, seal, sealed_turns
+from .session import check_identity, check_slug, next_turn_number
 from .textfile import decode_turn_bytes
 
 __all__ = ["WriteResult", "write_turn", "served_record_path", "compose"]
@@ -32,7 +35,7 @@ _REFUSED_WARNINGS = {
 
 @dataclass(frozen=True)
 class WriteResult:
-    """What `write` created."""
+    """What `write` created. `key` is set when this write claimed the slug; `sealed` when it waits unpublished."""
 
     path: str
     turn: int
@@ -41,6 +44,9 @@ class WriteResult:
     converged: bool
     normalised: tuple[str, ...]
     peers_read: tuple[tuple[str, str], ...]
+    key: str | None = None
+    sealed: bool = False
+    published: bool = False
 
 
 def served_record_path(folder: str, slug: str, turn: int) -> str:
@@ -48,9 +54,9 @@ def served_record_path(folder: str, slug: str, turn: int) -> str:
     return os.path.join(folder, STATE_DIR, "served", f"{slug}.turn-{turn}.json")
 
 
-def _peers_read(debate: Debate, slug: str, turn: int) -> tuple[tuple[str, str], ...]:
+def _peers_read(folder: str, scan: Scan, slug: str, turn: int) -> tuple[tuple[str, str], ...]:
     """The peer files `next` served for this turn; else the N-1 peer files as they are now."""
-    record = served_record_path(debate.folder, slug, turn)
+    record = served_record_path(folder, slug, turn)
     try:
         with open(record, encoding="utf-8") as handle:
             served = json.load(handle)
@@ -58,11 +64,16 @@ def _peers_read(debate: Debate, slug: str, turn: int) -> tuple[tuple[str, str], 
             return tuple(sorted(served.items()))
     except (OSError, ValueError):
         pass
-    return tuple(sorted((os.path.basename(e.path), e.sha256) for (t, s), e in debate.entries.items()
-                        if t == turn - 1 and s != slug and e.sha256))
+    peers = []
+    for entry in scan.turns:
+        if entry.name.turn == turn - 1 and entry.name.slug != slug and entry.is_file:
+            digest = sha256_of(entry.path)
+            if digest:
+                peers.append((entry.filename, digest))
+    return tuple(sorted(peers))
 
 
-def _problems(parsed: ParsedTurn, debate: Debate, slug: str, turn: int) -> tuple[list[str], list[str]]:
+def _problems(parsed: ParsedTurn, participants: tuple[str, ...], slug: str) -> tuple[list[str], list[str]]:
     problems: list[str] = []
     normalised: list[str] = []
     for item in parsed.findings:
@@ -77,23 +88,23 @@ def _problems(parsed: ParsedTurn, debate: Debate, slug: str, turn: int) -> tuple
             problems.append(f"line {item.line}: {message}: {_REFUSED_WARNINGS[item.code]}")
         elif item.code in _NORMALISED:
             normalised.append(message)
-    participants = set(debate.participants) | {slug}
+    everyone = set(participants) | {slug}
     for mention in parsed.mentions:
         for named in mention.slugs:
-            if named not in participants:
-                known = ", ".join(sorted(participants - {slug})) or "none"
+            if named not in everyone:
+                known = ", ".join(sorted(everyone - {slug})) or "none"
                 problems.append(f"line {mention.line}: `With {named}:` names no participant of this debate "
                                 f"(participants: {known})")
     return problems, normalised
 
 
-def _frontmatter(slug: str, turn: int, peers: tuple[tuple[str, str], ...]) -> str:
+def _frontmatter(slug: str, turn: int, peers: tuple[tuple[str, str], ...], written_at: str) -> str:
     lines = [
         "---",
         f"protocol: {PROTOCOL_VERSION}",
         f"turn: {turn}",
         f"slug: {slug}",
-        f"written_at: '{datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')}'",
+        f"written_at: '{written_at}'",
         f"tool: multidebate {__version__}",
     ]
     if peers:
@@ -107,9 +118,9 @@ def _frontmatter(slug: str, turn: int, peers: tuple[tuple[str, str], ...]) -> st
     return "\n".join(lines) + "\n"
 
 
-def compose(parsed: ParsedTurn, slug: str, turn: int, peers: tuple[tuple[str, str], ...]) -> str:
+def compose(parsed: ParsedTurn, slug: str, turn: int, peers: tuple[tuple[str, str], ...], written_at: str) -> str:
     """The canonical text of a turn: frontmatter, title, the sections in order, canonical values."""
-    parts = [_frontmatter(slug, turn, peers), f"# Turn {turn} \u2014 {slug}\n"]
+    parts = [_frontmatter(slug, turn, peers, written_at), f"# Turn {turn} \u2014 {slug}\n"]
     for name in PROFILE_V1.required(turn):
         if name == "Confidence":
             body = str(parsed.confidence)
@@ -122,42 +133,75 @@ def compose(parsed: ParsedTurn, slug: str, turn: int, peers: tuple[tuple[str, st
     return "".join(parts)
 
 
-def write_turn(folder: str, slug: str, content: bytes) -> WriteResult:
-    """Validate `content` as `slug`'s next turn and create its file; see the CLI's `write`.
-
-    InvalidTurn lists every problem at once; TurnConflict when the file exists.
-    """
-    debate = load_debate(folder)
-    check_slug(debate, slug)
-    turn = next_turn_number(debate, slug)
+def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn: int) -> tuple[ParsedTurn, list[str]]:
     decoded = decode_turn_bytes(content, "<input>")
     if decoded.text is None:
         raise InvalidTurn("nothing written: the input is not turn text", [f.message for f in decoded.findings])
-    name = TurnName(turn, slug)
-    parsed = parse_turn(decoded.text, "<input>", name)
-    problems, normalised = _problems(parsed, debate, slug, turn)
+    parsed = parse_turn(decoded.text, "<input>", TurnName(turn, slug))
+    problems, normalised = _problems(parsed, participants, slug)
     if parsed.metadata:
         problems.insert(0, "remove the frontmatter (the `---` block): write adds its own")
     if problems:
         expected = ", ".join(f"## {s}" for s in PROFILE_V1.required(turn))
         raise InvalidTurn(
-            f"nothing written: turn {turn} of `{slug}` needs the sections {expected}, in this order",
-            problems,
-        )
+            f"nothing written: turn {turn} of `{slug}` needs the sections {expected}, in this order", problems)
+    return parsed, normalised
+
+
+def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -> WriteResult:
+    """Validate `content` as `slug`'s next turn and create its file; see the CLI's `write`.
+
+    Reads only names, TASK.md and the turn N-1 peer files (never the whole
+    debate).  InvalidTurn lists every problem at once; TurnConflict when the
+    file exists; IdentityError when the slug is another session's.
+    """
+    scan, task, _pending = visible_scan(folder)
+    check_slug(slug, task)
+    unclaimed = check_identity(folder, scan, task, slug, key, "write")
+    sealed_mode = bool(task and task.sealed)
+    own_sealed = {t for t, slugs in sealed_turns(folder).items() if slug in slugs} if sealed_mode else set()
+    own_published = set(scan.by_slug.get(slug, {}))
+    turn = next_turn_number(scan, slug, len(own_sealed - own_published))
+    participants = task.participants if task and task.participants else scan.slugs
+    parsed, normalised = _check_input(content, participants, slug, turn)
     assert parsed.confidence is not None and parsed.converged is not None
-    peers = _peers_read(debate, slug, turn)
-    text = compose(parsed, slug, turn, peers)
+    new_key = claim(folder, slug) if unclaimed else None
+    if unclaimed and new_key is None:
+        raise IdentityError(f"`{slug}` was claimed by another session a moment ago; nothing was written. "
+                            f"Use the free slug `{free_slug(folder, scan, slug)}`.")
+    written_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    peers = _peers_read(folder, scan, slug, turn)
+    data = compose(parsed, slug, turn, peers, written_at).encode("utf-8")
     path = os.path.join(folder, turn_file_name(turn, slug))
     try:
-        created = create_exclusive(path, text.encode("utf-8"))
+        created = seal(folder, turn, slug, data) if sealed_mode else create_exclusive(path, data)
     except OSError as exc:
+        _release(folder, slug, new_key)
         raise FolderError(f"cannot write {path}: {exc.strerror or exc}; nothing was written") from exc
     if not created:
+        _release(folder, slug, new_key)
         raise TurnConflict(
             f"{path} exists already: another session wrote turn {turn} as `{slug}`. Nothing was written. "
             "If that was not you, pick another slug; if it was, run `multidebate next` again."
         )
-    return WriteResult(path, turn, slug, parsed.confidence, parsed.converged, tuple(normalised), peers)
+    try:
+        append_entry(folder, slug, os.path.basename(path), data, turn, written_at)
+    except OSError:
+        pass  # the turn is written; validate names a turn without ledger entry
+    published = False
+    if sealed_mode and task is not None and task.participants:
+        published = publish_if_complete(folder, turn, task.participants)
+    return WriteResult(path, turn, slug, parsed.confidence, parsed.converged, tuple(normalised), peers,
+                       new_key, sealed_mode, published)
+
+
+def _release(folder: str, slug: str, new_key: str | None) -> None:
+    """Undo a claim made by a write that then failed: the key was never shown to anyone."""
+    if new_key is not None:
+        try:
+            os.unlink(key_path(folder, slug))
+        except OSError:
+            pass
 
 
 def sha256_of(path: str) -> str:

@@ -19,13 +19,26 @@ def turn_body(turn: int, answer: str, confidence: int = 70, converged: bool = Fa
     return "\n".join(parts)
 
 
+KEYS: dict[tuple[str, str], str] = {}
+
+
+def key_of(folder: str, slug: str) -> str:
+    """The key `write` handed `slug` in `folder` (made by make_debate)."""
+    return KEYS[(os.path.abspath(folder), slug)]
+
+
 def make_debate(folder: str, turns: list[dict[str, str | tuple[str, bool]]], task: str = "Pick a config format.",
-                participants: tuple[str, ...] | None = None, max_turns: int | None = None) -> str:
+                participants: tuple[str, ...] | None = None, max_turns: int | None = None,
+                sealed: bool = False) -> str:
     """Write a debate: `turns` is a list of {slug: answer} or {slug: (answer, converged)} per turn."""
     os.makedirs(folder, exist_ok=True)
-    create_task(folder, render_task(task, participants, max_turns))
+    create_task(folder, render_task(task, participants, max_turns, sealed=sealed))
     for number, row in enumerate(turns, start=1):
         for slug, value in row.items():
             answer, converged = value if isinstance(value, tuple) else (value, False)
-            write_turn(folder, slug, turn_body(number, answer, converged=converged and number > 1).encode())
+            where = (os.path.abspath(folder), slug)
+            result = write_turn(folder, slug, turn_body(number, answer, converged=converged and number > 1).encode(),
+                                KEYS.get(where))
+            if result.key:
+                KEYS[where] = result.key
     return folder

@@ -9,7 +9,7 @@ from typing import Any
 
 from helpers import make_debate, turn_body
 from multidebate.atomic import create_exclusive
-from multidebate.errors import TurnConflict
+from multidebate.errors import IdentityError, TurnConflict
 
 CTX = mp.get_context("fork")
 RACERS = 6
@@ -40,8 +40,8 @@ def _write_after_barrier(folder: str, barrier: Any, results: Any, index: int) ->
 
     original = write_module.next_turn_number
 
-    def counted_then_wait(debate: Any, slug: str) -> int:
-        turn = original(debate, slug)  # every racer has counted turn 1 before any creates
+    def counted_then_wait(*args: Any) -> int:
+        turn = original(*args)  # every racer has counted turn 1 before any creates
         barrier.wait(timeout=60)
         return int(turn)
 
@@ -49,8 +49,10 @@ def _write_after_barrier(folder: str, barrier: Any, results: Any, index: int) ->
     try:
         write_module.write_turn(folder, "a", turn_body(1, f"**Answer {index}**").encode())
         results.put("won")
-    except TurnConflict as exc:
-        results.put("conflict" if "exists already" in str(exc) else f"other: {exc}")
+    except (TurnConflict, IdentityError) as exc:
+        # the slug's claim or the file's creation: either way the loser is told and writes nothing
+        results.put("refused" if "claimed by another session" in str(exc) or "exists already" in str(exc)
+                    else f"other: {exc}")
 
 
 def test_two_sessions_same_slug_same_turn(tmp_path: Path) -> None:
@@ -62,7 +64,7 @@ def test_two_sessions_same_slug_same_turn(tmp_path: Path) -> None:
     outcomes = sorted(results.get(timeout=60) for _ in procs)
     for proc in procs:
         proc.join(timeout=60)
-    assert outcomes == ["conflict"] * (RACERS - 1) + ["won"]
+    assert outcomes == ["refused"] * (RACERS - 1) + ["won"]
     names = sorted(n for n in os.listdir(folder) if not n.startswith("."))
     assert names == ["TASK.md", "turn-1-a.md"]
     assert "**Answer " in Path(folder, "turn-1-a.md").read_text()
