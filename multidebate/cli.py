@@ -73,8 +73,9 @@ def slug(name: str) -> None:
 @click.option("--participants", help="Comma-separated roster of slugs, e.g. opus-4-7,gpt-5-5.")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Stop the debate after this many turns.")
 @click.option("--min-turns", type=click.IntRange(min=1), help="Turns to take before convergence counts.")
+@click.option("--sealed", is_flag=True, help="Blind turns: publish a turn only when every participant wrote it.")
 def init(folder: str, task_text: str, participants: str | None, max_turns: int | None,
-         min_turns: int | None) -> None:
+         min_turns: int | None, sealed: bool) -> None:
     """Create FOLDER and its TASK.md (task text, optional roster and turn limits)."""
     import os
 
@@ -88,6 +89,8 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
         if bad:
             raise click.BadParameter(f"not slugs: {', '.join(bad)} (see `multidebate slug NAME`)",
                                      param_hint="--participants")
+    if sealed and not roster:
+        raise click.UsageError("--sealed needs --participants: the roster says who must write before publishing")
     if not task_text.strip():
         raise click.BadParameter("the task is empty", param_hint="--task")
     with _library_errors():
@@ -95,7 +98,7 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
             os.makedirs(folder, exist_ok=True)
         except OSError as exc:
             raise click.ClickException(f"cannot create {folder}: {exc.strerror or exc}") from exc
-        path = create_task(folder, render_task(task_text, roster, max_turns, min_turns))
+        path = create_task(folder, render_task(task_text, roster, max_turns, min_turns, sealed=sealed))
     click.echo(f"Created {path}. Each session now runs: multidebate next {folder} --slug <its slug>")
 
 

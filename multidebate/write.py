@@ -165,15 +165,16 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
     participants = task.participants if task and task.participants else scan.slugs
     parsed, normalised = _check_input(content, participants, slug, turn)
     assert parsed.confidence is not None and parsed.converged is not None
-    new_key = claim(folder, slug) if unclaimed else None
-    if unclaimed and new_key is None:
-        raise IdentityError(f"`{slug}` was claimed by another session a moment ago; nothing was written. "
-                            f"Use the free slug `{free_slug(folder, scan, slug)}`.")
-    written_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    peers = _peers_read(folder, scan, slug, turn)
-    data = compose(parsed, slug, turn, peers, written_at).encode("utf-8")
     path = os.path.join(folder, turn_file_name(turn, slug))
+    new_key = None
     try:
+        new_key = claim(folder, slug) if unclaimed else None
+        if unclaimed and new_key is None:
+            raise IdentityError(f"`{slug}` was claimed by another session a moment ago; nothing was written. "
+                                f"Use the free slug `{free_slug(folder, scan, slug)}`.")
+        written_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        peers = _peers_read(folder, scan, slug, turn)
+        data = compose(parsed, slug, turn, peers, written_at).encode("utf-8")
         created = seal(folder, turn, slug, data) if sealed_mode else create_exclusive(path, data)
     except OSError as exc:
         _release(folder, slug, new_key)
@@ -190,7 +191,13 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
         pass  # the turn is written; validate names a turn without ledger entry
     published = False
     if sealed_mode and task is not None and task.participants:
-        published = publish_if_complete(folder, turn, task.participants)
+        try:
+            # also any earlier complete turn whose publisher died before its marker
+            for pending in sorted(sealed_turns(folder)):
+                done = publish_if_complete(folder, pending, task.participants)
+                published = done if pending == turn else published
+        except OSError:
+            pass  # the turn stays sealed; the next write publishes it
     return WriteResult(path, turn, slug, parsed.confidence, parsed.converged, tuple(normalised), peers,
                        new_key, sealed_mode, published)
 
