@@ -25,23 +25,26 @@ class FrontmatterSplit:
     present: bool = field(default=False)
 
 
-def _node_count(value: object, seen: set[int], budget: int) -> int:
-    """Count distinct containers and scalars; aliases are shared objects, so a YAML bomb stays small."""
-    if id(value) in seen:
-        return 0
-    seen.add(id(value))
-    count = 1
-    if isinstance(value, dict):
-        for key, item in value.items():
-            count += _node_count(key, seen, budget - count) + _node_count(item, seen, budget - count)
-            if count > budget:
-                break
-    elif isinstance(value, list):
-        for item in value:
-            count += _node_count(item, seen, budget - count)
-            if count > budget:
-                break
-    return count
+def _too_many_values(value: object, budget: int) -> bool:
+    """True when `value` expands to more than `budget` values, counting every alias use.
+
+    A YAML bomb is small as objects (aliases share them) but huge once
+    anything walks or serialises it; recursive aliases never end.  The walk
+    is iterative and stops at the budget, so it costs at most `budget` steps.
+    """
+    stack = [value]
+    count = 0
+    while stack:
+        item = stack.pop()
+        count += 1
+        if count > budget:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def split_frontmatter(text: str) -> FrontmatterSplit:
@@ -73,6 +76,7 @@ def split_frontmatter(text: str) -> FrontmatterSplit:
         return FrontmatterSplit({}, body, body_line, f"frontmatter is not valid YAML: {type(exc).__name__}", 1, True)
     if not isinstance(data, dict):
         return FrontmatterSplit({}, body, body_line, "frontmatter must be a YAML mapping (key: value lines)", 2, True)
-    if _node_count(data, set(), _MAX_NODES) > _MAX_NODES:
-        return FrontmatterSplit({}, body, body_line, "frontmatter has too many values (over 10,000)", 2, True)
+    if _too_many_values(data, _MAX_NODES):
+        return FrontmatterSplit({}, body, body_line, "frontmatter expands to over 10,000 values (YAML aliases?)",
+                                2, True)
     return FrontmatterSplit(data, body, body_line, "", 1, True)

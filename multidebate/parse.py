@@ -9,6 +9,7 @@ The validator adds the checks that need the folder (gaps, peers, roster).
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +21,7 @@ from .profile import PROFILE_V1, Profile
 
 __all__ = ["Section", "Mention", "ParsedTurn", "parse_turn", "read_confidence", "read_converged"]
 
-_TITLE_RE = re.compile(r"^turn\s+(\d+)\s*([\u2014\u2013:|]|-{1,3})\s*(.+?)\s*$", re.IGNORECASE)
+_TITLE_RE = re.compile(r"^turn\s+([0-9]+)\s*([\u2014\u2013:|]|-{1,3})\s*(.+?)\s*$", re.IGNORECASE)
 _EMPHASIS = "*_`"
 _LABEL_RE = re.compile(
     r"^[ \t]{0,3}(?:[-*+][ \t]+)?(?P<open>[*_]{0,2})[ \t]*(?P<name>[A-Za-z]+)[ \t]*(?P<colon1>:?)[ \t]*"
@@ -123,22 +124,22 @@ def read_confidence(raw: str) -> tuple[int | None, str | None, str]:
     first = next((ln.strip() for ln in raw.strip().splitlines() if ln.strip()), "")
     if not first:
         return None, "E040", "Confidence is empty; write an integer 0-100, e.g. `75`"
-    if re.fullmatch(r"\d+", first):
+    if re.fullmatch(r"[0-9]+", first):
         value = int(first)
         if value > 100:
             return None, "E041", f"Confidence {value} is out of range; write an integer 0-100"
         return value, None, ""
-    plain = _strip_emphasis(first)
+    plain = _strip_emphasis(unicodedata.normalize("NFKC", first))
     plain = re.sub(r"^confidence\s*\**\s*[:=]?\s*\**\s*", "", plain, flags=re.IGNORECASE).strip(_EMPHASIS + " ")
-    if re.match(r"^[-\u2212]\s*\d", plain):
+    if re.match(r"^[-\u2212]\s*[0-9]", plain):
         return None, "E041", f"Confidence `{first}` is negative; write an integer 0-100"
-    if re.match(r"^\d+[.,]\d", plain):
+    if re.match(r"^[0-9]+[.,][0-9]", plain):
         return None, "E040", f"Confidence `{first}` is a fraction; write a whole number 0-100 (e.g. 0.85 -> 85)"
-    match = re.match(r"^(\d+)\s*(%|/\s*100\b|percent\b)?(.*)$", plain, flags=re.IGNORECASE)
+    match = re.match(r"^([0-9]+)\s*(%|/\s*100\b|percent\b)?(.*)$", plain, flags=re.IGNORECASE)
     if match is None:
         return None, "E040", f"Confidence `{first}` is not an integer; write an integer 0-100"
     rest = match.group(3)
-    if re.search(r"\d", rest) and not match.group(2):
+    if re.search(r"[0-9]", rest) and not match.group(2):
         return None, "E040", f"Confidence `{first}` is ambiguous (more than one number); write one integer 0-100"
     value = int(match.group(1))
     if value > 100:

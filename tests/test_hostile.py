@@ -10,38 +10,33 @@ import pytest
 from click.testing import CliRunner
 
 from helpers import key_of, make_debate
+from hostile_corpus import CASES
 from multidebate.cli import cli
 
-CASES: dict[str, tuple[bytes, str]] = {
-    "binary": (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "E003"),
-    "latin1": ("# Turn 1 - h\n\n## Answer\nnaïve café\n".encode("latin-1"), "E002"),
-    "empty": (b"", "E004"),
-    "whitespace": (b"  \n\n\t\n", "E004"),
-    "huge": (b"a" * (1024 * 1024 + 1), "E005"),
-    "deep-quotes": (b"# Turn 1 \xe2\x80\x94 h\n\n## Answer\n" + b">" * 20000 + b" x\n", "E030"),
-    "deep-lists": (b"# Turn 1 \xe2\x80\x94 h\n\n## Answer\n" + b"".join(b"  " * i + b"- x\n" for i in range(900)),
-                   "E030"),
-    "brackets": (b"## Answer\n" + b"[" * 200_000 + b"\n", "E020"),
-    "yaml-bomb": (b"---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
-                  b"c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
-                  b"e: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n---\n# Turn 1 \xe2\x80\x94 h\n", "E030"),
-    "not-yaml": (b"---\n: : :\n  - [\n---\n# Turn 1 \xe2\x80\x94 h\n", "E010"),
-    "frontmatter-list": (b"---\n- a\n- b\n---\n# Turn 1 \xe2\x80\x94 h\n", "E010"),
-}
-
-
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_hostile_file_is_a_finding(tmp_path: Path, case: str) -> None:
-    data, code = CASES[case]
-    make_debate(str(tmp_path), [{"a": "**Use TOML.**"}])
-    (tmp_path / "turn-1-h.md").write_bytes(data)
-    for args in (["validate", str(tmp_path)], ["status", str(tmp_path), "--json"],
-                 ["next", str(tmp_path), "--slug", "a", "--key", key_of(str(tmp_path), "a"), "--json"]):
+@pytest.mark.parametrize("index", range(len(CASES)))
+def test_hostile_entry_is_a_finding_everywhere(tmp_path: Path, index: int) -> None:
+    case = CASES[index]
+    folder = tmp_path / "d"
+    make_debate(str(folder), [{"a": "**Use TOML.**"}])
+    case.make(str(folder / case.name))
+    key = key_of(str(folder), "a")
+    for args in (["validate", str(folder)], ["status", str(folder)], ["status", str(folder), "--json"],
+                 ["next", str(folder), "--slug", "a", "--key", key, "--json"], ["next", str(folder), "--slug", "a",
+                                                                                "--key", key]):
         result = CliRunner().invoke(cli, args)
         assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
-    result = CliRunner().invoke(cli, ["validate", "--json", str(tmp_path)])
-    codes = {f["code"] for f in json.loads(result.stdout) if f["path"].endswith("turn-1-h.md")}
-    assert code in codes, codes
+        assert result.exit_code in (0, 1), (args, result.output)
+    result = CliRunner().invoke(cli, ["validate", "--json", str(folder)])
+    mine = [f for f in json.loads(result.stdout) if os.path.basename(f["path"]) == case.name]
+    errors = {f["code"] for f in mine if f["severity"] == "error"}
+    if case.code is None:
+        assert errors == set(), mine
+    else:
+        assert case.code in errors, mine
+
+
+def test_corpus_is_large_enough() -> None:
+    assert len(CASES) >= 40
 
 
 def test_symlink_is_never_followed(tmp_path: Path) -> None:
