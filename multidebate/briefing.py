@@ -63,6 +63,7 @@ class Briefing:
     absent: tuple[str, ...]
     waiting: tuple[str, ...]
     verdict: Verdict
+    key: str | None = None
     participants: tuple[str, ...] = ()
     roster: bool = False
     task_source: str = ""
@@ -70,7 +71,8 @@ class Briefing:
 
     @property
     def write_command(self) -> str:
-        return f"multidebate write {shlex.quote(self.folder)} --slug {self.slug} <<'TURN'"
+        key = f" --key {self.key}" if self.key else ""
+        return f"multidebate write {shlex.quote(self.folder)} --slug {self.slug}{key} <<'TURN'"
 
     @property
     def sections(self) -> tuple[str, ...]:
@@ -228,6 +230,7 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
         absent=tuple(absent),
         waiting=tuple(waiting),
         verdict=verdict,
+        key=key,
         participants=tuple(dict.fromkeys(debate.participants + (slug,))),
         roster=roster,
         task_source=TASK_FILE if task_text is not None else "",
