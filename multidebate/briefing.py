@@ -244,7 +244,8 @@ def _fence_id(peer: PeerFile) -> str:
 
 
 def _template(turn: int) -> list[str]:
-    lines = ["## Reasoning", "<your thinking: what changed since your last turn and why>", "",
+    thinking = "<your reasoning>" if turn == 1 else "<your thinking: what changed since your last turn and why>"
+    lines = ["## Reasoning", thinking, "",
              "## Answer", "**<your recommendation in one short sentence>**", "", "<the full answer>", ""]
     if turn > 1:
         lines += ["## Agreements", "- With <peer-slug>: <what you agree on and why>", "",
@@ -257,8 +258,9 @@ def _template(turn: int) -> list[str]:
 def render_briefing(b: Briefing) -> str:
     """The briefing as text for a model: short framing, then quoted peer files."""
     who = ", ".join(b.participants)
-    kind = "roster" if b.roster else "everyone who has written so far; no roster"
-    out = [f"You are `{b.slug}`. This is your turn {b.turn} in {b.folder} (today is {b.today}).",
+    kind = "roster" if b.roster else "no roster: you and whoever has written so far"
+    out = [f"You are `{b.slug}`. This is your turn {b.turn} in {b.folder}. Today is {b.today} (for anything "
+           "time-sensitive).",
            f"Participants ({kind}): {who}."]
     out.extend(f"NOTE: {note}" for note in b.notes)
     out.append("")

@@ -153,8 +153,12 @@ def write(folder: str, slug_: str, source: Any, key: str | None, as_json: bool) 
     # its peers' current-turn positions before its next `next`.
     done, waiting = status.progress(result.turn)
     written = len(done)
-    progress = f"Turn {result.turn}: {written} of {len(status.participants)} written" + (
-        f"; waiting for {', '.join(waiting)}." if waiting else "; the turn is complete.")
+    if status.roster:
+        progress = f"Turn {result.turn}: {written} of {len(status.participants)} written" + (
+            f"; waiting for {', '.join(waiting)}." if waiting else "; the turn is complete.")
+    else:
+        progress = (f"Turn {result.turn}: written so far by {', '.join(done)} (no roster: whoever writes "
+                    "takes part).")
     ended = status.verdict.state == "converged"
     if as_json:
         _emit_json({"ok": True, "path": result.path, "turn": result.turn, "slug": result.slug,
@@ -172,9 +176,11 @@ def write(folder: str, slug_: str, source: Any, key: str | None, as_json: bool) 
     if result.key:
         click.echo(f"Your key for `{result.slug}` is {result.key}: keep it, and add --key {result.key} to every "
                    "later `multidebate next` and `multidebate write` of this debate.")
-    if result.sealed:
-        click.echo(f"Turn {result.turn} is sealed until every participant has written it; "
-                   + ("all have: it is now published." if result.published else "it is not published yet."))
+    if result.sealed and result.published:
+        click.echo(f"Every participant has written turn {result.turn}: it is now published.")
+    elif result.sealed:
+        click.echo(f"Turn {result.turn} stays sealed (unseen by peers) until every participant has written it; "
+                   "nothing to do.")
     click.echo(progress)
     if ended:
         click.echo(f"The debate converged at turn {status.verdict.turn}: it is over.")

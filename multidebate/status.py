@@ -48,6 +48,7 @@ class Status:
     verdict: Verdict
     outsiders: tuple[str, ...]
     sealed: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    roster: bool = False
 
     def progress(self, turn: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(who has written `turn`, who has not), sealed files included."""
@@ -72,6 +73,7 @@ class Status:
             "verdict": self.verdict.as_dict(),
             "outsiders": list(self.outsiders),
             "sealed": {str(t): list(s) for t, s in sorted(self.sealed.items())},
+            "roster": self.roster,
         }
 
 
@@ -101,7 +103,7 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     outsiders = tuple(s for s in debate.scan.slugs if s not in roster)
     sealed = {t: tuple(sorted(s)) for t, s in debate.sealed_pending.items()}
     return Status(folder, debate.task.text if debate.task else None, debate.participants, current, missing,
-                  waiting, rows, judge(debate), outsiders, sealed)
+                  waiting, rows, judge(debate), outsiders, sealed, bool(debate.task and debate.task.participants))
 
 
 def _duration(seconds: float) -> str:

@@ -157,7 +157,7 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
     """
     scan, task, _pending = visible_scan(folder)
     check_slug(slug, task)
-    unclaimed = check_identity(folder, scan, task, slug, key, "write")
+    unclaimed = check_identity(folder, scan, task, slug, key, "next")
     sealed_mode = bool(task and task.sealed)
     own_sealed = {t for t, slugs in sealed_turns(folder).items() if slug in slugs} if sealed_mode else set()
     own_published = set(scan.by_slug.get(slug, {}))

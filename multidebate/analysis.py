@@ -1,0 +1,219 @@
+"""What happened in a debate, turn by turn: who moved, toward whom, and what looks wrong.
+
+One analysis, used by status, watch and report alike.  Every flag is
+computed from the files with the same comparison as the verdict
+(similarity.compare), so the commands never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from .debate import Debate, Entry
+from .parse import Mention
+from .similarity import Comparison, compare, key_terms, recommendation, slug_words
+from .verdict import Verdict, judge
+
+__all__ = ["Position", "TurnAnalysis", "Flag", "Analysis", "analyse"]
+
+
+@dataclass(frozen=True)
+class Position:
+    """One participant at one turn."""
+
+    slug: str
+    turn: int
+    recommendation: str
+    confidence: int | None
+    converged: bool | None
+    valid: bool
+    changed: bool | None  # against its own previous turn; None on its first turn
+    self_score: float | None
+    toward: tuple[str, ...]  # peers whose previous answer it now agrees with, and did not before
+    disagreements: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "slug": self.slug, "turn": self.turn, "recommendation": self.recommendation,
+            "confidence": self.confidence, "converged": self.converged, "valid": self.valid,
+            "changed": self.changed, "self_score": None if self.self_score is None else round(self.self_score, 3),
+            "toward": list(self.toward), "disagreements": list(self.disagreements),
+        }
+
+
+@dataclass(frozen=True)
+class TurnAnalysis:
+    """One turn: every participant's position and the pairwise agreement between Answers."""
+
+    turn: int
+    complete: bool
+    positions: dict[str, Position]
+    matrix: dict[tuple[str, str], Comparison]
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "turn": self.turn,
+            "complete": self.complete,
+            "positions": {s: p.as_dict() for s, p in self.positions.items()},
+            "matrix": [{"pair": [a, b], "score": round(c.score, 3), "agree": c.agree, "basis": c.basis}
+                       for (a, b), c in sorted(self.matrix.items())],
+        }
+
+
+@dataclass(frozen=True)
+class Flag:
+    """Something a person should look at: a kind, where, and why."""
+
+    kind: str  # hollow, latent, stalled, unexplained_flip, confidence_without_change, oscillation,
+    #           misquote, absent_peer, yes_with_disagreements
+    turn: int
+    slug: str | None
+    detail: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "turn": self.turn, "slug": self.slug, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The whole debate: verdict, turns, flags."""
+
+    verdict: Verdict
+    participants: tuple[str, ...]
+    turns: tuple[TurnAnalysis, ...]
+    flags: tuple[Flag, ...]
+
+    def flags_of(self, kind: str) -> tuple[Flag, ...]:
+        return tuple(f for f in self.flags if f.kind == kind)
+
+
+def _disagreement_texts(entry: Entry) -> tuple[str, ...]:
+    if entry.parsed is None:
+        return ()
+    return tuple(m.text for m in entry.parsed.mentions if m.section == "Disagreements"
+                 and m.text.strip().strip(".").lower() not in ("none", "- none", "n/a", "no disagreements"))
+
+
+def _cites_peers(entry: Entry, peers: set[str]) -> bool:
+    """Does the turn point at any peer's argument (a named mention, or a peer's slug in Reasoning)?"""
+    if entry.parsed is None:
+        return False
+    if any(set(m.slugs) & peers or m.everyone for m in entry.parsed.mentions):
+        return True
+    reasoning = entry.parsed.sections.get("Reasoning")
+    text = reasoning.text.lower() if reasoning else ""
+    return any(peer in text for peer in peers)
+
+
+class _Analyser:
+    def __init__(self, debate: Debate) -> None:
+        self.debate = debate
+        self.ignore = slug_words(list(debate.participants) + list(debate.scan.slugs))
+        self.cache: dict[tuple[tuple[int, str], tuple[int, str]], Comparison] = {}
+
+    def compare(self, a: tuple[int, str], b: tuple[int, str]) -> Comparison | None:
+        left, right = self.debate.entry(*a), self.debate.entry(*b)
+        if left is None or right is None:
+            return None
+        key = (a, b) if a <= b else (b, a)
+        if key not in self.cache:
+            self.cache[key] = compare(left.answer, right.answer, self.ignore)
+        return self.cache[key]
+
+    def position(self, turn: int, slug: str, entry: Entry) -> Position:
+        previous = self.compare((turn - 1, slug), (turn, slug)) if turn > 1 else None
+        toward = []
+        if turn > 1:
+            for peer in self.debate.participants:
+                if peer == slug:
+                    continue
+                now = self.compare((turn, slug), (turn - 1, peer))
+                before = self.compare((turn - 1, slug), (turn - 1, peer))
+                if now is not None and now.agree and (before is None or not before.agree):
+                    toward.append(peer)
+        return Position(slug, turn, recommendation(entry.answer), entry.confidence, entry.converged, entry.valid,
+                        None if previous is None else not previous.agree,
+                        None if previous is None else previous.score, tuple(toward), _disagreement_texts(entry))
+
+    def turn(self, turn: int) -> TurnAnalysis:
+        positions = {}
+        for slug in self.debate.participants:
+            entry = self.debate.entry(turn, slug)
+            if entry is not None:
+                positions[slug] = self.position(turn, slug, entry)
+        matrix = {}
+        for a, b in combinations(sorted(positions), 2):
+            result = self.compare((turn, a), (turn, b))
+            if result is not None:
+                matrix[(a, b)] = result
+        return TurnAnalysis(turn, self.debate.complete(turn), positions, matrix)
+
+    def flags(self, turns: list[TurnAnalysis], verdict: Verdict) -> list[Flag]:
+        flags: list[Flag] = []
+        if verdict.state in ("hollow", "latent", "stalled"):
+            flags.append(Flag(verdict.state, verdict.turn, None, verdict.detail))
+        for row in turns:
+            for slug, pos in row.positions.items():
+                entry = self.debate.entry(row.turn, slug)
+                assert entry is not None
+                flags.extend(self._position_flags(row.turn, slug, pos, entry))
+        return flags
+
+    def _position_flags(self, turn: int, slug: str, pos: Position, entry: Entry) -> list[Flag]:
+        flags: list[Flag] = []
+        peers = set(self.debate.participants) - {slug}
+        before = self.debate.entry(turn - 1, slug)
+        if pos.changed and not _cites_peers(entry, peers):
+            flags.append(Flag("unexplained_flip", turn, slug, f"{slug} changed its answer at turn {turn} "
+                              "without naming any peer's argument"))
+        if before is not None and pos.confidence is not None and before.confidence is not None \
+                and pos.confidence > before.confidence and pos.disagreements and \
+                self._same_texts(pos.disagreements, _disagreement_texts(before)):
+            flags.append(Flag("confidence_without_change", turn, slug, f"{slug}'s confidence rose from "
+                              f"{before.confidence} to {pos.confidence} while its Disagreements stayed the same"))
+        if turn > 2 and pos.changed:
+            back = self.compare((turn - 2, slug), (turn, slug))
+            if back is not None and back.agree:
+                flags.append(Flag("oscillation", turn, slug, f"{slug} returned at turn {turn} to its answer of "
+                                  f"turn {turn - 2}"))
+        if entry.converged and pos.disagreements and any(self._names_peer(m) for m in self._mentions(entry)):
+            flags.append(Flag("yes_with_disagreements", turn, slug, f"{slug} says yes but still lists "
+                              f"{len(pos.disagreements)} disagreement(s)"))
+        if turn > 1:
+            for peer in sorted(peers):
+                if self.debate.entry(turn - 1, peer) is None and self.debate.scan.entry(turn - 2, peer) is not None:
+                    flags.append(Flag("absent_peer", turn, slug, f"{peer} wrote no turn {turn - 1} for {slug} "
+                                      "to read"))
+        return flags
+
+    @staticmethod
+    def _mentions(entry: Entry) -> tuple[Mention, ...]:
+        return entry.parsed.mentions if entry.parsed else ()
+
+    @staticmethod
+    def _names_peer(mention: Mention) -> bool:
+        return mention.section == "Disagreements" and bool(mention.slugs or mention.everyone)
+
+    def _same_texts(self, a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+        if len(a) != len(b):
+            return False
+        left, right = key_terms(" ".join(a), self.ignore), key_terms(" ".join(b), self.ignore)
+        if not left or not right:
+            return left == right
+        return len(left.keys() & right.keys()) / max(len(left), len(right)) >= 0.8
+
+
+def analyse(debate: Debate, verdict: Verdict | None = None) -> Analysis:
+    """Analyse every turn of `debate` (the verdict is judged once and shared)."""
+    verdict = verdict or judge(debate)
+    analyser = _Analyser(debate)
+    turns = [analyser.turn(t) for t in range(1, debate.current_turn + 1)]
+    flags = analyser.flags(turns, verdict)
+    # absent-peer flags repeat once per reader; keep one per absent peer and turn
+    unique: dict[tuple[str, int, str | None, str], Flag] = {}
+    for flag in flags:
+        key = (flag.kind, flag.turn, None if flag.kind == "absent_peer" else flag.slug,
+               flag.detail.split(" for ")[0] if flag.kind == "absent_peer" else flag.detail)
+        unique.setdefault(key, flag)
+    return Analysis(verdict, debate.participants, tuple(turns), tuple(unique.values()))
