@@ -149,8 +149,8 @@ def head_clause(text: str) -> str:
     return _HEAD_SPLIT_RE.split(text, maxsplit=1)[0]
 
 
-def key_terms(text: str, ignore: frozenset[str] = frozenset()) -> Counter[str]:
-    """Signed key terms of a text: `term` or `not:term` (see module doc)."""
+def key_terms(text: str, ignore: frozenset[str] = frozenset(), signed: bool = True) -> Counter[str]:
+    """Signed key terms of a text: `term` or `not:term` (see module doc); unsigned: just the terms."""
     terms: Counter[str] = Counter()
     lowered = text.lower().replace("\u2019", "'")
     for clause in _CLAUSE_RE.split(lowered):
@@ -166,7 +166,7 @@ def key_terms(text: str, ignore: frozenset[str] = frozenset()) -> Counter[str]:
             if word in _STOP or word in ignore or len(word) < 2 or word.endswith("n't"):
                 continue
             term = _stem(word)
-            terms[f"not:{term}" if negated else term] += 1
+            terms[f"not:{term}" if negated and signed else term] += 1
     # a term both affirmed and negated in one text says nothing either way
     for term in [t for t in terms if t.startswith("not:") and t[4:] in terms]:
         del terms[term[4:]]

@@ -1,0 +1,112 @@
+"""The debate's final answer: the consensus when converged, else the modal answer and its dissenters.
+
+Not converged, as the jeevesagent seed does: the Answers of the last complete
+turn are clustered (two Answers are in one cluster when they agree by the
+verdict's comparison, linked transitively), the largest cluster wins, ties
+go to the cluster whose answer appeared first (file time), and, when asked,
+cluster weight is the sum of confidences instead of the head count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .debate import Debate
+from .similarity import compare, recommendation, slug_words
+from .verdict import Verdict
+
+__all__ = ["Dissent", "FinalAnswer", "final_answer"]
+
+
+@dataclass(frozen=True)
+class Dissent:
+    slug: str
+    recommendation: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class FinalAnswer:
+    """The answer a person should take away, who backs it, and who does not."""
+
+    kind: str  # "consensus", "modal" or "none"
+    turn: int
+    representative: str | None
+    recommendation: str
+    answer: str
+    supporters: tuple[str, ...]
+    dissenters: tuple[Dissent, ...]
+    minority_points: tuple[str, ...]
+    weighted: bool = False
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "kind": self.kind, "turn": self.turn, "representative": self.representative,
+            "recommendation": self.recommendation, "answer": self.answer, "supporters": list(self.supporters),
+            "dissenters": [{"slug": d.slug, "recommendation": d.recommendation, "reason": d.reason}
+                           for d in self.dissenters],
+            "minority_points": list(self.minority_points), "confidence_weighted": self.weighted,
+        }
+
+
+def _clusters(slugs: list[str], agree: dict[tuple[str, str], bool]) -> list[list[str]]:
+    parent = {s: s for s in slugs}
+
+    def root(s: str) -> str:
+        while parent[s] != s:
+            s = parent[s]
+        return s
+
+    for (a, b), ok in agree.items():
+        if ok:
+            parent[root(a)] = root(b)
+    groups: dict[str, list[str]] = {}
+    for s in slugs:
+        groups.setdefault(root(s), []).append(s)
+    return list(groups.values())
+
+
+def final_answer(debate: Debate, verdict: Verdict, weighted: bool = False) -> FinalAnswer:
+    """The final answer (see the module doc)."""
+    turn = verdict.turn if verdict.state == "converged" else (debate.last_complete_turn or debate.current_turn)
+    entries = {s: e for s in debate.participants if (e := debate.entry(turn, s)) is not None and e.answer}
+    if not entries:
+        return FinalAnswer("none", turn, None, "", "", (), (), ())
+    ignore = slug_words(list(debate.participants))
+    order = sorted(entries, key=lambda s: (entries[s].mtime, s))
+    scores: dict[tuple[str, str], float] = {}
+    agree: dict[tuple[str, str], bool] = {}
+    for i, a in enumerate(order):
+        for b in order[i + 1:]:
+            result = compare(entries[a].answer, entries[b].answer, ignore)
+            scores[(a, b)] = scores[(b, a)] = result.score
+            agree[(a, b)] = result.agree
+
+    def weight(group: list[str]) -> float:
+        return sum(entries[s].confidence or 0 for s in group) if weighted else float(len(group))
+
+    clusters = _clusters(order, agree)
+    best = max(clusters, key=lambda g: (weight(g), -min(order.index(s) for s in g)))
+    # the representative is the member closest to the others of its cluster
+    representative = max(best, key=lambda s: (sum(scores.get((s, o), 0.0) for o in best if o != s),
+                                              -order.index(s)))
+    dissenters = []
+    for slug in order:
+        if slug in best:
+            continue
+        parsed = entries[slug].parsed
+        reason = parsed.converged_reason if parsed else ""
+        if not reason and parsed:
+            first = next((m.text for m in parsed.mentions if m.section == "Disagreements"), "")
+            reason = first
+        dissenters.append(Dissent(slug, recommendation(entries[slug].answer), reason))
+    minority = []
+    for slug in best:
+        parsed = entries[slug].parsed
+        for mention in parsed.mentions if parsed else ():
+            if mention.section == "Disagreements" and (mention.slugs or mention.everyone):
+                minority.append(f"{slug}: {mention.text}")
+    kind = "consensus" if verdict.state == "converged" else "modal"
+    chosen = entries[representative]
+    return FinalAnswer(kind, turn, representative, recommendation(chosen.answer), chosen.answer,
+                       tuple(s for s in order if s in best), tuple(dissenters), tuple(minority), weighted)

@@ -1,0 +1,149 @@
+"""The debate as a document: one Report value, rendered as Markdown, JSON or HTML (report_html.py)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from .analysis import Analysis, analyse
+from .debate import Debate, load_debate
+from .final import FinalAnswer, final_answer
+from .quotes import Attribution, check_attributions
+from .similarity import AGREE_THRESHOLD, MEASURE
+from .verdict import judge
+
+__all__ = ["Report", "build_report", "render_markdown", "render_json"]
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything the report shows; the renderers only format it."""
+
+    folder: str
+    task: str | None
+    analysis: Analysis
+    final: FinalAnswer
+    attributions: tuple[Attribution, ...]
+    unresolved: tuple[tuple[str, str], ...]  # (slug, disagreement item) at the final turn
+
+    @property
+    def misquotes(self) -> tuple[Attribution, ...]:
+        return tuple(a for a in self.attributions if not a.supported)
+
+    def as_dict(self) -> dict[str, object]:
+        verdict = self.analysis.verdict
+        return {
+            "folder": self.folder,
+            "task": self.task,
+            "participants": list(self.analysis.participants),
+            "verdict": verdict.as_dict(),
+            "final_answer": self.final.as_dict(),
+            "turns": [t.as_dict() for t in self.analysis.turns],
+            "flags": [f.as_dict() for f in self.analysis.flags],
+            "attributions": [a.as_dict() for a in self.attributions],
+            "unresolved_disagreements": [{"slug": s, "text": t} for s, t in self.unresolved],
+        }
+
+
+def _unresolved(debate: Debate, turn: int) -> tuple[tuple[str, str], ...]:
+    items = []
+    for slug in debate.participants:
+        entry = debate.entry(turn, slug)
+        if entry is None or entry.parsed is None:
+            continue
+        for mention in entry.parsed.mentions:
+            if mention.section == "Disagreements" and (mention.slugs or mention.everyone):
+                items.append((slug, mention.text))
+    return tuple(items)
+
+
+def build_report(folder: str, weighted: bool = False) -> Report:
+    """Read the debate in `folder` once and build its report."""
+    debate = load_debate(folder)
+    verdict = judge(debate)
+    analysis = analyse(debate, verdict)
+    final = final_answer(debate, verdict, weighted)
+    attributions = tuple(check_attributions(debate))
+    flags = list(analysis.flags)
+    from .analysis import Flag
+
+    for item in attributions:
+        if not item.supported:
+            flags.append(Flag("misquote", item.turn, item.slug, f"{item.slug} attributes to {item.peer} "
+                              f"\u201c{item.claim[:80]}\u201d, which {item.peer}'s turn {item.turn - 1} does not "
+                              f"support ({item.support:.0%} of its terms)"))
+    analysis = Analysis(analysis.verdict, analysis.participants, analysis.turns, tuple(flags))
+    return Report(folder, debate.task.text if debate.task else None, analysis, final, attributions,
+                  _unresolved(debate, final.turn))
+
+
+def render_json(report: Report) -> str:
+    return json.dumps(report.as_dict(), indent=2, ensure_ascii=False)
+
+
+def _cell(value: object) -> str:
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: Report) -> str:
+    """The report as Markdown."""
+    verdict = report.analysis.verdict
+    final = report.final
+    out = [f"# Debate report: {report.folder}", ""]
+    if report.task:
+        out += ["## Task", "", report.task.strip(), ""]
+    out += ["## Verdict", "", f"**{verdict.state}**" + (f" at turn {verdict.turn}" if verdict.turn else "")
+            + f": {verdict.detail}.", "",
+            f"Answers are compared by {MEASURE} (agreement at {AGREE_THRESHOLD} or more).", ""]
+    out += ["## Final answer", ""]
+    if final.kind == "none":
+        out += ["No answer yet.", ""]
+    else:
+        label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
+        out += [f"{label} at turn {final.turn}, as written by {final.representative}; held by "
+                f"{', '.join(final.supporters)}.", "", final.answer.strip(), ""]
+        if final.dissenters:
+            out += ["**Dissent**", ""]
+            out += [f"- {d.slug}: {d.recommendation}" + (f" ({d.reason})" if d.reason else "")
+                    for d in final.dissenters]
+            out.append("")
+    names = list(report.analysis.participants)
+    out += ["## Turns", "", "| turn | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for row in report.analysis.turns:
+        cells = []
+        for name in names:
+            pos = row.positions.get(name)
+            if pos is None:
+                cells.append("-")
+                continue
+            conv = {True: "yes", False: "no", None: "?"}[pos.converged]
+            conf = "?" if pos.confidence is None else pos.confidence
+            moved = " (changed)" if pos.changed else ""
+            cells.append(_cell(f"{pos.recommendation[:80]} — {conf}, {conv}{moved}"))
+        out.append(f"| {row.turn}{'' if row.complete else '*'} | " + " | ".join(cells) + " |")
+    out.append("")
+    last = report.analysis.turns[-1] if report.analysis.turns else None
+    if last and last.matrix:
+        out += [f"## Agreement at turn {last.turn}", "", "| | " + " | ".join(names) + " |",
+                "|---" * (len(names) + 1) + "|"]
+        for a in names:
+            row_cells = []
+            for b in names:
+                if a == b:
+                    row_cells.append("—")
+                    continue
+                result = last.matrix.get((a, b)) or last.matrix.get((b, a))
+                row_cells.append("-" if result is None else f"{result.score:.2f}{' ✓' if result.agree else ''}")
+            out.append(f"| {a} | " + " | ".join(row_cells) + " |")
+        out.append("")
+    if report.unresolved:
+        out += ["## Unresolved disagreements", ""]
+        out += [f"- {slug}: {_cell(text)}" for slug, text in report.unresolved]
+        out.append("")
+    out += ["## Flags", ""]
+    if report.analysis.flags:
+        out += [f"- **{f.kind}** (turn {f.turn}): {f.detail}" for f in report.analysis.flags]
+    else:
+        out.append("None.")
+    out.append("")
+    return "\n".join(out)

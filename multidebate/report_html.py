@@ -1,0 +1,144 @@
+"""The report as one self-contained HTML page: inline CSS and SVG, nothing fetched, prints well."""
+
+from __future__ import annotations
+
+from html import escape
+
+from .report import Report
+from .similarity import AGREE_THRESHOLD, MEASURE
+
+__all__ = ["render_html"]
+
+_PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2")
+
+_CSS = """
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1b1b;max-width:60rem;margin:2rem auto;
+padding:0 1rem}
+h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd}
+.verdict{display:inline-block;padding:.15rem .6rem;border-radius:1rem;font-weight:600;color:#fff}
+.converged{background:#2e7d32}.in_progress,.empty{background:#616161}.hollow,.stalled{background:#c62828}
+.latent{background:#ef6c00}.max_turns{background:#6a1b9a}
+table{border-collapse:collapse;width:100%;margin:.5rem 0;font-size:.9rem}
+th,td{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
+th{background:#f5f5f5}td.num{text-align:center}.agree{background:#e8f5e9}.differ{background:#ffebee}
+.answer{background:#fafafa;border-left:4px solid #2e7d32;padding:.5rem 1rem;white-space:pre-wrap}
+.muted{color:#666}.flag{margin:.2rem 0}.legend span{margin-right:1rem}
+@media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg{break-inside:avoid}}
+"""
+
+
+def _chart(report: Report) -> str:
+    """Confidence over turns: one polyline per participant, inline SVG."""
+    turns = [t.turn for t in report.analysis.turns]
+    if not turns:
+        return "<p class='muted'>No turns yet.</p>"
+    width, height, pad = 560, 220, 36
+    span = max(len(turns) - 1, 1)
+
+    def x(turn: int) -> float:
+        return pad + (turn - turns[0]) * (width - 2 * pad) / span
+
+    def y(conf: int) -> float:
+        return height - pad - conf * (height - 2 * pad) / 100
+
+    parts = [f"<svg role='img' aria-label='confidence over turns' viewBox='0 0 {width} {height}' "
+             f"width='{width}' height='{height}' xmlns='http://www.w3.org/2000/svg'>"]
+    for level in (0, 50, 100):
+        parts.append(f"<line x1='{pad}' x2='{width - pad}' y1='{y(level)}' y2='{y(level)}' stroke='#ddd'/>"
+                     f"<text x='4' y='{y(level) + 4}' font-size='11' fill='#666'>{level}</text>")
+    for turn in turns:
+        parts.append(f"<text x='{x(turn) - 4}' y='{height - 8}' font-size='11' fill='#666'>{turn}</text>")
+    legend = []
+    for index, slug in enumerate(report.analysis.participants):
+        color = _PALETTE[index % len(_PALETTE)]
+        points = [(x(t.turn), y(p.confidence)) for t in report.analysis.turns
+                  if (p := t.positions.get(slug)) is not None and p.confidence is not None]
+        if points:
+            coords = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+            parts.append(f"<polyline fill='none' stroke='{color}' stroke-width='2' points='{coords}'/>")
+            parts.extend(f"<circle cx='{px:.1f}' cy='{py:.1f}' r='3' fill='{color}'/>" for px, py in points)
+        legend.append(f"<span style='color:{color}'>&#9632; {escape(slug)}</span>")
+    parts.append("</svg>")
+    return "".join(parts) + f"<div class='legend'>{''.join(legend)}</div>"
+
+
+def _turn_table(report: Report) -> str:
+    names = report.analysis.participants
+    rows = ["<table><thead><tr><th>turn</th>" + "".join(f"<th>{escape(n)}</th>" for n in names)
+            + "</tr></thead><tbody>"]
+    for row in report.analysis.turns:
+        cells = []
+        for name in names:
+            pos = row.positions.get(name)
+            if pos is None:
+                cells.append("<td class='muted'>&ndash;</td>")
+                continue
+            conv = {True: "yes", False: "no", None: "?"}[pos.converged]
+            conf = "?" if pos.confidence is None else str(pos.confidence)
+            changed = " <span class='muted'>(changed)</span>" if pos.changed else ""
+            cells.append(f"<td>{escape(pos.recommendation[:160])}<br><b>{conf}</b> &middot; {conv}{changed}</td>")
+        mark = "" if row.complete else "*"
+        rows.append(f"<tr><td class='num'>{row.turn}{mark}</td>{''.join(cells)}</tr>")
+    rows.append("</tbody></table>")
+    return "".join(rows)
+
+
+def _matrix(report: Report) -> str:
+    if not report.analysis.turns or not report.analysis.turns[-1].matrix:
+        return "<p class='muted'>Fewer than two answers at the last turn.</p>"
+    last = report.analysis.turns[-1]
+    names = report.analysis.participants
+    rows = [f"<p class='muted'>Turn {last.turn}; {escape(MEASURE)}, agreement at {AGREE_THRESHOLD} or more.</p>",
+            "<table><thead><tr><th></th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr></thead><tbody>"]
+    for a in names:
+        cells = []
+        for b in names:
+            result = last.matrix.get((a, b)) or last.matrix.get((b, a))
+            if a == b or result is None:
+                cells.append("<td class='num muted'>&ndash;</td>")
+            else:
+                css = "agree" if result.agree else "differ"
+                cells.append(f"<td class='num {css}' title='{escape(result.explain())}'>{result.score:.2f}</td>")
+        rows.append(f"<tr><th>{escape(a)}</th>{''.join(cells)}</tr>")
+    rows.append("</tbody></table>")
+    return "".join(rows)
+
+
+def render_html(report: Report) -> str:
+    """The whole page."""
+    verdict = report.analysis.verdict
+    final = report.final
+    body = [f"<h1>Debate report</h1><p class='muted'>{escape(report.folder)}</p>"]
+    if report.task:
+        body.append(f"<h2>Task</h2><p>{escape(report.task.strip())}</p>")
+    body.append(f"<h2>Verdict</h2><p><span class='verdict {escape(verdict.state)}'>{escape(verdict.state)}</span> "
+                + (f"at turn {verdict.turn} " if verdict.turn else "") + f"&mdash; {escape(verdict.detail)}</p>")
+    body.append("<h2>Final answer</h2>")
+    if final.kind == "none":
+        body.append("<p class='muted'>No answer yet.</p>")
+    else:
+        label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
+        body.append(f"<p>{label} at turn {final.turn}, as written by <b>{escape(final.representative or '')}</b>; "
+                    f"held by {escape(', '.join(final.supporters))}.</p>"
+                    f"<div class='answer'>{escape(final.answer.strip())}</div>")
+        if final.dissenters:
+            body.append("<p><b>Dissent</b></p><ul>" + "".join(
+                f"<li>{escape(d.slug)}: {escape(d.recommendation)}"
+                + (f" <span class='muted'>({escape(d.reason)})</span>" if d.reason else "") + "</li>"
+                for d in final.dissenters) + "</ul>")
+    body.append("<h2>Confidence over turns</h2>" + _chart(report))
+    body.append("<h2>Turns</h2>" + _turn_table(report))
+    body.append("<h2>Agreement at the last turn</h2>" + _matrix(report))
+    if report.unresolved:
+        body.append("<h2>Unresolved disagreements</h2><ul>" + "".join(
+            f"<li><b>{escape(s)}</b>: {escape(t)}</li>" for s, t in report.unresolved) + "</ul>")
+    body.append("<h2>Flags</h2>")
+    if report.analysis.flags:
+        body.append("".join(f"<p class='flag'><b>{escape(f.kind)}</b> (turn {f.turn}): {escape(f.detail)}</p>"
+                            for f in report.analysis.flags))
+    else:
+        body.append("<p class='muted'>None.</p>")
+    title = escape(f"Debate report: {report.folder}")
+    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{title}</title>"
+            f"<meta name='viewport' content='width=device-width, initial-scale=1'><style>{_CSS}</style></head>"
+            f"<body>{''.join(body)}</body></html>\n")
