@@ -273,6 +273,9 @@ def render_briefing(b: Briefing) -> str:
         out += ["", "Turn 1: give your own independent answer. Peers' turn-1 answers are not shown to you."]
     else:
         out += ["", PEER_PREAMBLE]
+        if b.turn > 2:
+            out.append(f"Peers wrote turn {b.turn - 1} without seeing your turn {b.turn - 1}: what they say of "
+                       f"you answers your turn {b.turn - 2}.")
         for peer in b.peers:
             fence = _fence_id(peer)
             flag = "" if peer.valid else " (has format errors)"

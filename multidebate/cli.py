@@ -235,6 +235,32 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     sys.exit(exit_code(findings, strict))
 
 
+@cli.command()
+@click.argument("folder", type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(["md", "json", "html"]), default="md", show_default=True,
+              help="Markdown, JSON, or one self-contained HTML page.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+              help="Write the report to this file instead of stdout.")
+@click.option("--weighted", is_flag=True, help="Weigh answers by confidence when no consensus was reached.")
+def report(folder: str, fmt: str, output: str | None, weighted: bool) -> None:
+    """The debate as a document: verdict and why, final answer, turns, agreement, flags."""
+    from .report import build_report, render_json, render_markdown
+    from .report_html import render_html
+
+    with _library_errors():
+        built = build_report(folder, weighted)
+    text = {"md": render_markdown, "json": render_json, "html": render_html}[fmt](built)
+    if output is None:
+        click.echo(text)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text if text.endswith("\n") else text + "\n")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from exc
+    click.echo(f"Wrote {output}", err=True)
+
+
 def main() -> None:
     """Console-script entry point."""
     cli(prog_name="multidebate")

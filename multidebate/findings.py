@@ -56,6 +56,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "W050": ("warning", "converged not in canonical form"),
     "W060": ("warning", "names a peer absent from turn N-1 without saying so"),
     "W070": ("warning", "turn beyond the roster's max_turns"),
+    "W090": ("warning", "attributes to a peer what its previous turn does not support"),
     "W080": ("warning", "turn file has no ledger entry (written by hand or by an interrupted write)"),
 }
 

@@ -14,6 +14,7 @@ from .errors import FolderError
 from .findings import Finding, finding
 from .folder import TurnEntry
 from .integrity import integrity_findings
+from .quotes import check_attributions
 from .naming import canonical_guess, parse_turn_name
 from .parse import parse_turn
 from .textfile import read_text
@@ -78,6 +79,11 @@ def _mention_findings(debate: Debate, entry: Entry) -> list[Finding]:
 def validate_debate(debate: Debate) -> list[Finding]:
     """Every finding for a loaded debate folder, sorted by path and line."""
     found = _name_findings(debate) + _folder_findings(debate) + integrity_findings(debate)
+    for item in check_attributions(debate):
+        if not item.supported:
+            found.append(finding(item.path, item.line, "W090", f"attributes to `{item.peer}` \u201c{item.claim[:80]}"
+                                 f"\u201d, which its turn {item.turn - 1} does not support ({item.support:.0%} of "
+                                 "the terms found)"))
     for entry in debate.entries.values():
         found.extend(entry.findings)
         found.extend(_mention_findings(debate, entry))

@@ -142,7 +142,8 @@ def judge(debate: Debate) -> Verdict:
         return Verdict("max_turns", last, f"turn limit {limit} reached without convergence", pairs)
     if last >= 2 and agree:
         holdouts = [s for s in debate.participants if (e := debate.entry(last, s)) is None or e.converged is not True]
-        detail = f"answers agree at turn {last} ({_why(pairs)}) but {', '.join(holdouts)} still say(s) no"
+        verb = "says" if len(holdouts) == 1 else "say"
+        detail = f"answers agree at turn {last} ({_why(pairs)}) but {', '.join(holdouts)} still {verb} no"
         return Verdict("latent", last, detail, pairs)
     if last >= 3 and not any(
         _position_moved(debate, s, last - 2, last - 1) or _position_moved(debate, s, last - 1, last)
