@@ -21,10 +21,17 @@ h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;bor
 table{border-collapse:collapse;width:100%;margin:.5rem 0;font-size:.9rem}
 th,td{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
 th{background:#f5f5f5}td.num{text-align:center}.agree{background:#e8f5e9}.differ{background:#ffebee}
-.answer{background:#fafafa;border-left:4px solid #2e7d32;padding:.5rem 1rem;white-space:pre-wrap}
+.answer{background:#fafafa;border-left:4px solid #2e7d32;padding:.1rem 1rem}
 .muted{color:#666}.flag{margin:.2rem 0}.legend span{margin-right:1rem}
 @media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg{break-inside:avoid}}
 """
+
+
+def _markdown(text: str) -> str:
+    """A session's Markdown as HTML, with any raw HTML in it escaped (session text is never trusted)."""
+    import mistune
+
+    return str(mistune.create_markdown(escape=True, plugins=["table", "strikethrough"])(text))
 
 
 def _chart(report: Report) -> str:
@@ -120,7 +127,7 @@ def render_html(report: Report) -> str:
         label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
         body.append(f"<p>{label} at turn {final.turn}, as written by <b>{escape(final.representative or '')}</b>; "
                     f"held by {escape(', '.join(final.supporters))}.</p>"
-                    f"<div class='answer'>{escape(final.answer.strip())}</div>")
+                    f"<div class='answer'>{_markdown(final.answer.strip())}</div>")
         if final.dissenters:
             body.append("<p><b>Dissent</b></p><ul>" + "".join(
                 f"<li>{escape(d.slug)}: {escape(d.recommendation)}"
