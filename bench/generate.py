@@ -1,0 +1,61 @@
+"""Generate synthetic debate folders of realistic turn files (about 5 KB: lists, code fences, frontmatter).
+
+Run: python bench/generate.py OUT_DIR PARTICIPANTS TURNS
+The files are written directly (not through `write`): this is benchmark
+data, labelled as synthetic, never presented as a real debate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import sys
+
+WORDS = ("config parser toml yaml schema latency cache index replica backup queue retry jitter timeout "
+         "budget cost migration rollback failover throughput storage network thread process lock").split()
+
+
+def paragraph(rng: random.Random, sentences: int) -> str:
+    return " ".join(" ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 16))).capitalize() + "."
+                    for _ in range(sentences))
+
+
+def turn_text(rng: random.Random, slug: str, turn: int, peers: list[str]) -> str:
+    pick = rng.choice(("Use TOML for the config file", "Use YAML with a JSON schema", "Use SQLite in WAL mode"))
+    front = ["---", "protocol: 1", f"turn: {turn}", f"slug: {slug}", "written_at: '2026-11-22T00:00:00Z'",
+             "tool: multidebate bench", "peers_read:"]
+    for peer in peers[:3]:
+        front += [f"  - file: turn-{turn - 1}-{peer}.md", f"    sha256: {hashlib.sha256(peer.encode()).hexdigest()}"]
+    if turn == 1 or not peers:
+        front[-1] = "peers_read: []"
+    body = [f"# Turn {turn} \u2014 {slug}", "", "## Reasoning", "", paragraph(rng, 6), "",
+            "- " + paragraph(rng, 1), "- " + paragraph(rng, 1), "", "```python",
+            "def choose(options):\n    return sorted(options)[0]", "```", "", paragraph(rng, 5), "",
+            "## Answer", "", f"**{pick}.**", "", paragraph(rng, 8), "", "1. " + paragraph(rng, 1),
+            "2. " + paragraph(rng, 1), "", "```toml", "[tool]\nname = 'x'", "```", "", paragraph(rng, 6), ""]
+    if turn > 1:
+        body += ["## Agreements", ""] + [f"- With {p}: {paragraph(rng, 1)}" for p in peers[:2]] + [""]
+        body += ["## Disagreements", ""] + [f"- With {p}: they argued {paragraph(rng, 1)} I hold otherwise."
+                                            for p in peers[2:4]] + ["- None" if len(peers) < 3 else "", ""]
+    body += ["## Confidence", "", str(rng.randint(40, 95)), "", "## Converged", "", "no \u2014 still weighing", ""]
+    return "\n".join(front + ["---"] + body)
+
+
+def generate(out: str, participants: int, turns: int, seed: int = 7) -> str:
+    rng = random.Random(seed)
+    os.makedirs(out, exist_ok=True)
+    slugs = [f"model-{i:03d}" for i in range(participants)]
+    with open(os.path.join(out, "TASK.md"), "w", encoding="utf-8") as handle:
+        handle.write("---\nprotocol: 1\n---\n\nSynthetic benchmark debate: pick a config format.\n")
+    for turn in range(1, turns + 1):
+        for slug in slugs:
+            peers = [s for s in slugs if s != slug]
+            rng.shuffle(peers)
+            with open(os.path.join(out, f"turn-{turn}-{slug}.md"), "w", encoding="utf-8") as handle:
+                handle.write(turn_text(rng, slug, turn, peers))
+    return out
+
+
+if __name__ == "__main__":
+    generate(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
