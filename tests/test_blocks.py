@@ -20,7 +20,7 @@ def test_heading_lines_and_fences() -> None:
             "    ## indented code\n> ## quoted\n- ## listed\n## Answer ##\n")
     result = outline(text)
     assert [(h.level, h.text, h.line) for h in result.headings] == [(1, "Turn 1 \u2014 a", 1),
-                                                                    (2, "Reasoning", 3), (2, "Answer", 15)]
+                                                                    (2, "Reasoning", 3), (2, "Answer", 14)]
     assert len(result.code_spans) == 2 and result.in_code(text.index("## Answer"))
 
 
