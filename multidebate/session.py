@@ -38,6 +38,12 @@ def check_identity(folder: str, scan: Scan, task: Task | None, slug: str, key: s
             f"the key given does not match `{slug}`'s key. Use the key `write` printed on your first turn; "
             f"if it is lost, a person can delete .multidebate/keys/{slug}.json to free the slug."
         )
+    if not scan.by_slug.get(slug):
+        raise IdentityError(
+            f"`{slug}` is claimed but has no turn yet: another session is writing its first turn right now, or "
+            f"a write was interrupted. Use another slug, or ask the user; a person frees the slug by deleting "
+            f".multidebate/keys/{slug}.json."
+        )
     roster = task.participants if task else None
     if roster:
         other = "ask the user which roster name is yours"

@@ -170,3 +170,12 @@ def test_init_sealed_needs_roster(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--sealed needs --participants" in result.stderr
     result = CliRunner().invoke(cli, ["init", str(tmp_path / "d"), "--task", "t", "--sealed", "--participants", "a,b"])
     assert result.exit_code == 0 and "sealed: true" in (tmp_path / "d" / "TASK.md").read_text()
+
+
+def test_claim_without_turn_says_how_to_recover(tmp_path: Path) -> None:
+    from multidebate.identity import claim
+
+    make_debate(str(tmp_path), [])
+    assert claim(str(tmp_path), "a") is not None  # a write that died after claiming
+    with pytest.raises(IdentityError, match=r"claimed but has no turn yet.*\.multidebate/keys/a\.json"):
+        write_turn(str(tmp_path), "a", turn_body(1, "x").encode())
