@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -19,7 +20,13 @@ if TYPE_CHECKING:
 
 EXIT_OK = 0
 EXIT_ERROR = 1
+EXIT_USAGE = 2  # click's own code for a usage error
 EXIT_NOT_CONVERGED = 3
+
+EXIT_CODES_HELP = """\b
+Exit codes: 0 success; 1 error (nothing written), or `validate` found errors,
+or `skill install`/`uninstall` kept a copy a person changed; 2 usage error;
+3 `status --check`: the debate has not converged."""
 
 
 def _emit_json(data: Any) -> None:
@@ -50,14 +57,21 @@ def _json_option(func: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON for programs and models.")(func)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
 @click.version_option(__version__, prog_name="multidebate")
-def cli() -> None:
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Color human output: auto colors a terminal unless NO_COLOR is set. JSON is never colored.")
+@click.pass_context
+def cli(ctx: click.Context, color: str) -> None:
     """Several AI coding-assistant sessions debate a task in one folder until they really agree.
 
     Sessions call `next` and `write` each turn; people call `status`.
     `multidebate skill install` puts the skill where the assistants look for it.
     """
+    from .style import color_setting
+
+    # Subcommands' contexts inherit this, and click.echo strips styles when it is False.
+    ctx.color = color_setting(color, os.environ.get("NO_COLOR"))
 
 
 @cli.command()
@@ -187,13 +201,14 @@ def status(folder: str, check: bool, as_json: bool) -> None:
     unless --check is given.
     """
     from .status import debate_status, render_status
+    from .style import status_text
 
     with _library_errors(as_json):
         result = debate_status(folder)
     if as_json:
         _emit_json(result.as_dict())
     else:
-        click.echo(render_status(result))
+        click.echo(status_text(render_status(result), result.verdict.state))
     if check and result.verdict.state != "converged":
         sys.exit(EXIT_NOT_CONVERGED)
 
@@ -208,6 +223,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     Prints `path:line: CODE message` per finding; exits 1 on any error
     (with --strict, on any warning too), else 0.
     """
+    from .style import finding_line
     from .validate import exit_code, validate_paths
 
     with _library_errors(as_json):
@@ -216,7 +232,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
         _emit_json([f.as_dict() for f in findings])
     else:
         for item in findings:
-            click.echo(str(item))
+            click.echo(finding_line(item))
         errors = sum(1 for f in findings if f.severity == "error")
         click.echo(f"{errors} error(s), {len(findings) - errors} warning(s)", err=True)
     sys.exit(exit_code(findings, strict))
