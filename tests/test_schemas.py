@@ -84,7 +84,7 @@ def test_closing_catches_an_undocumented_key() -> None:
 
 def _debates(tmp_path: Path) -> list[str]:
     """Debates in every verdict state the outputs differ in, and one with unreadable values."""
-    folders = {
+    folders: dict[str, list[dict[str, str | tuple[str, bool]]]] = {
         "empty": [],
         "in_progress": [{"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "**Use TOML.**"}],
         "converged": [{"a": "**Use TOML.**", "b": "**Use TOML.**"},
