@@ -298,7 +298,7 @@ def _target_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 @cli.group(name="skill")
 def skill_group() -> None:
-    """The bundled SKILL.md: install it where each assistant looks for skills, list and remove copies."""
+    """Install, list, show and uninstall the bundled SKILL.md."""
 
 
 @skill_group.command(name="show")
@@ -313,9 +313,9 @@ def skill_show() -> None:
 @_target_options
 def skill_install(agents: tuple[str, ...], scope: str | None, dest: str | None, force: bool,
                   dry_run: bool) -> None:
-    """Install the bundled SKILL.md as <skills folder>/multidebate/SKILL.md.
+    """Install the bundled SKILL.md where assistants look for skills.
 
-    Without --agent: the shared .agents/skills folder (read by Codex, Gemini
+    Writes <skills folder>/multidebate/SKILL.md.  Without --agent: the shared .agents/skills folder (read by Codex, Gemini
     CLI, Cursor, Copilot, OpenCode and Goose) and Claude Code's .claude/skills.
     An assistant with a folder of its own gets that folder.  Says what was
     written where.  A copy a person changed is kept (exit 1) unless --force.
