@@ -274,7 +274,8 @@ def _echo_changes(changes: tuple[Change, ...], closing: str, force_hint: str) ->
     kept = sum(1 for c in changes if c.action == "keep")
     failed = sum(1 for c in changes if c.action == "fail")
     if kept or failed:
-        problems = [f"{kept} cop{'y' if kept == 1 else 'ies'} kept ({force_hint})"] if kept else []
+        would = " would be" if changes[0].dry_run else ""
+        problems = [f"{kept} cop{'y' if kept == 1 else 'ies'}{would} kept ({force_hint})"] if kept else []
         problems += [f"{failed} location(s) failed"] if failed else []
         click.echo(f"Error: {'; '.join(problems)}", err=True)
         sys.exit(EXIT_ERROR)

@@ -80,16 +80,20 @@ class Change:
 
     location: Location
     before: str  # the copy's state before
-    action: str  # "create", "update", "replace", "none", "keep", "remove", "fail"
-    done: bool  # False in a dry run, and for "none", "keep" and "fail"
+    action: str  # "create", "update", "replace", "remove", "none" (up to date), "keep" or "fail"
+    dry_run: bool
     note: str = ""
+
+    @property
+    def done(self) -> bool:
+        return self.action in ("create", "update", "replace", "remove") and not self.dry_run
 
     @property
     def verb(self) -> str:
         """`created`, `kept`, ... or, in a dry run, `would create`, `would keep`, ..."""
         if self.action in ("none", "fail"):
             return "up to date" if self.action == "none" else "failed"
-        if not self.done and self.action != "keep":
+        if self.dry_run:
             return f"would {self.action}"
         return {"create": "created", "update": "updated", "replace": "replaced", "remove": "removed",
                 "keep": "kept"}[self.action]
@@ -191,6 +195,10 @@ def _put(location: Location, bundled: bytes) -> None:
         location.folder.unlink()  # the link only (with --force), never what it points to
     location.folder.mkdir(parents=True, exist_ok=True)
     _write_atomically(location.skill_file, bundled)
+    _put_record(location, bundled)
+
+
+def _put_record(location: Location, bundled: bytes) -> None:
     record = {"tool": SKILL_NAME, "version": __version__, "sha256": hashlib.sha256(bundled).hexdigest()}
     _write_atomically(location.record_file, (json.dumps(record, indent=2) + "\n").encode())
 
@@ -216,14 +224,16 @@ def install(where: Iterable[Location], force: bool = False, dry_run: bool = Fals
         action = {"missing": "create", "stale": "update", "current": "none"}.get(copy.state, "keep")
         if action == "keep" and force:
             action = "replace"
-        note = _KEPT_BECAUSE[copy.state].format(verb="replaces") if action == "keep" else ""
-        done = action in ("create", "update", "replace") and not dry_run
-        if done or (action == "none" and not dry_run and _read_record(location).get("sha256") != digest):
-            try:
-                _put(location, bundled)  # for "none": a copy made by hand gets its record, so it can be updated
-            except OSError as exc:
-                action, done, note = "fail", False, _oserror(exc)
-        changes.append(Change(location, copy.state, action, done, note))
+        change = Change(location, copy.state, action, dry_run,
+                        _KEPT_BECAUSE[copy.state].format(verb="replaces") if action == "keep" else "")
+        try:
+            if change.done:
+                _put(location, bundled)
+            elif action == "none" and not dry_run and _read_record(location).get("sha256") != digest:
+                _put_record(location, bundled)  # a copy made by hand gets its record, so a later version updates it
+        except OSError as exc:
+            change = Change(location, copy.state, "fail", dry_run, _oserror(exc))
+        changes.append(change)
     return tuple(changes)
 
 
@@ -252,12 +262,12 @@ def uninstall(where: Iterable[Location], force: bool = False, dry_run: bool = Fa
             continue
         ours = copy.state in ("current", "stale")
         action = "remove" if ours or force else "keep"
-        note = "" if action == "remove" else _KEPT_BECAUSE[copy.state].format(verb="removes")
-        done = action == "remove" and not dry_run
-        if done:
-            try:
-                note = _remove(location)
-            except OSError as exc:
-                action, done, note = "fail", False, _oserror(exc)
-        changes.append(Change(location, copy.state, action, done, note))
+        change = Change(location, copy.state, action, dry_run,
+                        "" if action == "remove" else _KEPT_BECAUSE[copy.state].format(verb="removes"))
+        try:
+            if change.done:
+                change = Change(location, copy.state, action, dry_run, _remove(location))
+        except OSError as exc:
+            change = Change(location, copy.state, "fail", dry_run, _oserror(exc))
+        changes.append(change)
     return tuple(changes)

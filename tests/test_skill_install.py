@@ -106,6 +106,11 @@ def test_a_copy_a_person_changed_is_kept_unless_forced(dirs: tuple[Path, Path]) 
     assert err == "Error: 1 copy kept (rerun with --force to replace)\n"
     assert path.read_bytes() == edited
     assert json.loads(run("skill", "list", "--json")[1])["copies"][1]["state"] == "modified"
+    code, out, _ = run("skill", "install", "--agent", "claude", "--force", "--dry-run")
+    assert code == 0 and out.startswith(f"would replace  {path}") and path.read_bytes() == edited
+    code, out, err = run("skill", "install", "--agent", "claude", "--dry-run")
+    assert code == 1 and out.startswith(f"would keep  {path}")
+    assert err == "Error: 1 copy would be kept (rerun with --force to replace)\n"
     code, out, _ = run("skill", "install", "--agent", "claude", "--force")
     assert code == 0 and out.startswith(f"replaced  {path}") and path.read_bytes() == bundled_skill()
 
@@ -131,9 +136,11 @@ def test_a_hand_copy_that_is_current_gets_a_record(dirs: tuple[Path, Path]) -> N
     path = skill_file(home, ".claude/skills")
     path.parent.mkdir(parents=True)
     path.write_bytes(bundled_skill())
+    inode = path.stat().st_ino
     code, out, _ = run("skill", "install", "--agent", "claude")
     assert code == 0 and out.startswith("up to date")
     assert (path.parent / RECORD_NAME).exists()  # so that a later version can update it
+    assert path.stat().st_ino == inode  # the skill itself was left as it was
 
 
 def test_a_hand_copy_that_differs_is_a_persons(dirs: tuple[Path, Path]) -> None:
