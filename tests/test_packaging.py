@@ -58,10 +58,11 @@ def test_sdist_and_wheel_ship_the_skill_and_the_installed_wheel_runs(tmp_path: P
     python = venv / "bin" / "python"
     site = Path(_run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp_path)
                 .stdout.strip())
-    here = dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
-    (site / "_multidebate_test_deps.pth").write_text("".join(f"{p}\n" for p in here))
     _run(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "--quiet", wheel,
          cwd=tmp_path)
+    # only now: had pip seen this environment's multidebate, it would have taken the wheel as installed already
+    here = dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
+    (site / "_multidebate_test_deps.pth").write_text("".join(f"{p}\n" for p in here))
 
     exe = venv / "bin" / "multidebate"
     assert _run(exe, "--version", cwd=tmp_path).stdout == f"multidebate, version {__version__}\n"
