@@ -323,7 +323,8 @@ def skill_install(agents: tuple[str, ...], scope: str | None, dest: str | None, 
     """
     from .skill import install
 
-    changes = install(_where(agents, scope, dest, ()), force=force, dry_run=dry_run)
+    with _library_errors():
+        changes = install(_where(agents, scope, dest, ()), force=force, dry_run=dry_run)
     closing = ""
     if dry_run:
         closing = "Dry run: nothing was written."
@@ -345,8 +346,9 @@ def skill_uninstall(agents: tuple[str, ...], scope: str | None, dest: str | None
     """
     from .skill import uninstall
 
-    where = _where(agents, scope, dest, ("all",))
-    changes = uninstall(where, force=force, dry_run=dry_run)
+    with _library_errors():
+        where = _where(agents, scope, dest, ("all",))
+        changes = uninstall(where, force=force, dry_run=dry_run)
     if not changes:
         click.echo("No copy of the skill in " + ", ".join(str(loc.skills_dir) for loc in where) + ".")
         return
@@ -372,7 +374,8 @@ def skill_list(dest: tuple[str, ...], as_json: bool) -> None:
     from .skill import bundled_sha256, custom_location, survey
     from .style import state_word
 
-    copies = survey(extra=[custom_location(d) for d in dest])
+    with _library_errors(as_json):
+        copies = survey(extra=[custom_location(d) for d in dest])
     if as_json:
         _emit_json({"bundled": {"version": __version__, "sha256": bundled_sha256()},
                     "copies": [c.as_dict() for c in copies]})

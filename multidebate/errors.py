@@ -10,6 +10,7 @@ __all__ = [
     "TurnConflict",
     "InvalidTurn",
     "TaskError",
+    "SkillError",
 ]
 
 
@@ -35,6 +36,10 @@ class TurnConflict(MultidebateError):
 
 class TaskError(MultidebateError):
     """TASK.md cannot be read, or init would overwrite it."""
+
+
+class SkillError(MultidebateError):
+    """The home or current folder, where the skills folders live, cannot be found."""
 
 
 class InvalidTurn(MultidebateError):

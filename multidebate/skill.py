@@ -19,6 +19,7 @@ from pathlib import Path
 
 from . import __version__
 from .agents import AGENTS, DEFAULT_AGENTS, FOLDERS, folder_for
+from .errors import SkillError
 
 __all__ = [
     "SKILL_NAME", "RECORD_NAME", "STATES", "Location", "Copy", "Change", "bundled_skill", "bundled_sha256",
@@ -108,9 +109,18 @@ def bundled_sha256() -> str:
     return hashlib.sha256(bundled_skill()).hexdigest()
 
 
+def _base(scope: str, home: Path | None, project: Path | None) -> Path:
+    """The home folder (HOME, as Path.home() reads it) for user scope, the current folder for project scope."""
+    try:
+        return (home or Path.home()) if scope == "user" else (project or Path.cwd())
+    except (OSError, RuntimeError) as exc:
+        where = "home folder (set HOME)" if scope == "user" else "current folder"
+        raise SkillError(f"cannot find the {where}: {exc}; or give --dest DIR") from exc
+
+
 def locations(scope: str, home: Path | None = None, project: Path | None = None) -> tuple[Location, ...]:
     """Every skills folder known for `scope`: under the home folder (user) or the project folder."""
-    base = (home or Path.home()) if scope == "user" else (project or Path.cwd())
+    base = _base(scope, home, project)
     return tuple(Location(scope, base / folder, readers) for folder, readers in FOLDERS[scope])
 
 

@@ -239,3 +239,16 @@ def test_list_when_the_project_is_the_home_folder(dirs: tuple[Path, Path], monke
 
 def test_show_prints_the_bundled_skill(dirs: tuple[Path, Path]) -> None:
     assert run("skill", "show") == (0, bundled_skill().decode(), "")
+
+
+def test_a_missing_current_folder_is_a_clean_error(dirs: tuple[Path, Path], tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    code, out, err = run("skill", "install", "--scope", "project")
+    assert (code, out) == (1, "") and err.startswith("Error: cannot find the current folder: ")
+    assert err.endswith("; or give --dest DIR\n")
+    code, out, _ = run("skill", "list", "--json")
+    assert code == 1 and json.loads(out)["ok"] is False  # error.schema.json
