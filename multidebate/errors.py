@@ -11,6 +11,7 @@ __all__ = [
     "InvalidTurn",
     "TaskError",
     "IdentityError",
+    "SkillError",
 ]
 
 
@@ -40,6 +41,10 @@ class IdentityError(MultidebateError):
 
 class TaskError(MultidebateError):
     """TASK.md cannot be read, or init would overwrite it."""
+
+
+class SkillError(MultidebateError):
+    """The home or current folder, where the skills folders live, cannot be found."""
 
 
 class InvalidTurn(MultidebateError):

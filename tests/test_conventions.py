@@ -1,0 +1,96 @@
+"""Command-line conventions: --color and NO_COLOR, shell completion, exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from helpers import make_debate
+from multidebate.cli import EXIT_CODES_HELP, cli
+
+ANSI = "\x1b["
+
+
+def run(*args: str, color: bool = True, env: dict[str, str | None] | None = None) -> tuple[int, str, str]:
+    # color=True stands for a terminal: what `auto` does there is what a person sees
+    result = CliRunner().invoke(cli, list(args), color=color, env=env or {"NO_COLOR": None})
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def converged(tmp_path: Path) -> str:
+    return make_debate(str(tmp_path), [{"a": "**Use TOML.**", "b": "**Use TOML.**"},
+                                       {"a": ("**Use TOML.**", True), "b": ("**Use TOML.**", True)}])
+
+
+def test_auto_colors_a_terminal_and_the_plain_text_is_unchanged(converged: str) -> None:
+    _, colored, _ = run("status", converged)
+    _, plain, _ = run("status", converged, color=False)
+    verdict = next(line for line in colored.splitlines() if "verdict:" in line)
+    assert verdict.startswith(ANSI) and click.style("", fg="green", reset=False) in verdict
+    assert click.unstyle(colored) == plain and ANSI not in plain
+
+
+def test_never_and_no_color_turn_color_off(converged: str) -> None:
+    assert ANSI not in run("--color", "never", "status", converged)[1]
+    assert ANSI not in run("status", converged, env={"NO_COLOR": "1"})[1]
+    # an explicit --color always is the person's choice and wins over NO_COLOR
+    assert ANSI in run("--color", "always", "status", converged, color=False, env={"NO_COLOR": "1"})[1]
+
+
+def test_json_is_never_colored(converged: str) -> None:
+    code, out, _ = run("--color", "always", "status", converged, "--json")
+    assert code == 0 and ANSI not in out and json.loads(out)["verdict"]["state"] == "converged"
+
+
+def test_validate_colors_codes_by_severity(tmp_path: Path) -> None:
+    path = tmp_path / "turn-1-a.md"
+    path.write_text("# Turn 1 - a\n\n## Reasoning\nr\n\n## Answer\na\n\n## Confidence\n500\n\n## Converged\nno\n")
+    code, out, _ = run("--color", "always", "validate", str(path))
+    assert code == 1
+    assert f": {click.style('E041', fg='red', bold=True)} " in out
+    assert f": {click.style('W020', fg='yellow', bold=True)} " in out
+    assert click.unstyle(out) == run("validate", str(path), color=False)[1]
+
+
+def test_skill_list_colors_states(tmp_path: Path) -> None:
+    env: dict[str, str | None] = {"HOME": str(tmp_path), "NO_COLOR": None}
+    out = run("--color", "always", "skill", "list", env=env)[1]
+    assert click.style("missing", dim=True) in out
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_scripts(shell: str) -> None:
+    result = CliRunner().invoke(cli, [], prog_name="multidebate", env={"_MULTIDEBATE_COMPLETE": f"{shell}_source"})
+    assert result.exit_code == 0 and "_MULTIDEBATE_COMPLETE" in result.stdout
+
+
+def test_completion_completes_commands_and_choices() -> None:
+    def complete(words: str) -> list[str]:
+        env = {"_MULTIDEBATE_COMPLETE": "bash_complete", "COMP_WORDS": words,
+               "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+        result = CliRunner().invoke(cli, [], prog_name="multidebate", env=env)
+        return [line.split(",", 1)[1] for line in result.stdout.splitlines()]
+
+    assert complete("multidebate sk") == ["skill"]
+    assert complete("multidebate skill install --agent c") == ["claude", "codex", "cursor", "copilot"]
+    assert complete("multidebate --color ") == ["auto", "always", "never"]
+
+
+def test_exit_codes_are_documented_in_help_and_readme() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert "Exit codes" in run("--help")[1]
+    for code in ("`0`", "`1`", "`2`", "`3`"):
+        assert code in readme
+    assert "0 success" in EXIT_CODES_HELP and "2 usage error" in EXIT_CODES_HELP
+
+
+def test_usage_errors_exit_2_on_stderr(tmp_path: Path) -> None:
+    code, out, err = run("status")
+    assert (code, out) == (2, "") and "Missing argument 'FOLDER'" in err
+    code, out, err = run("--color", "sometimes", "status", str(tmp_path))
+    assert (code, out) == (2, "") and "'sometimes' is not one of 'auto', 'always', 'never'" in err

@@ -1,0 +1,165 @@
+"""The JSON Schemas shipped in multidebate/schemas describe the real --json outputs, every key of them."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from jsonschema import Draft202012Validator
+
+from helpers import key_of, make_debate, turn_body
+from multidebate.agents import AGENTS
+from multidebate.cli import cli
+from multidebate.profile import PROFILE_V1
+from multidebate.skill import STATES as SKILL_STATES
+from multidebate.verdict import STATES
+
+NAMES = ("status", "validate", "next", "write", "skill-list", "error")
+
+
+def schema(name: str) -> dict[str, Any]:
+    text = resources.files("multidebate").joinpath("schemas", f"{name}.schema.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def closed(node: Any) -> Any:
+    """The schema with every described object closed, so a key the schema does not describe fails."""
+    if isinstance(node, dict):
+        out = {k: closed(v) for k, v in node.items()}
+        if "properties" in node and "additionalProperties" not in node:
+            out["additionalProperties"] = False
+        return out
+    if isinstance(node, list):
+        return [closed(v) for v in node]
+    return node
+
+
+def check(name: str, data: Any) -> None:
+    for variant in (schema(name), closed(schema(name))):
+        Draft202012Validator(variant, format_checker=Draft202012Validator.FORMAT_CHECKER).validate(data)
+
+
+def run_json(*args: str, input: str | None = None) -> tuple[int, Any]:
+    result = CliRunner().invoke(cli, [*args, "--json"], input=input)
+    return result.exit_code, json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_schema_is_valid_and_shipped(name: str) -> None:
+    Draft202012Validator.check_schema(schema(name))
+    assert schema(name)["title"].startswith("multidebate ")
+
+
+def test_no_other_schema_files() -> None:
+    shipped = {p.name for p in resources.files("multidebate").joinpath("schemas").iterdir() if p.name.endswith(".json")}
+    assert shipped == {f"{n}.schema.json" for n in NAMES}
+
+
+def test_shared_definitions_agree_with_the_code() -> None:
+    status, next_ = schema("status"), schema("next")
+    for name in ("slug", "verdict", "pair"):
+        assert status["$defs"][name] == next_["$defs"][name], name
+    assert status["$defs"]["verdict"]["properties"]["state"]["enum"] == list(STATES)
+    assert schema("write")["properties"]["debate"]["properties"]["state"]["enum"] == list(STATES)
+    assert next_["properties"]["sections"]["items"]["enum"] == list(PROFILE_V1.sections)
+    copies = schema("skill-list")["properties"]["copies"]["items"]["properties"]
+    assert copies["state"]["enum"] == list(SKILL_STATES) and copies["agents"]["items"]["enum"] == list(AGENTS)
+
+
+def test_closing_catches_an_undocumented_key() -> None:
+    from jsonschema import ValidationError
+
+    data = {"ok": False, "error": "x", "problems": [], "surprise": 1}
+    Draft202012Validator(schema("error")).validate(data)
+    with pytest.raises(ValidationError):
+        check("error", data)
+
+
+def _debates(tmp_path: Path) -> list[str]:
+    """Debates in every verdict state the outputs differ in, and one with unreadable values."""
+    folders: dict[str, list[dict[str, str | tuple[str, bool]]]] = {
+        "empty": [],
+        "in_progress": [{"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "**Use TOML.**"}],
+        "converged": [{"a": "**Use TOML.**", "b": "**Use TOML.**"},
+                      {"a": ("**Use TOML.**", True), "b": ("**Use TOML.**", True)}, {"a": "late"}],
+        "hollow": [{"a": "**Use TOML, not YAML.**", "b": "**Use YAML, not TOML.**"},
+                   {"a": ("**Use TOML, not YAML.**", True), "b": ("**Use YAML, not TOML.**", True)}],
+    }
+    made = []
+    for name, turns in folders.items():
+        made.append(make_debate(str(tmp_path / name), turns, participants=("a", "b") if name != "hollow" else None,
+                                max_turns=4))
+    broken = tmp_path / "broken"
+    make_debate(str(broken), [{"a": "x"}])
+    (broken / "turn-1-b.md").write_text("# Turn 1 - b\n\n## Answer\nz\n\n## Confidence\n101\n\n## Converged\nmaybe\n")
+    (broken / "turn-1-c.md").write_bytes(b"\x00\x01binary")
+    (broken / "Turn-2-a.md").write_text("x")
+    made.append(str(broken))
+    return made
+
+
+def test_status_outputs_match_the_schema(tmp_path: Path) -> None:
+    states = set()
+    for folder in _debates(tmp_path):
+        code, data = run_json("status", folder)
+        assert code == 0
+        check("status", data)
+        states.add(data["verdict"]["state"])
+    assert {"empty", "in_progress", "converged", "hollow"} <= states
+    check("error", run_json("status", str(tmp_path / "nope"))[1])
+
+
+def test_validate_outputs_match_the_schema(tmp_path: Path) -> None:
+    folders = _debates(tmp_path)
+    code, data = run_json("validate", *folders)
+    assert code == 1 and {f["severity"] for f in data} == {"error", "warning"}
+    check("validate", data)
+    check("validate", run_json("validate", folders[0])[1])
+    check("error", run_json("validate", str(tmp_path / "nope.md"))[1])
+
+
+def test_next_outputs_match_the_schema(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use YAML.**", "c": "**Use JSON.**"},
+                                               {"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "x"}])
+    for slug in ("a", "b", "c"):
+        code, data = run_json("next", folder, "--slug", slug, "--key", key_of(folder, slug))
+        assert code == 0
+        check("next", data)
+    code, data = run_json("next", str(tmp_path / "new"), "--slug", "a", "--task", "Pick one.")
+    assert code == 0 and data["turn"] == 1
+    check("next", data)
+    code, data = run_json("next", str(tmp_path / "none"), "--slug", "a")
+    assert code == 1
+    check("error", data)
+
+
+def test_write_outputs_match_the_schema(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
+    run_json("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
+    code, data = run_json("write", folder, "--slug", "a", "--key", key_of(folder, "a"),
+                          input=turn_body(2, "**Use TOML.**").replace("70", "70%"))
+    assert code == 0 and data["normalised"] and data["peers_read"]
+    check("write", data)
+    code, data = run_json("write", folder, "--slug", "b", "--key", key_of(folder, "b"), input="## Answer\nx\n")
+    assert code == 1 and data["problems"]
+    check("error", data)
+
+
+def test_skill_list_output_matches_the_schema(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    CliRunner().invoke(cli, ["skill", "install", "--agent", "all"])
+    (tmp_path / ".claude/skills/multidebate/SKILL.md").write_text("edited")
+    shutil.rmtree(tmp_path / ".gemini/skills/multidebate")
+    os.symlink(tmp_path / ".cursor/skills/multidebate", tmp_path / ".gemini/skills/multidebate")
+    code, data = run_json("skill", "list", "--dest", str(tmp_path / "elsewhere"))
+    assert code == 0 and {c["state"] for c in data["copies"]} == {"current", "modified", "linked", "missing"}
+    assert data["copies"][-1]["scope"] == "custom"
+    check("skill-list", data)
