@@ -16,6 +16,8 @@ from .errors import InvalidTurn, MultidebateError
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_NOT_CONVERGED = 3
+EXIT_TIMEOUT = 3  # `watch --timeout`: the awaited state did not come, like `status --check`
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 
 
 def _emit_json(data: Any) -> None:
@@ -191,6 +193,63 @@ def status(folder: str, check: bool, as_json: bool) -> None:
         click.echo(render_status(result))
     if check and result.verdict.state != "converged":
         sys.exit(EXIT_NOT_CONVERGED)
+
+
+@cli.command()
+@click.argument("folder", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per line, with a `type`.")
+@click.option("--until", type=click.Choice(["converged", "end"]),
+              help="Exit 0 once the debate converges (converged) or reaches any final verdict "
+                   "(end: converged, hollow, stalled, max_turns).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Exit 3 after SECONDS.")
+@click.option("--poll", type=click.FloatRange(min=0.01), is_flag=False, flag_value=1.0, default=None,
+              metavar="[SECONDS]", help="Poll the folder every SECONDS (1.0 if no value is given) instead of "
+                                         "native events: for network and synced folders.")
+def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, poll: float | None) -> None:
+    """Follow a debate live, one line per event.
+
+    Prints the current state, then a line per new turn file once it is
+    complete (confidence, converged, format errors), per completed turn, per
+    removed turn file, and whenever the verdict changes.  Exit codes: 0
+    --until reached, 1 folder missing or removed, 3 --timeout reached, 130
+    interrupted (Ctrl-C).
+    """
+    from contextlib import closing
+
+    from .errors import MultidebateError
+    from .watch import reached, watch_folder
+    from .watch_reports import StateReport, VerdictReport, error_line, json_line, text_line
+
+    render = json_line if as_json else text_line
+    try:
+        with closing(watch_folder(folder, poll, timeout)) as reports:
+            for report in reports:
+                click.echo(render(report))
+                if isinstance(report, (StateReport, VerdictReport)) and reached(report.verdict.state, until):
+                    sys.exit(EXIT_OK)
+    except MultidebateError as exc:
+        if as_json:
+            click.echo(error_line(str(exc)))
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    except KeyboardInterrupt:
+        sys.exit(EXIT_INTERRUPTED)
+    except BrokenPipeError:
+        _quiet_stdout()  # the reader (e.g. `head`) has gone: stop without a traceback
+        sys.exit(EXIT_ERROR)
+    sys.exit(EXIT_TIMEOUT)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 @cli.command()
