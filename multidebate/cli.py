@@ -105,17 +105,36 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
 @click.argument("folder", type=click.Path())
 @click.option("--slug", "slug_", required=True, help="This session's slug (see `multidebate slug`).")
 @click.option("--task", "task_text", help="The user's task; needed on the first turn of a folder without TASK.md.")
+@click.option("--wait", is_flag=True, help="Block until every peer has written the previous turn, then answer.")
+@click.option("--timeout", type=click.FloatRange(min=0), metavar="SECONDS",
+              help="With --wait: stop waiting after SECONDS (default 600) and answer with what exists.")
 @_json_option
-def next_(folder: str, slug_: str, task_text: str | None, as_json: bool) -> None:
+def next_(folder: str, slug_: str, task_text: str | None, wait: bool, timeout: float | None,
+          as_json: bool) -> None:
     """Everything a session needs for its next turn: number, task, peers' previous turn.
 
     Serves only the peers' turn N-1 files, and prints the exact `write`
     command to use.  Creates FOLDER when --task is given and it is missing.
+    With --wait, first blocks until every peer has written turn N-1; on
+    timeout it answers with what exists and a note naming who did not write
+    (exit 0).  Ctrl-C exits 130.
     """
     from .briefing import brief, render_briefing
 
-    with _library_errors(as_json):
-        briefing = brief(folder, slug_, task_text, create=True)
+    if timeout is not None and not wait:
+        raise click.BadParameter("only applies with --wait", param_hint="--timeout")
+    try:
+        with _library_errors(as_json):
+            if wait:
+                from .waiting import DEFAULT_TIMEOUT, brief_when_ready
+
+                briefing = brief_when_ready(folder, slug_, task_text, create=True,
+                                            timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+                                            on_wait=lambda message: click.echo(message, err=True))
+            else:
+                briefing = brief(folder, slug_, task_text, create=True)
+    except KeyboardInterrupt:
+        sys.exit(EXIT_INTERRUPTED)
     if as_json:
         _emit_json(briefing.as_dict())
     else:
