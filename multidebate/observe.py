@@ -105,7 +105,8 @@ class FolderEvents:
     def start(self) -> None:
         """Start observing; FolderError when the folder is missing."""
         if not os.path.isdir(self.folder):
-            raise FolderError(f"no such folder: {self.folder}")
+            what = "not a folder" if os.path.exists(self.folder) else "no such folder"
+            raise FolderError(f"{what}: {self.folder}")
         interval = self.poll
         if interval is None:
             from watchdog.observers import Observer

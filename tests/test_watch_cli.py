@@ -42,6 +42,9 @@ def test_missing_folder_exits_1(tmp_path: Path) -> None:
     assert (code, out) == (1, "") and err == f"Error: no such folder: {tmp_path / 'nope'}\n"
     code, out, err = run("watch", str(tmp_path / "nope"), "--json")
     assert code == 1 and json.loads(out)["type"] == "error" and err.startswith("Error: no such folder")
+    (tmp_path / "file").write_text("x")
+    code, out, err = run("watch", str(tmp_path / "file"))
+    assert code == 1 and err == f"Error: not a folder: {tmp_path / 'file'}\n"
 
 
 def test_timeout_prints_state_and_exits_3(tmp_path: Path) -> None:
