@@ -22,6 +22,8 @@ EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2  # click's own code for a usage error
 EXIT_NOT_CONVERGED = 3
+EXIT_TIMEOUT = 3  # `watch --timeout`: the awaited state did not come, like `status --check`
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 
 EXIT_CODES_HELP = """\b
 Exit codes: 0 success; 1 error (nothing written), or `validate` found errors,
@@ -126,17 +128,36 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
 @click.option("--slug", "slug_", required=True, help="This session's slug (see `multidebate slug`).")
 @click.option("--task", "task_text", help="The user's task; needed on the first turn of a folder without TASK.md.")
 @click.option("--key", help="The key `write` gave this session on its first turn.")
+@click.option("--wait", is_flag=True, help="Block until every peer has written the previous turn, then answer.")
+@click.option("--timeout", type=click.FloatRange(min=0), metavar="SECONDS",
+              help="With --wait: stop waiting after SECONDS (default 600) and answer with what exists.")
 @_json_option
-def next_(folder: str, slug_: str, task_text: str | None, key: str | None, as_json: bool) -> None:
+def next_(folder: str, slug_: str, task_text: str | None, key: str | None, wait: bool, timeout: float | None,
+          as_json: bool) -> None:
     """Everything a session needs for its next turn: number, task, peers' previous turn.
 
     Serves only the peers' turn N-1 files, and prints the exact `write`
     command to use.  Creates FOLDER when --task is given and it is missing.
+    With --wait, first blocks until every peer has written turn N-1; on
+    timeout it answers with what exists and a note naming who did not write
+    (exit 0).  Ctrl-C exits 130.
     """
     from .briefing import brief, render_briefing
 
-    with _library_errors(as_json):
-        briefing = brief(folder, slug_, task_text, create=True, key=key)
+    if timeout is not None and not wait:
+        raise click.BadParameter("only applies with --wait", param_hint="--timeout")
+    try:
+        with _library_errors(as_json):
+            if wait:
+                from .waiting import DEFAULT_TIMEOUT, brief_when_ready
+
+                briefing = brief_when_ready(folder, slug_, task_text, create=True, key=key,
+                                            timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+                                            on_wait=lambda message: click.echo(message, err=True))
+            else:
+                briefing = brief(folder, slug_, task_text, create=True, key=key)
+    except KeyboardInterrupt:
+        sys.exit(EXIT_INTERRUPTED)
     if as_json:
         _emit_json(briefing.as_dict())
     else:
@@ -229,6 +250,63 @@ def status(folder: str, check: bool, as_json: bool) -> None:
         click.echo(status_text(render_status(result), result.verdict.state))
     if check and result.verdict.state != "converged":
         sys.exit(EXIT_NOT_CONVERGED)
+
+
+@cli.command()
+@click.argument("folder", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per line, with a `type`.")
+@click.option("--until", type=click.Choice(["converged", "end"]),
+              help="Exit 0 once the debate converges (converged) or reaches any final verdict "
+                   "(end: converged, hollow, stalled, max_turns).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Exit 3 after SECONDS.")
+@click.option("--poll", type=click.FloatRange(min=0.01), is_flag=False, flag_value=1.0, default=None,
+              metavar="[SECONDS]", help="Poll the folder every SECONDS (1.0 if no value is given) instead of "
+                                         "native events: for network and synced folders.")
+def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, poll: float | None) -> None:
+    """Follow a debate live, one line per event.
+
+    Prints the current state, then a line per new turn file once it is
+    complete (confidence, converged, format errors), per completed turn, per
+    removed turn file, and whenever the verdict changes.  Exit codes: 0
+    --until reached, 1 folder missing or removed, 3 --timeout reached, 130
+    interrupted (Ctrl-C).
+    """
+    from contextlib import closing
+
+    from .errors import MultidebateError
+    from .watch import reached, watch_folder
+    from .watch_reports import StateReport, VerdictReport, error_line, json_line, text_line
+
+    render = json_line if as_json else text_line
+    try:
+        with closing(watch_folder(folder, poll, timeout)) as reports:
+            for report in reports:
+                click.echo(render(report))
+                if isinstance(report, (StateReport, VerdictReport)) and reached(report.verdict.state, until):
+                    sys.exit(EXIT_OK)
+    except MultidebateError as exc:
+        if as_json:
+            click.echo(error_line(str(exc)))
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    except KeyboardInterrupt:
+        sys.exit(EXIT_INTERRUPTED)
+    except BrokenPipeError:
+        _quiet_stdout()  # the reader (e.g. `head`) has gone: stop without a traceback
+        sys.exit(EXIT_ERROR)
+    sys.exit(EXIT_TIMEOUT)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 @cli.command()

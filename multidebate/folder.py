@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from .errors import FolderError
 from .naming import TurnName, looks_like_turn_attempt, parse_turn_name
 
-__all__ = ["STATE_DIR", "Scan", "TurnEntry", "scan_folder"]
+__all__ = ["STATE_DIR", "Scan", "TurnEntry", "scan_folder", "scan_of"]
 
 STATE_DIR = ".multidebate"
 
@@ -100,8 +100,14 @@ def scan_folder(folder: str) -> Scan:
                 turns.append(TurnEntry(parsed, os.path.join(folder, name), is_file, is_link))
     except OSError as exc:
         raise FolderError(f"cannot list {folder}: {exc.strerror or exc}") from exc
-    turns.sort(key=lambda t: t.name)
+    return scan_of(folder, turns, attempts, has_task)
+
+
+def scan_of(folder: str, turns: list[TurnEntry], attempts: list[str] | tuple[str, ...] = (),
+            has_task: bool = False) -> Scan:
+    """The Scan of turn entries already known (the watcher keeps them between listings)."""
+    ordered = sorted(turns, key=lambda t: t.name)
     by_slug: dict[str, dict[int, TurnEntry]] = {}
-    for turn_entry in turns:
+    for turn_entry in ordered:
         by_slug.setdefault(turn_entry.name.slug, {})[turn_entry.name.turn] = turn_entry
-    return Scan(folder, tuple(turns), tuple(sorted(attempts)), has_task, by_slug)
+    return Scan(folder, tuple(ordered), tuple(sorted(attempts)), has_task, by_slug)

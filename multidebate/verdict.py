@@ -69,11 +69,12 @@ class Verdict:
 
 def _pairs(debate: Debate, turn: int) -> tuple[PairScore, ...]:
     slugs = debate.writers(turn)
+    ignore = slug_words(debate.participants)  # once per turn: pairs grow with the square of participants
     scores = []
     for left, right in combinations(slugs, 2):
         a, b = debate.entry(turn, left), debate.entry(turn, right)
         assert a is not None and b is not None
-        scores.append(PairScore(left, right, compare(a.answer, b.answer, slug_words(debate.participants))))
+        scores.append(PairScore(left, right, compare(a.answer, b.answer, ignore)))
     return tuple(scores)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from multidebate.task import create_task, render_task
-from multidebate.write import write_turn
+from multidebate.write import WriteResult, write_turn
 
 
 def turn_body(turn: int, answer: str, confidence: int = 70, converged: bool = False,
@@ -42,3 +42,12 @@ def make_debate(folder: str, turns: list[dict[str, str | tuple[str, bool]]], tas
             if result.key:
                 KEYS[where] = result.key
     return folder
+
+
+def write_keyed(folder: str, slug: str, content: bytes) -> WriteResult:
+    """`write_turn` as the session that owns `slug` (keeping the key its first write handed out)."""
+    where = (os.path.abspath(folder), slug)
+    result = write_turn(folder, slug, content, KEYS.get(where))
+    if result.key:
+        KEYS[where] = result.key
+    return result

@@ -1,0 +1,98 @@
+"""`next --wait`: the briefing, once every peer has written the turn the session must read.
+
+The waiting is event-driven (observe.FolderEvents: native events, or polling
+where they cannot be had), and also looks every RECHECK seconds, since a
+network file system may deliver no event for a file another machine wrote.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from .briefing import Briefing, brief
+from .errors import FolderError
+from .naming import turn_file_name
+from .observe import FolderEvents, Signature, signature
+from .textfile import read_text
+from .watch import SETTLE
+
+__all__ = ["DEFAULT_TIMEOUT", "RECHECK", "brief_when_ready"]
+
+DEFAULT_TIMEOUT = 600.0
+RECHECK = 2.0
+
+
+def _awaited(folder: str, briefing: Briefing) -> dict[str, str]:
+    """Peer -> turn N-1 file name, for the peers still to wait for: file missing, or empty (only created)."""
+    if briefing.turn == 1 or briefing.verdict.state == "converged":
+        return {}
+    awaited = {peer: turn_file_name(briefing.turn - 1, peer) for peer in briefing.waiting}
+    for peer in briefing.peers:
+        if not peer.text and any(f.code == "E004" for f in read_text(os.path.join(folder, peer.file)).findings):
+            awaited[peer.slug] = peer.file
+    return awaited
+
+
+def _looks(folder: str, names: list[str]) -> dict[str, Signature | None]:
+    return {name: signature(os.path.join(folder, name)) for name in names}
+
+
+def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create: bool = False,
+                     key: str | None = None, timeout: float = DEFAULT_TIMEOUT, poll: float | None = None,
+                     on_wait: Callable[[str], None] | None = None,
+                     clock: Callable[[], float] = time.monotonic) -> Briefing:
+    """`brief`, after waiting up to `timeout` seconds for the peers' turn N-1 files.
+
+    Awaited: every peer in the briefing's `waiting` list, and any peer whose
+    file is still empty.  A file counts once it is not empty and unchanged
+    across two looks SETTLE apart (a tool that writes in place may still be at
+    it).  On timeout the briefing holds what exists and a note naming who did
+    not write.  `on_wait` is told once, when waiting begins.
+    """
+    briefing = brief(folder, slug, task, create, key=key)
+    awaited = _awaited(folder, briefing)
+    if not awaited:
+        return briefing
+    deadline = clock() + timeout
+    if on_wait is not None:
+        on_wait(f"Waiting up to {timeout:g} s for {', '.join(awaited)} to write turn "
+                f"{briefing.turn - 1} (Ctrl-C to stop)...")
+    with FolderEvents(folder, poll) as events:
+        last: dict[str, Signature | None] | None = None
+        last_at = 0.0
+        briefed_at: dict[str, Signature | None] | None = None  # the files as they were at the last brief
+        while True:
+            if not os.path.isdir(folder):
+                raise FolderError(f"the debate folder {folder} was removed while waiting")
+            now = clock()
+            seen = _looks(folder, list(awaited.values()))
+            wait = RECHECK
+            if seen != briefed_at and all(s is not None and s.size > 0 for s in seen.values()):
+                if seen == last and now - last_at >= SETTLE:
+                    briefing = brief(folder, slug, task, create, key=key)
+                    awaited = _awaited(folder, briefing)
+                    if not awaited:
+                        return briefing
+                    # still waiting (an empty-looking file, a participant who joined): for a change
+                    briefed_at, last = _looks(folder, list(awaited.values())), None
+                    continue
+                if seen != last:
+                    last, last_at = seen, now
+                wait = max(0.0, last_at + SETTLE - now)
+            else:
+                last = None
+            remaining = deadline - now
+            if remaining <= 0:
+                break
+            events.wait(min(wait, remaining))
+    briefing = brief(folder, slug, task, create, key=key)
+    awaited = _awaited(folder, briefing)
+    if not awaited:
+        return briefing
+    note = (f"Waited {timeout:g} s (`next --wait`): {', '.join(awaited)} did not write turn {briefing.turn - 1}. "
+            "Answer with the peer files that exist and tell the user who is missing, "
+            "or run `next --wait` again to keep waiting.")
+    return replace(briefing, notes=briefing.notes + (note,))

@@ -1,0 +1,117 @@
+"""`next --wait`: blocks until the peers' turn N-1 files exist, then answers as `next` does."""
+
+from __future__ import annotations
+
+import json
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import key_of, make_debate, turn_body, write_keyed
+from multidebate.cli import cli
+from multidebate.waiting import brief_when_ready
+
+from processes import Running
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def debate(tmp_path: Path) -> str:
+    """Turn 1 complete; `a` has written turn 2, `b` not yet: `a` waits for b's turn 2."""
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML**", "b": "**Use YAML**"}], participants=("a", "b"))
+    write_keyed(folder, "a", turn_body(2, "**Use TOML**").encode())
+    return folder
+
+
+@pytest.fixture
+def running() -> Iterator[list[Running]]:
+    procs: list[Running] = []
+    yield procs
+    for proc in procs:
+        proc.close()
+
+
+def test_released_when_the_peer_writes(debate: str, running: list[Running]) -> None:
+    proc = Running("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--wait", "--json")  # default timeout: 600 s
+    running.append(proc)
+    assert "for b to write turn 2" in proc.expect_stderr("Waiting up to 600 s")
+    write_keyed(debate, "b", turn_body(2, "**Use TOML after all**").encode())
+    assert proc.finish() == 0
+    briefing = json.loads("\n".join(proc.seen))
+    assert briefing["turn"] == 3 and briefing["waiting"] == []
+    assert [(p["slug"], p["turn"]) for p in briefing["peers"]] == [("b", 2)]
+    assert "TOML after all" in briefing["peers"][0]["text"]
+
+
+def test_timeout_answers_with_what_exists(debate: str, running: list[Running]) -> None:
+    proc = Running("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--wait", "--timeout", "0.5")
+    running.append(proc)
+    assert proc.finish() == 0
+    text = "\n".join(proc.seen)
+    assert "NOTE: Waited 0.5 s (`next --wait`): b did not write turn 2." in text
+    assert "This is your turn 3" in text and "Not yet written turn 2: b." in text
+
+
+def test_timeout_in_process_stops_its_threads(debate: str) -> None:
+    code, out, err = run("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--wait", "--timeout", "0.2", "--json")
+    assert code == 0 and "Waiting up to 0.2 s for b" in err
+    data = json.loads(out)
+    assert data["waiting"] == ["b"] and any("b did not write turn 2" in note for note in data["notes"])
+
+
+def test_no_wait_when_nothing_is_missing(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**TOML**", "b": "**YAML**"}], participants=("a", "b"))
+    code, out, err = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--wait", "--timeout", "30", "--json")
+    assert code == 0 and err == "" and json.loads(out)["turn"] == 2
+    code, out, err = run("next", str(tmp_path / "new"), "--slug", "a", "--task", "Pick one.", "--wait",
+                         "--timeout", "30")
+    assert code == 0 and err == "" and "This is your turn 1" in out  # turn 1 never waits
+
+
+def test_a_peer_two_turns_behind_is_absent_not_awaited(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**TOML**", "b": "**YAML**"}, {"a": "**TOML**", "b": "**TOML**"}],
+                         participants=("a", "b", "c"))
+    code, out, err = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--wait", "--timeout", "30", "--json")
+    data = json.loads(out)
+    assert code == 0 and err == "" and data["turn"] == 3 and data["absent"] == ["c"] and data["waiting"] == []
+
+
+def test_an_empty_peer_file_is_not_written_yet(debate: str) -> None:
+    Path(debate, "turn-2-b.md").write_bytes(b"  \n")  # a writer has only created it
+    briefing = brief_when_ready(debate, "a", key=key_of(debate, "a"), timeout=0.3)
+    assert briefing.notes[-1].startswith("Waited 0.3 s (`next --wait`): b did not write turn 2.")
+
+
+def test_timeout_needs_wait(debate: str) -> None:
+    code, _, err = run("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--timeout", "5")
+    assert code == 2 and "Invalid value for --timeout: only applies with --wait" in err
+
+
+def test_released_when_an_empty_peer_file_is_filled(debate: str, running: list[Running], tmp_path: Path) -> None:
+    scratch = make_debate(str(tmp_path / "scratch"), [{"b": "**Use TOML**"}])
+    full = Path(write_keyed(scratch, "b", turn_body(2, "**Use TOML now**").encode()).path).read_bytes()
+    target = Path(debate, "turn-2-b.md")
+    target.write_bytes(b"")  # a tool that creates the file, then writes it
+    proc = Running("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--wait", "--json", "--timeout", "120")
+    running.append(proc)
+    proc.expect_stderr("for b to write turn 2")
+    target.write_bytes(full)
+    assert proc.finish() == 0
+    briefing = json.loads("\n".join(proc.seen))
+    assert briefing["notes"] == [] and "TOML now" in briefing["peers"][0]["text"]
+
+
+def test_sigint_while_waiting_exits_130(debate: str, running: list[Running]) -> None:
+    proc = Running("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--wait")
+    running.append(proc)
+    proc.expect_stderr("Waiting up to 600 s")
+    proc.proc.send_signal(signal.SIGINT)
+    assert proc.finish() == 130
+    assert proc.seen == [] and proc.errors == ["Waiting up to 600 s for b to write turn 2 (Ctrl-C to stop)..."]
