@@ -80,7 +80,7 @@ class Briefing:
 
     @property
     def debate_over(self) -> bool:
-        return self.verdict.state == "converged"
+        return self.verdict.final
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -207,6 +207,9 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
     verdict = judge(debate)
     if verdict.state == "converged":
         notes.insert(0, f"The debate converged at turn {verdict.turn}: do not write another turn. Tell the user.")
+    elif verdict.final:
+        notes.insert(0, f"The debate ended: {verdict.state} at turn {verdict.turn} ({verdict.detail}). Do not write "
+                        "another turn unless the user asks; tell the user.")
     elif waiting:
         notes.append(
             f"{', '.join(waiting)} ha{'s' if len(waiting) == 1 else 've'} not written turn {turn - 1} yet. "
