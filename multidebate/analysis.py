@@ -91,8 +91,7 @@ class Analysis:
 def _disagreement_texts(entry: Entry) -> tuple[str, ...]:
     if entry.parsed is None:
         return ()
-    return tuple(m.text for m in entry.parsed.mentions if m.section == "Disagreements"
-                 and m.text.strip().strip(".").lower() not in ("none", "- none", "n/a", "no disagreements"))
+    return tuple(m.text for m in entry.parsed.mentions if m.section == "Disagreements" and m.kind != "none")
 
 
 def _cites_peers(entry: Entry, peers: set[str]) -> bool:
@@ -193,7 +192,7 @@ class _Analyser:
 
     @staticmethod
     def _names_peer(mention: Mention) -> bool:
-        return mention.section == "Disagreements" and bool(mention.slugs or mention.everyone)
+        return mention.section == "Disagreements" and mention.is_point
 
     def _same_texts(self, a: tuple[str, ...], b: tuple[str, ...]) -> bool:
         if len(a) != len(b):

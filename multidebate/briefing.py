@@ -260,9 +260,14 @@ def _template(turn: int) -> list[str]:
 
 def render_briefing(b: Briefing) -> str:
     """The briefing as text for a model: short framing, then quoted peer files."""
+    if b.debate_over:
+        # no peer files and no write command: nothing invites an extra turn
+        lines = [f"You are `{b.slug}` in {os.path.abspath(b.folder)}."]
+        lines += [f"NOTE: {note}" for note in b.notes]
+        return "\n".join(lines)
     who = ", ".join(b.participants)
     kind = "roster" if b.roster else "no roster: you and whoever has written so far"
-    out = [f"You are `{b.slug}`. This is your turn {b.turn} in {b.folder}. Today is {b.today} (for anything "
+    out = [f"You are `{b.slug}`. This is your turn {b.turn} in {os.path.abspath(b.folder)}. Today is {b.today} (for anything "
            "time-sensitive).",
            f"Participants ({kind}): {who}."]
     out.extend(f"NOTE: {note}" for note in b.notes)

@@ -104,7 +104,7 @@ def final_answer(debate: Debate, verdict: Verdict, weighted: bool = False) -> Fi
     for slug in best:
         parsed = entries[slug].parsed
         for mention in parsed.mentions if parsed else ():
-            if mention.section == "Disagreements" and (mention.slugs or mention.everyone):
+            if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
                 minority.append(f"{slug}: {mention.text}")
     kind = "consensus" if verdict.state == "converged" else "modal"
     chosen = entries[representative]

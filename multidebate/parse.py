@@ -60,6 +60,21 @@ class Mention:
     everyone: bool
     absent: bool
 
+    @property
+    def kind(self) -> str:
+        """"none" (`- With x: None`), "minor" (`- With x: minor: ...`), or "point" for a real item."""
+        plain = re.sub(r"[*_`]", "", self.text).strip()
+        rest = plain.split(":", 1)[1] if self.slugs or self.everyone else plain
+        rest = rest.strip().lower()
+        if not rest or re.match(r"^(none|n/a|nothing|no disagreements?|no remaining)\b", rest):
+            return "none"
+        return "minor" if re.match(r"^(\(?minor\)?|nit)\b", rest) else "point"
+
+    @property
+    def is_point(self) -> bool:
+        """A real Agreements/Disagreements item that names a peer (not `None`, not `minor:`)."""
+        return (bool(self.slugs) or self.everyone) and self.kind == "point"
+
 
 @dataclass(frozen=True)
 class ParsedTurn:

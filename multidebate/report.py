@@ -52,7 +52,7 @@ def _unresolved(debate: Debate, turn: int) -> tuple[tuple[str, str], ...]:
         if entry is None or entry.parsed is None:
             continue
         for mention in entry.parsed.mentions:
-            if mention.section == "Disagreements" and (mention.slugs or mention.everyone):
+            if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
                 items.append((slug, mention.text))
     return tuple(items)
 

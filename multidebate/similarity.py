@@ -28,13 +28,14 @@ Two Answers agree when the score is at least `AGREE_THRESHOLD`.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections import Counter
 from dataclasses import dataclass
 
-__all__ = ["AGREE_THRESHOLD", "MEASURE", "Comparison", "recommendation", "key_terms", "head_clause", "compare",
-           "slug_words"]
+__all__ = ["AGREE_THRESHOLD", "MEASURE", "AnswerSig", "Comparison", "recommendation", "key_terms", "head_clause",
+           "signature", "compare", "compare_signatures", "slug_words"]
 
 AGREE_THRESHOLD = 0.6
 MEASURE = "recommendation overlap"
@@ -199,18 +200,62 @@ def slug_words(slugs: tuple[str, ...] | list[str]) -> frozenset[str]:
     return frozenset(words)
 
 
-def compare(left: str, right: str, ignore: frozenset[str] = frozenset()) -> Comparison:
-    """Compare two Answers; see the module doc for the measure. `ignore`: words that are no key terms."""
-    rec_l, rec_r = recommendation(left), recommendation(right)
-    if left.split() == right.split() and left.strip():
+@dataclass(frozen=True)
+class AnswerSig:
+    """What the comparison needs of one Answer, computed once (and cacheable as JSON)."""
+
+    recommendation: str
+    rec_terms: dict[str, int]
+    head_terms: dict[str, int]
+    whole_terms: dict[str, int]
+    fingerprint: str
+
+    def as_json(self) -> list[object]:
+        return [self.recommendation, self.rec_terms, self.head_terms, self.whole_terms, self.fingerprint]
+
+    @classmethod
+    def from_json(cls, data: list[object]) -> AnswerSig:
+        rec, rec_terms, head_terms, whole, fingerprint = data
+        assert isinstance(rec, str) and isinstance(fingerprint, str)
+        return cls(rec, dict(rec_terms), dict(head_terms), dict(whole), fingerprint)  # type: ignore[call-overload]
+
+
+_WHOLE_TERMS_KEPT = 120  # the most frequent terms carry the cosine; the tail only costs memory
+
+
+def signature(answer: str) -> AnswerSig:
+    """The AnswerSig of an Answer's text."""
+    rec = recommendation(answer)
+    whole = dict(key_terms(answer).most_common(_WHOLE_TERMS_KEPT))
+    words = " ".join(answer.split())
+    fingerprint = hashlib.sha1(words.encode("utf-8")).hexdigest() if words else ""
+    return AnswerSig(rec, dict(key_terms(rec)), dict(key_terms(head_clause(rec))), whole, fingerprint)
+
+
+def _without(terms: dict[str, int], ignore: frozenset[str]) -> Counter[str]:
+    if not ignore:
+        return Counter(terms)
+    return Counter({t: n for t, n in terms.items() if t.removeprefix("not:") not in ignore})
+
+
+def compare_signatures(left: AnswerSig, right: AnswerSig, ignore: frozenset[str] = frozenset()) -> Comparison:
+    """Compare two Answers by their signatures; see the module doc for the measure."""
+    rec_l, rec_r = left.recommendation, right.recommendation
+    if left.fingerprint and left.fingerprint == right.fingerprint:
         return Comparison(1.0, True, "whole answer", rec_l, rec_r)
-    terms_l, terms_r = key_terms(rec_l, ignore), key_terms(rec_r, ignore)
-    whole = _cosine(key_terms(left, ignore), key_terms(right, ignore))
+    stems = ignore | {_stem(w) for w in ignore}
+    terms_l, terms_r = _without(left.rec_terms, stems), _without(right.rec_terms, stems)
+    whole = _cosine(_without(left.whole_terms, stems), _without(right.whole_terms, stems))
     conflict = _conflicts(terms_l, terms_r)
     if conflict:
         return Comparison(0.0, False, "conflict", rec_l, rec_r, conflict)
     if whole >= _COPY_THRESHOLD or not terms_l or not terms_r:
         return Comparison(whole, whole >= AGREE_THRESHOLD, "whole answer", rec_l, rec_r)
     score = max(_overlap(terms_l, terms_r),
-                _overlap(key_terms(head_clause(rec_l), ignore), key_terms(head_clause(rec_r), ignore)))
+                _overlap(_without(left.head_terms, stems), _without(right.head_terms, stems)))
     return Comparison(score, score >= AGREE_THRESHOLD, "recommendation", rec_l, rec_r)
+
+
+def compare(left: str, right: str, ignore: frozenset[str] = frozenset()) -> Comparison:
+    """Compare two Answers' texts; see the module doc for the measure. `ignore`: words that are no key terms."""
+    return compare_signatures(signature(left), signature(right), ignore)

@@ -108,7 +108,7 @@ def _disagreement_notes(debate: Debate, turn: int) -> tuple[str, ...]:
     for slug in debate.participants:
         entry = debate.entry(turn, slug)
         if entry and entry.parsed and entry.converged:
-            left = [m for m in entry.parsed.mentions if m.section == "Disagreements" and (m.slugs or m.everyone)]
+            left = [m for m in entry.parsed.mentions if m.section == "Disagreements" and m.is_point]
             if left:
                 notes.append(f"{slug} says yes but still lists {len(left)} disagreement(s)")
     return tuple(notes)

@@ -66,3 +66,31 @@ def test_roster_member_who_never_wrote_keeps_turn_incomplete(tmp_path: Path) -> 
     v = verdict_of(tmp_path, [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}],
                    participants=("a", "b", "c"))
     assert v.state == "in_progress" and v.missing == ("c",)
+
+
+def test_minor_and_none_items_are_not_open_disagreements(tmp_path: Path) -> None:
+    from helpers import key_of, turn_body
+    from multidebate.write import write_turn
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML2}])
+    write_turn(folder, "a", turn_body(2, TOML, converged=True, disagreements="- With b: None").encode(),
+               key_of(folder, "a"))
+    write_turn(folder, "b", turn_body(2, TOML2, converged=True,
+                                      disagreements="- With a: minor: the file name").encode(), key_of(folder, "b"))
+    v = judge(load_debate(folder))
+    assert v.state == "converged" and v.notes == ()
+    entry = load_debate(folder).entry(2, "b")
+    assert entry is not None and entry.parsed is not None
+    assert [m.kind for m in entry.parsed.mentions if m.section == "Disagreements"] == ["minor"]
+
+
+def test_next_after_convergence_offers_no_write(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from helpers import key_of
+    from multidebate.cli import cli
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
+    out = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key_of(folder, "a")]).stdout
+    assert "converged at turn 2: do not write another turn" in out
+    assert "multidebate write" not in out and "<<<PEER" not in out
