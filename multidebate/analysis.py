@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from .debate import Debate, Entry
-from .parse import Mention
-from .similarity import Comparison, compare, key_terms, recommendation, slug_words
+from .mentions import Mention
+from .similarity import Comparison, compare_signatures, key_terms, slug_words
 from .verdict import Verdict, judge
 
 __all__ = ["Position", "TurnAnalysis", "Flag", "Analysis", "analyse"]
@@ -89,17 +89,15 @@ class Analysis:
 
 
 def _disagreement_texts(entry: Entry) -> tuple[str, ...]:
-    if entry.parsed is None:
-        return ()
-    return tuple(m.text for m in entry.parsed.mentions if m.section == "Disagreements" and m.kind != "none")
+    return tuple(m.text for m in entry.mentions if m.section == "Disagreements" and m.kind != "none")
 
 
 def _cites_peers(entry: Entry, peers: set[str]) -> bool:
     """Does the turn point at any peer's argument (a named mention, or a peer's slug in Reasoning)?"""
+    if any(set(m.slugs) & peers or m.everyone for m in entry.mentions):
+        return True
     if entry.parsed is None:
         return False
-    if any(set(m.slugs) & peers or m.everyone for m in entry.parsed.mentions):
-        return True
     reasoning = entry.parsed.sections.get("Reasoning")
     text = reasoning.text.lower() if reasoning else ""
     return any(peer in text for peer in peers)
@@ -117,7 +115,7 @@ class _Analyser:
             return None
         key = (a, b) if a <= b else (b, a)
         if key not in self.cache:
-            self.cache[key] = compare(left.answer, right.answer, self.ignore)
+            self.cache[key] = compare_signatures(left.sig, right.sig, self.ignore)
         return self.cache[key]
 
     def position(self, turn: int, slug: str, entry: Entry) -> Position:
@@ -131,7 +129,7 @@ class _Analyser:
                 before = self.compare((turn - 1, slug), (turn - 1, peer))
                 if now is not None and now.agree and (before is None or not before.agree):
                     toward.append(peer)
-        return Position(slug, turn, recommendation(entry.answer), entry.confidence, entry.converged, entry.valid,
+        return Position(slug, turn, entry.sig.recommendation, entry.confidence, entry.converged, entry.valid,
                         None if previous is None else not previous.agree,
                         None if previous is None else previous.score, tuple(toward), _disagreement_texts(entry))
 
@@ -188,7 +186,7 @@ class _Analyser:
 
     @staticmethod
     def _mentions(entry: Entry) -> tuple[Mention, ...]:
-        return entry.parsed.mentions if entry.parsed else ()
+        return entry.mentions
 
     @staticmethod
     def _names_peer(mention: Mention) -> bool:

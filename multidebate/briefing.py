@@ -196,7 +196,7 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
                 (waiting if debate.scan.own_count(peer) >= turn - 2 else absent).append(peer)
                 continue
             text = ""
-            if entry.parsed is not None:
+            if entry.readable:
                 with open(entry.path, encoding="utf-8-sig", errors="replace") as handle:
                     text = split_frontmatter(handle.read().replace("\r\n", "\n")).body.strip()
             cut_from = len(text) if len(text) > MAX_SERVED_CHARS else 0

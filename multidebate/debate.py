@@ -5,61 +5,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from .findings import Finding
-from .folder import Scan, TurnEntry, scan_folder
-from .parse import ParsedTurn, parse_turn
+from .cache import read_entries
+from .entry import Entry, read_entry
+from .folder import Scan, scan_folder
 from .sealed import published_turns, sealed_turns
 from .task import Task, load_task
-from .textfile import read_text
 
 __all__ = ["Entry", "Debate", "load_debate", "read_entry", "visible_scan"]
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One turn file: where it is, what it says (None when unreadable), and its findings."""
-
-    turn: int
-    slug: str
-    path: str
-    parsed: ParsedTurn | None
-    findings: tuple[Finding, ...]
-    mtime: float
-    sha256: str
-
-    @property
-    def valid(self) -> bool:
-        return not any(f.severity == "error" for f in self.findings)
-
-    @property
-    def confidence(self) -> int | None:
-        return self.parsed.confidence if self.parsed else None
-
-    @property
-    def converged(self) -> bool | None:
-        return self.parsed.converged if self.parsed else None
-
-    @property
-    def answer(self) -> str:
-        return self.parsed.answer if self.parsed else ""
-
-
-def read_entry(entry: TurnEntry, shown_as: str | None = None) -> Entry:
-    """Read and parse one turn file; never raises."""
-    import hashlib
-
-    name = shown_as or entry.path
-    read = read_text(entry.path, shown_as=name)
-    try:
-        mtime = os.lstat(entry.path).st_mtime
-    except OSError:
-        mtime = 0.0
-    if read.text is None:
-        return Entry(entry.name.turn, entry.name.slug, entry.path, None, read.findings, mtime, "")
-    parsed = parse_turn(read.text, name, entry.name)
-    findings = tuple(sorted(read.findings + parsed.findings))
-    return Entry(entry.name.turn, entry.name.slug, entry.path, parsed, findings, mtime,
-                 hashlib.sha256(read.raw).hexdigest())
 
 
 @dataclass(frozen=True)
@@ -116,8 +68,11 @@ def visible_scan(folder: str) -> tuple[Scan, Task | None, dict[int, frozenset[st
     return scan, task, pending
 
 
-def load_debate(folder: str) -> Debate:
-    """Scan `folder` and parse every visible turn file in it (FolderError when it is no folder)."""
+def load_debate(folder: str, use_cache: bool = True) -> Debate:
+    """Scan `folder` and read every visible turn file in it (FolderError when it is no folder).
+
+    Unchanged files come from the parse cache (cache.py).
+    """
     scan, task, pending = visible_scan(folder)
-    entries = {(t.name.turn, t.name.slug): read_entry(t) for t in scan.turns}
+    entries = read_entries(folder, scan.turns, use_cache)
     return Debate(folder, scan, task, entries, pending)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .debate import Debate
-from .similarity import compare, recommendation, slug_words
+from .similarity import compare_signatures, slug_words
 from .verdict import Verdict
 
 __all__ = ["Dissent", "FinalAnswer", "final_answer"]
@@ -69,7 +69,7 @@ def _clusters(slugs: list[str], agree: dict[tuple[str, str], bool]) -> list[list
 def final_answer(debate: Debate, verdict: Verdict, weighted: bool = False) -> FinalAnswer:
     """The final answer (see the module doc)."""
     turn = verdict.turn if verdict.state == "converged" else (debate.last_complete_turn or debate.current_turn)
-    entries = {s: e for s in debate.participants if (e := debate.entry(turn, s)) is not None and e.answer}
+    entries = {s: e for s in debate.participants if (e := debate.entry(turn, s)) is not None and e.readable}
     if not entries:
         return FinalAnswer("none", turn, None, "", "", (), (), ())
     ignore = slug_words(list(debate.participants))
@@ -78,7 +78,7 @@ def final_answer(debate: Debate, verdict: Verdict, weighted: bool = False) -> Fi
     agree: dict[tuple[str, str], bool] = {}
     for i, a in enumerate(order):
         for b in order[i + 1:]:
-            result = compare(entries[a].answer, entries[b].answer, ignore)
+            result = compare_signatures(entries[a].sig, entries[b].sig, ignore)
             scores[(a, b)] = scores[(b, a)] = result.score
             agree[(a, b)] = result.agree
 
@@ -94,19 +94,15 @@ def final_answer(debate: Debate, verdict: Verdict, weighted: bool = False) -> Fi
     for slug in order:
         if slug in best:
             continue
-        parsed = entries[slug].parsed
-        reason = parsed.converged_reason if parsed else ""
-        if not reason and parsed:
-            first = next((m.text for m in parsed.mentions if m.section == "Disagreements"), "")
-            reason = first
-        dissenters.append(Dissent(slug, recommendation(entries[slug].answer), reason))
+        entry = entries[slug]
+        reason = entry.converged_reason or next((m.text for m in entry.mentions if m.section == "Disagreements"), "")
+        dissenters.append(Dissent(slug, entry.sig.recommendation, reason))
     minority = []
     for slug in best:
-        parsed = entries[slug].parsed
-        for mention in parsed.mentions if parsed else ():
+        for mention in entries[slug].mentions:
             if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
                 minority.append(f"{slug}: {mention.text}")
     kind = "consensus" if verdict.state == "converged" else "modal"
     chosen = entries[representative]
-    return FinalAnswer(kind, turn, representative, recommendation(chosen.answer), chosen.answer,
+    return FinalAnswer(kind, turn, representative, chosen.sig.recommendation, chosen.answer,
                        tuple(s for s in order if s in best), tuple(dissenters), tuple(minority), weighted)

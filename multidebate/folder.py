@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .errors import FolderError
 from .naming import TurnName, looks_like_turn_attempt, parse_turn_name
@@ -22,6 +23,8 @@ class TurnEntry:
     path: str
     is_file: bool
     is_symlink: bool
+    # (size, mtime_ns, ino, ctime_ns) from the listing: what the parse cache keys on
+    identity: tuple[int, int, int, int] | None = None
 
     @property
     def filename(self) -> str:
@@ -38,7 +41,7 @@ class Scan:
     has_task: bool
     by_slug: dict[str, dict[int, TurnEntry]] = field(default_factory=dict)
 
-    @property
+    @cached_property
     def slugs(self) -> tuple[str, ...]:
         """Every slug with at least one turn file, in order of first appearance (turn, then name)."""
         return tuple(sorted(self.by_slug, key=lambda s: (min(self.by_slug[s]), s)))
@@ -93,11 +96,15 @@ def scan_folder(folder: str) -> Scan:
                         attempts.append(name)
                     continue
                 is_link = entry.is_symlink()
+                identity = None
                 try:
-                    is_file = not is_link and stat.S_ISREG(entry.stat(follow_symlinks=False).st_mode)
+                    info = entry.stat(follow_symlinks=False)
+                    is_file = not is_link and stat.S_ISREG(info.st_mode)
+                    if is_file:
+                        identity = (info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
                 except OSError:
                     is_file = False
-                turns.append(TurnEntry(parsed, os.path.join(folder, name), is_file, is_link))
+                turns.append(TurnEntry(parsed, os.path.join(folder, name), is_file, is_link, identity))
     except OSError as exc:
         raise FolderError(f"cannot list {folder}: {exc.strerror or exc}") from exc
     return scan_of(folder, turns, attempts, has_task)

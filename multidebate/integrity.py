@@ -10,7 +10,6 @@ peer file changed after it was read.
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from .debate import Debate, Entry
 from .findings import Finding, finding
@@ -50,19 +49,9 @@ def _ledger_findings(debate: Debate, slugs: set[str]) -> list[Finding]:
     return found
 
 
-def _peers_read(entry: Entry) -> list[tuple[str, str]]:
-    raw: Any = entry.parsed.metadata.get("peers_read") if entry.parsed else None
-    pairs = []
-    if isinstance(raw, list):
-        for item in raw[:1000]:
-            if isinstance(item, dict) and isinstance(item.get("file"), str) and isinstance(item.get("sha256"), str):
-                pairs.append((item["file"], item["sha256"]))
-    return pairs
-
-
 def _reading_findings(debate: Debate, entry: Entry) -> list[Finding]:
     found = []
-    for name, digest in _peers_read(entry):
+    for name, digest in entry.peers_read:
         read = parse_turn_name(os.path.basename(name))
         if read is None:
             continue

@@ -16,6 +16,7 @@ from typing import Any
 from .blocks import Heading, Outline, outline
 from .findings import Finding, finding
 from .frontmatter_split import split_frontmatter
+from .mentions import Mention
 from .naming import TurnName, is_slug
 from .profile import PROFILE_V1, Profile
 
@@ -47,33 +48,6 @@ class Section:
     @property
     def text(self) -> str:
         return self.body.strip()
-
-
-@dataclass(frozen=True)
-class Mention:
-    """A list item of Agreements/Disagreements, and the peers it names."""
-
-    section: str
-    text: str
-    line: int
-    slugs: tuple[str, ...]
-    everyone: bool
-    absent: bool
-
-    @property
-    def kind(self) -> str:
-        """"none" (`- With x: None`), "minor" (`- With x: minor: ...`), or "point" for a real item."""
-        plain = re.sub(r"[*_`]", "", self.text).strip()
-        rest = plain.split(":", 1)[1] if self.slugs or self.everyone else plain
-        rest = rest.strip().lower()
-        if not rest or re.match(r"^(none|n/a|nothing|no disagreements?|no remaining)\b", rest):
-            return "none"
-        return "minor" if re.match(r"^(\(?minor\)?|nit)\b", rest) else "point"
-
-    @property
-    def is_point(self) -> bool:
-        """A real Agreements/Disagreements item that names a peer (not `None`, not `minor:`)."""
-        return (bool(self.slugs) or self.everyone) and self.kind == "point"
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .debate import Debate, Entry
-from .parse import Mention
+from .debate import Debate
+from .mentions import Mention
 from .similarity import key_terms
 
 __all__ = ["Attribution", "SUPPORT_THRESHOLD", "check_attributions"]
@@ -59,20 +59,14 @@ def _claim(mention: Mention) -> str | None:
     return claim.strip(" .;,")
 
 
-def _peer_text(entry: Entry) -> str:
-    if entry.parsed is None:
-        return ""
-    return "\n".join(s.body for s in entry.parsed.sections.values())
-
-
 def check_attributions(debate: Debate) -> list[Attribution]:
     """Every checkable attribution in the debate, supported or not."""
     found: list[Attribution] = []
     peer_terms: dict[tuple[int, str], set[str]] = {}
     for (turn, slug), entry in sorted(debate.entries.items()):
-        if entry.parsed is None or turn < 2:
+        if turn < 2:
             continue
-        for mention in entry.parsed.mentions:
+        for mention in entry.mentions:
             if mention.absent or len(mention.slugs) != 1 or mention.slugs[0] == slug:
                 continue
             claim = _claim(mention)
@@ -82,8 +76,7 @@ def check_attributions(debate: Debate) -> list[Attribution]:
             peer = mention.slugs[0]
             peer_entry = debate.entry(turn - 1, peer)
             if (turn - 1, peer) not in peer_terms:
-                peer_terms[(turn - 1, peer)] = set(key_terms(_peer_text(peer_entry), signed=False)) \
-                    if peer_entry else set()
+                peer_terms[(turn - 1, peer)] = set(peer_entry.vocab.split()) if peer_entry else set()
             available = peer_terms[(turn - 1, peer)]
             support = len(terms & available) / len(terms)
             found.append(Attribution(entry.path, mention.line, turn, slug, peer, claim or "", support,

@@ -49,9 +49,9 @@ def _unresolved(debate: Debate, turn: int) -> tuple[tuple[str, str], ...]:
     items = []
     for slug in debate.participants:
         entry = debate.entry(turn, slug)
-        if entry is None or entry.parsed is None:
+        if entry is None:
             continue
-        for mention in entry.parsed.mentions:
+        for mention in entry.mentions:
             if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
                 items.append((slug, mention.text))
     return tuple(items)

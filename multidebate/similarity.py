@@ -28,6 +28,7 @@ Two Answers agree when the score is at least `AGREE_THRESHOLD`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import re
@@ -197,10 +198,10 @@ def slug_words(slugs: tuple[str, ...] | list[str]) -> frozenset[str]:
     words = set(slugs)
     for slug in slugs:
         words.update(part for part in slug.split("-") if not part.isdigit())
-    return frozenset(words)
+    return frozenset(words | {_stem(w) for w in words})  # key terms are stemmed
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity: the filtered-terms cache keys on it
 class AnswerSig:
     """What the comparison needs of one Answer, computed once (and cacheable as JSON)."""
 
@@ -238,21 +239,26 @@ def _without(terms: dict[str, int], ignore: frozenset[str]) -> Counter[str]:
     return Counter({t: n for t, n in terms.items() if t.removeprefix("not:") not in ignore})
 
 
+@functools.lru_cache(maxsize=8192)
+def _filtered(sig: AnswerSig, ignore: frozenset[str]) -> tuple[Counter[str], Counter[str], Counter[str]]:
+    """A signature's recommendation, head and whole-answer terms without the ignored words (once per answer)."""
+    return _without(sig.rec_terms, ignore), _without(sig.head_terms, ignore), _without(sig.whole_terms, ignore)
+
+
 def compare_signatures(left: AnswerSig, right: AnswerSig, ignore: frozenset[str] = frozenset()) -> Comparison:
     """Compare two Answers by their signatures; see the module doc for the measure."""
     rec_l, rec_r = left.recommendation, right.recommendation
     if left.fingerprint and left.fingerprint == right.fingerprint:
         return Comparison(1.0, True, "whole answer", rec_l, rec_r)
-    stems = ignore | {_stem(w) for w in ignore}
-    terms_l, terms_r = _without(left.rec_terms, stems), _without(right.rec_terms, stems)
-    whole = _cosine(_without(left.whole_terms, stems), _without(right.whole_terms, stems))
+    terms_l, head_l, whole_l = _filtered(left, ignore)
+    terms_r, head_r, whole_r = _filtered(right, ignore)
+    whole = _cosine(whole_l, whole_r)
     conflict = _conflicts(terms_l, terms_r)
     if conflict:
         return Comparison(0.0, False, "conflict", rec_l, rec_r, conflict)
     if whole >= _COPY_THRESHOLD or not terms_l or not terms_r:
         return Comparison(whole, whole >= AGREE_THRESHOLD, "whole answer", rec_l, rec_r)
-    score = max(_overlap(terms_l, terms_r),
-                _overlap(_without(left.head_terms, stems), _without(right.head_terms, stems)))
+    score = max(_overlap(terms_l, terms_r), _overlap(head_l, head_r))
     return Comparison(score, score >= AGREE_THRESHOLD, "recommendation", rec_l, rec_r)
 
 

@@ -77,13 +77,12 @@ class Status:
         }
 
 
-def _cells(debate: Debate, turn: int) -> dict[str, Cell]:
-    cells = {}
-    for (t, slug), entry in sorted(debate.entries.items()):
-        if t != turn:
-            continue
+def _cells(debate: Debate) -> dict[int, dict[str, Cell]]:
+    """Every turn's cells, in one pass over the entries."""
+    cells: dict[int, dict[str, Cell]] = {}
+    for (turn, slug), entry in sorted(debate.entries.items()):
         errors = sum(1 for f in entry.findings if f.severity == "error")
-        cells[slug] = Cell(entry.path, entry.confidence, entry.converged, entry.valid, errors,
+        cells.setdefault(turn, {})[slug] = Cell(entry.path, entry.confidence, entry.converged, entry.valid, errors,
                            len(entry.findings) - errors)
     return cells
 
@@ -92,7 +91,8 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     """The status of the debate in `folder` (FolderError when it is no folder)."""
     debate = load_debate(folder)
     current = debate.current_turn
-    rows = tuple(TurnRow(t, debate.complete(t), _cells(debate, t)) for t in range(1, current + 1))
+    cells = _cells(debate)
+    rows = tuple(TurnRow(t, debate.complete(t), cells.get(t, {})) for t in range(1, current + 1))
     missing = debate.missing(current) if current else ()
     waiting = None
     if missing and current:

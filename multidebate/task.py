@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -11,6 +12,7 @@ from .findings import Finding, finding
 from .frontmatter_split import split_frontmatter
 from .naming import is_slug
 from .textfile import read_text
+from . import __version__
 from .atomic import create_exclusive
 
 __all__ = ["Task", "TASK_FILE", "load_task", "render_task", "create_task", "same_task"]
@@ -36,11 +38,67 @@ def _positive_int(value: object) -> int | None:
     return value
 
 
+def _identity(path: str) -> list[int] | None:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    return [info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns]
+
+
+def _cache_path(folder: str) -> str:
+    return os.path.join(folder, ".multidebate", "cache", "task.json")
+
+
+def _from_cache(folder: str, path: str, identity: list[int]) -> Task | None:
+    try:
+        with open(_cache_path(folder), encoding="utf-8") as handle:
+            data = json.load(handle)
+        if data["identity"] != identity or data["version"] != __version__:
+            return None
+        return Task(str(data["text"]), tuple(data["participants"]) if data["participants"] else None,
+                    data["max_turns"], data["min_turns"],
+                    tuple(finding(path, int(line), str(code), str(msg)) for line, code, msg in data["findings"]),
+                    bool(data["sealed"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _to_cache(folder: str, identity: list[int], task: Task) -> None:
+    data = {"version": __version__, "identity": identity, "text": task.text,
+            "participants": list(task.participants) if task.participants else None, "max_turns": task.max_turns,
+            "min_turns": task.min_turns, "sealed": task.sealed,
+            "findings": [[f.line, f.code, f.message] for f in task.findings]}
+    path = _cache_path(folder)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w", encoding="utf-8") as handle:
+            json.dump(data, handle)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
 def load_task(folder: str) -> Task | None:
-    """Read FOLDER/TASK.md; None when there is none. Problems become findings, never exceptions."""
+    """Read FOLDER/TASK.md; None when there is none. Problems become findings, never exceptions.
+
+    Cached like turn files (cache.py): YAML is parsed only when TASK.md changed.
+    """
     path = os.path.join(folder, TASK_FILE)
     if not os.path.lexists(path):
         return None
+    identity = _identity(path)
+    cached = _from_cache(folder, path, identity) if identity else None
+    if cached is not None:
+        return cached
+    task = _read_task(path)
+    if identity is not None and os.path.isfile(path) and not os.path.islink(path):
+        _to_cache(folder, identity, task)
+    return task
+
+
+def _read_task(path: str) -> Task:
     read = read_text(path, shown_as=path)
     if read.text is None:
         return Task("", findings=read.findings)

@@ -16,7 +16,6 @@ from .folder import TurnEntry
 from .integrity import integrity_findings
 from .quotes import check_attributions
 from .naming import canonical_guess, parse_turn_name
-from .parse import parse_turn
 from .textfile import read_text
 
 __all__ = ["validate_debate", "validate_paths", "exit_code"]
@@ -60,11 +59,11 @@ def _folder_findings(debate: Debate) -> list[Finding]:
 
 
 def _mention_findings(debate: Debate, entry: Entry) -> list[Finding]:
-    if entry.parsed is None:
+    if not entry.readable:
         return []
     participants = set(debate.participants) | {entry.slug}
     found = []
-    for mention in entry.parsed.mentions:
+    for mention in entry.mentions:
         for slug in mention.slugs:
             if slug not in participants:
                 known = ", ".join(sorted(participants - {entry.slug})) or "none yet"
@@ -109,6 +108,8 @@ def _validate_file(path: str) -> list[Finding]:
     read = read_text(path)
     if read.text is None:
         return sorted(read.findings)
+    from .parse import parse_turn
+
     return sorted(read.findings + parse_turn(read.text, path, None).findings)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from .debate import Debate
-from .similarity import AGREE_THRESHOLD, MEASURE, Comparison, compare, slug_words
+from .similarity import AGREE_THRESHOLD, MEASURE, Comparison, compare_signatures, slug_words
 
 __all__ = ["STATES", "PairScore", "Verdict", "judge", "answers_agree"]
 
@@ -74,7 +74,11 @@ def _pairs(debate: Debate, turn: int) -> tuple[PairScore, ...]:
     for left, right in combinations(slugs, 2):
         a, b = debate.entry(turn, left), debate.entry(turn, right)
         assert a is not None and b is not None
-        scores.append(PairScore(left, right, compare(a.answer, b.answer, ignore)))
+        scores.append(PairScore(left, right, compare_signatures(a.sig, b.sig, ignore)))
+        if not scores[-1].comparison.agree:
+            # one disagreeing pair settles it: the verdict names it, and a debate of
+            # a hundred participants need not compare all 4,950 pairs
+            break
     return tuple(scores)
 
 
@@ -87,7 +91,8 @@ def _why(pairs: tuple[PairScore, ...]) -> str:
     if not pairs:
         return "only one participant so far"
     worst = min(pairs, key=lambda p: p.comparison.score)
-    return f"lowest pair {worst.left} vs {worst.right}: {worst.comparison.explain()} (threshold {AGREE_THRESHOLD})"
+    label = "lowest pair" if worst.comparison.agree else "for one"
+    return f"{label} {worst.left} vs {worst.right}: {worst.comparison.explain()} (threshold {AGREE_THRESHOLD})"
 
 
 def _all_yes(debate: Debate, turn: int) -> bool:
@@ -100,15 +105,15 @@ def _position_moved(debate: Debate, slug: str, before: int, after: int) -> bool:
         return True
     if old.converged != new.converged:
         return True
-    return not compare(old.answer, new.answer, slug_words(debate.participants)).agree
+    return not compare_signatures(old.sig, new.sig, slug_words(debate.participants)).agree
 
 
 def _disagreement_notes(debate: Debate, turn: int) -> tuple[str, ...]:
     notes = []
     for slug in debate.participants:
         entry = debate.entry(turn, slug)
-        if entry and entry.parsed and entry.converged:
-            left = [m for m in entry.parsed.mentions if m.section == "Disagreements" and m.is_point]
+        if entry and entry.converged:
+            left = [m for m in entry.mentions if m.section == "Disagreements" and m.is_point]
             if left:
                 notes.append(f"{slug} says yes but still lists {len(left)} disagreement(s)")
     return tuple(notes)

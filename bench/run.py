@@ -1,0 +1,119 @@
+"""The benchmark of issue "fast enough to vanish": command times as ratios to a floor measured in the same run.
+
+Run:  python bench/run.py            (about 2 minutes on 2 cores; prints a table)
+      python bench/run.py --quick    (smaller folders, fewer runs: a smoke check)
+
+For each synthetic folder (bench/generate.py: 3x3, 10x20, 100x100 turn files of
+about 4-5 KB) it takes the median of N runs of each command, after one warm-up
+run (the parse cache is then warm, as it is for a person who runs status
+often), and divides it by the floor: `python -c "import click"` plus a plain
+Python read of every file in the folder, in one process.  Peak memory comes
+from /usr/bin/time when it is installed.  Token figures use a real BPE
+tokenizer (bpe-openai, cl100k_base) when it is installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from generate import generate  # noqa: E402
+
+PY = sys.executable
+FLOOR = ("import click, os, sys\nfolder = sys.argv[1]\nfor name in os.listdir(folder):\n"
+         "    path = os.path.join(folder, name)\n    if os.path.isfile(path):\n"
+         "        open(path, 'rb').read()\n")
+
+
+def timed(args: list[str], runs: int) -> float:
+    subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # warm-up (and cache)
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def peak_kb(args: list[str]) -> int | None:
+    if not os.path.exists("/usr/bin/time"):
+        return None
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    last = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else ""
+    return int(last) if last.isdigit() else None
+
+
+def md(*args: str) -> list[str]:
+    return [PY, "-m", "multidebate", *args]
+
+
+def tokens() -> None:
+    try:
+        import bpe_openai
+    except ImportError:
+        print("tokens: install bpe-openai for real token counts")
+        return
+    enc = bpe_openai.get_encoding("cl100k_base")
+    root = os.path.join(os.path.dirname(__file__), "..")
+    skill = open(os.path.join(root, "multidebate", "SKILL.md"), encoding="utf-8").read().split("---", 2)[2]
+    print(f"tokens (cl100k_base): SKILL.md body {len(enc.encode(skill))} (budget 1500)")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = generate(os.path.join(tmp, "d"), 3, 1)
+        slug = "model-000"
+        out = subprocess.run(md("next", folder, "--slug", slug), capture_output=True, text=True).stdout
+        peers = [n for n in sorted(os.listdir(folder)) if n.startswith("turn-1-") and slug not in n]
+        peer_text = "".join(open(os.path.join(folder, n), encoding="utf-8").read() for n in peers)
+        served = sum(len(enc.encode(open(os.path.join(folder, n), encoding="utf-8").read().split("---\n", 2)[2]))
+                     for n in peers)
+        framing = len(enc.encode(out)) - served
+        print(f"tokens: `next` output {len(enc.encode(out))} for {len(peers)} peer files of {served} tokens: "
+              f"framing {framing} (budget 150)")
+        by_hand = len(enc.encode(peer_text)) + len(enc.encode("\n".join(os.listdir(folder))))
+        print(f"a turn with the CLI: 2 tool calls (next, write); by hand with k={len(peers)} peers: "
+              f"{len(peers) + 2} calls (list, read x{len(peers)}, write) reading {by_hand} tokens of whole files")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--runs", type=int, default=5)
+    opts = parser.parse_args()
+    sizes = [(3, 3), (10, 20)] + ([] if opts.quick else [(100, 100)])
+    runs = 2 if opts.quick else opts.runs
+    tmp = tempfile.mkdtemp(prefix="multidebate-bench-")
+    try:
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; median of {runs} runs after a warm-up")
+        print(f"{'folder':>8} {'command':>10} {'median s':>9} {'floor s':>8} {'ratio':>6} {'peak MB':>8}")
+        for participants, turns in sizes:
+            label = f"{participants}x{turns}"
+            folder = generate(os.path.join(tmp, label), participants, turns)
+            floor = timed([PY, "-c", FLOOR, folder], runs)
+            commands = {
+                "--version": md("--version"),
+                "next": md("next", folder, "--slug", "model-000"),
+                "status": md("status", folder),
+                "validate": md("validate", folder),
+                "report": md("report", folder, "--format", "json"),
+            }
+            for name, args in commands.items():
+                if name == "report" and participants * turns > 1000 and opts.quick:
+                    continue
+                median = timed(args, runs)
+                peak = peak_kb(args) if name in ("status", "validate") else None
+                mem = f"{peak / 1024:.0f}" if peak else "-"
+                print(f"{label:>8} {name:>10} {median:9.3f} {floor:8.3f} {median / floor:6.2f} {mem:>8}")
+        tokens()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
