@@ -14,15 +14,14 @@ from datetime import date
 
 from .debate import Debate, load_debate, read_entry
 from .errors import FolderError, TaskError
-from .folder import TurnEntry
-from .frontmatter_split import split_frontmatter
+from .folder import TurnEntry, served_record_path
+from .frontmatter_split import strip_frontmatter
 from .naming import TurnName
 from .profile import PROFILE_V1
 from .sealed import sealed_dir
 from .session import check_identity, check_slug, next_turn_number
 from .task import TASK_FILE, create_task, render_task, same_task
 from .verdict import Verdict, judge
-from .write import served_record_path
 
 __all__ = ["PeerFile", "Briefing", "brief", "render_briefing", "PEER_PREAMBLE"]
 
@@ -198,7 +197,7 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
             text = ""
             if entry.readable:
                 with open(entry.path, encoding="utf-8-sig", errors="replace") as handle:
-                    text = split_frontmatter(handle.read().replace("\r\n", "\n")).body.strip()
+                    text = strip_frontmatter(handle.read().replace("\r\n", "\n")).strip()
             cut_from = len(text) if len(text) > MAX_SERVED_CHARS else 0
             if cut_from:
                 text = text[:MAX_SERVED_CHARS]

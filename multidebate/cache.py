@@ -29,7 +29,7 @@ from .similarity import AnswerSig
 
 __all__ = ["read_entries", "CACHE_FORMAT"]
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 _STAMP = f"{CACHE_FORMAT}:{__version__}:{PROFILE_V1.name}"
 
 
@@ -67,7 +67,7 @@ class _SigShard:
         self.path = path
         self.files: dict[str, Any] | None = None
 
-    def get(self, name: str, identity: list[int]) -> tuple[AnswerSig, str] | None:
+    def get(self, name: str, identity: list[int]) -> tuple[AnswerSig, str, str] | None:
         if self.files is None:
             self.files = _load(self.path)
         cached = self.files.get(name)

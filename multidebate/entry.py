@@ -48,17 +48,17 @@ class Entry:
     shown_as: str = ""
     # Where the Answer's signature and the file's vocabulary come from when they are
     # not computed here: the cache loads them only for the turns a command looks at.
-    loader: Callable[[], tuple[AnswerSig, str] | None] | None = field(default=None, repr=False)
+    loader: Callable[[], tuple[AnswerSig, str, str] | None] | None = field(default=None, repr=False)
 
     @cached_property
-    def _sig_vocab(self) -> tuple[AnswerSig, str]:
+    def _sig_vocab(self) -> tuple[AnswerSig, str, str]:
         loaded = self.loader() if self.loader is not None else None
         if loaded is not None:
             return loaded
         parsed = self.parsed
         if parsed is None:
-            return _EMPTY_SIG, ""
-        return signature(parsed.answer), _vocabulary(parsed)
+            return _EMPTY_SIG, "", ""
+        return signature(parsed.answer), _vocabulary(parsed), parsed.answer
 
     @property
     def sig(self) -> AnswerSig:
@@ -87,7 +87,8 @@ class Entry:
 
     @property
     def answer(self) -> str:
-        return self.parsed.answer if self.parsed else ""
+        """The Answer section's text (from the cache when the file is unchanged)."""
+        return self._sig_vocab[2]
 
 
 def _peers_read(parsed: "ParsedTurn") -> tuple[tuple[str, str], ...]:
@@ -122,7 +123,7 @@ def read_entry(entry: TurnEntry, shown_as: str | None = None) -> Entry:
                    hashlib.sha256(read.raw).hexdigest(), True, parsed.confidence, parsed.converged,
                    parsed.converged_reason, parsed.mentions, _peers_read(parsed), name)
     result.__dict__["parsed"] = parsed  # already parsed: spare the lazy re-read
-    result.__dict__["_sig_vocab"] = (signature(parsed.answer), _vocabulary(parsed))
+    result.__dict__["_sig_vocab"] = (signature(parsed.answer), _vocabulary(parsed), parsed.answer)
     return result
 
 
@@ -138,16 +139,16 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
 
 
 def sig_to_json(entry: Entry) -> list[Any]:
-    return [entry.sig.as_json(), entry.vocab]
+    return [entry.sig.as_json(), entry.vocab, entry.answer]
 
 
-def sig_from_json(data: list[Any]) -> tuple[AnswerSig, str]:
-    sig, vocab = data
-    return AnswerSig.from_json(sig), str(vocab)
+def sig_from_json(data: list[Any]) -> tuple[AnswerSig, str, str]:
+    sig, vocab, answer = data
+    return AnswerSig.from_json(sig), str(vocab), str(answer)
 
 
 def entry_from_json(data: dict[str, Any], turn_entry: TurnEntry,
-                    loader: Callable[[], tuple[AnswerSig, str] | None] | None = None) -> Entry:
+                    loader: Callable[[], tuple[AnswerSig, str, str] | None] | None = None) -> Entry:
     """An Entry from its cached summary (KeyError/TypeError/ValueError on a damaged record)."""
     path = turn_entry.path
     findings = tuple(Finding(path, int(line), str(code), CODES[str(code)][0], str(message))

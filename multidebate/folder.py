@@ -74,6 +74,11 @@ class Scan:
         return found
 
 
+def served_record_path(folder: str, slug: str, turn: int) -> str:
+    """Where `next` records the hashes of the peer files it served for `slug`'s `turn` (write reads it)."""
+    return os.path.join(folder, STATE_DIR, "served", f"{slug}.turn-{turn}.json")
+
+
 def scan_folder(folder: str) -> Scan:
     """List `folder` once and classify its entries by name. Symlinks are never followed."""
     if not os.path.exists(folder):

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["FrontmatterSplit", "split_frontmatter", "MAX_FRONTMATTER"]
+__all__ = ["FrontmatterSplit", "split_frontmatter", "strip_frontmatter", "MAX_FRONTMATTER"]
 
 MAX_FRONTMATTER = 64 * 1024
 _MAX_NODES = 10_000
@@ -45,6 +45,14 @@ def _too_many_values(value: object, budget: int) -> bool:
         elif isinstance(item, list):
             stack.extend(item)
     return False
+
+
+def strip_frontmatter(text: str) -> str:
+    """The text without its frontmatter block, found as split_frontmatter finds it but never parsed."""
+    if not text.startswith("---\n"):
+        return text
+    close = _CLOSE_RE.search(text, 4)
+    return text if close is None else text[close.end() + 1:]
 
 
 def split_frontmatter(text: str) -> FrontmatterSplit:

@@ -12,7 +12,7 @@ from . import __version__
 from .atomic import create_exclusive
 from .debate import visible_scan
 from .errors import FolderError, IdentityError, InvalidTurn, TurnConflict
-from .folder import STATE_DIR, Scan
+from .folder import Scan, served_record_path
 from .identity import claim, free_slug, key_path
 from .ledger import append_entry
 from .naming import TurnName, turn_file_name
@@ -47,11 +47,6 @@ class WriteResult:
     key: str | None = None
     sealed: bool = False
     published: bool = False
-
-
-def served_record_path(folder: str, slug: str, turn: int) -> str:
-    """Where `next` records the hashes of the peer files it served for `slug`'s `turn`."""
-    return os.path.join(folder, STATE_DIR, "served", f"{slug}.turn-{turn}.json")
 
 
 def _peers_read(folder: str, scan: Scan, slug: str, turn: int) -> tuple[tuple[str, str], ...]:

@@ -1,0 +1,72 @@
+"""The parse cache: reused only for unchanged files, never trusted over a changed one."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from helpers import make_debate
+from multidebate.debate import load_debate
+from multidebate.verdict import judge
+
+
+def _answer(folder: str, turn: int, slug: str) -> str:
+    entry = load_debate(folder).entry(turn, slug)
+    assert entry is not None
+    return entry.answer
+
+
+def test_cache_is_written_and_reused(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
+    first = load_debate(folder)
+    shard = Path(folder, ".multidebate", "cache", "turn-1.json")
+    assert shard.exists() and set(json.loads(shard.read_text())["files"]) == {"turn-1-a.md", "turn-1-b.md"}
+    second = load_debate(folder)
+    assert second.entry(1, "a").parsed is not None  # type: ignore[union-attr]
+    assert judge(first).detail == judge(second).detail
+
+
+def test_changed_file_with_same_size_and_mtime_is_read_again(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
+    assert "TOML" in _answer(folder, 1, "a")
+    path = Path(folder, "turn-1-a.md")
+    before = os.stat(path)
+    text = path.read_text().replace("TOML", "JSON")  # same length
+    path.write_text(text)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # an editor that restores the mtime
+    assert os.stat(path).st_size == before.st_size and os.stat(path).st_mtime_ns == before.st_mtime_ns
+    assert "JSON" in _answer(folder, 1, "a")  # ctime changed: the cache is not trusted
+
+
+def test_damaged_or_foreign_cache_is_ignored(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**"}])
+    load_debate(folder)
+    cache = Path(folder, ".multidebate", "cache")
+    for shard in cache.iterdir():
+        shard.write_text("{not json")
+    assert "TOML" in _answer(folder, 1, "a")
+    (cache / "turn-1.json").write_text(json.dumps({"stamp": "other", "files": {"turn-1-a.md": [[1], {}]}}))
+    assert "TOML" in _answer(folder, 1, "a")
+
+
+def test_read_only_cache_folder_still_works(tmp_path: Path, monkeypatch: object) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**"}])
+    Path(folder, ".multidebate", "cache").mkdir(parents=True, exist_ok=True)
+    Path(folder, ".multidebate", "cache", "turn-1.json").mkdir()  # cannot be replaced by a file
+    assert "TOML" in _answer(folder, 1, "a")
+
+
+def test_warm_status_loads_no_markdown_or_yaml_parser(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"},
+                                               {"a": "**Use TOML.**", "b": "**Use TOML.**"}])
+    load_debate(folder)
+    judge(load_debate(folder))  # warm the signature shards too
+    code = ("import sys; from click.testing import CliRunner; from multidebate.cli import cli; "
+            f"r = CliRunner().invoke(cli, ['status', {folder!r}]); assert r.exit_code == 0, r.output; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mistune', 'yaml', 'frontmatter', "
+            "'watchdog')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
