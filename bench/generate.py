@@ -8,6 +8,7 @@ data, labelled as synthetic, never presented as a real debate.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import sys
@@ -21,12 +22,13 @@ def paragraph(rng: random.Random, sentences: int) -> str:
                     for _ in range(sentences))
 
 
-def turn_text(rng: random.Random, slug: str, turn: int, peers: list[str]) -> str:
+def turn_text(rng: random.Random, slug: str, turn: int, peers: list[str], hashes: dict[str, str]) -> str:
     pick = rng.choice(("Use TOML for the config file", "Use YAML with a JSON schema", "Use SQLite in WAL mode"))
     front = ["---", "protocol: 1", f"turn: {turn}", f"slug: {slug}", "written_at: '2026-11-22T00:00:00Z'",
              "tool: multidebate bench", "peers_read:"]
     for peer in peers[:3]:
-        front += [f"  - file: turn-{turn - 1}-{peer}.md", f"    sha256: {hashlib.sha256(peer.encode()).hexdigest()}"]
+        name = f"turn-{turn - 1}-{peer}.md"
+        front += [f"  - file: {name}", f"    sha256: {hashes.get(name, '')}"]
     if turn == 1 or not peers:
         front[-1] = "peers_read: []"
     body = [f"# Turn {turn} \u2014 {slug}", "", "## Reasoning", "", paragraph(rng, 6), "",
@@ -42,9 +44,18 @@ def turn_text(rng: random.Random, slug: str, turn: int, peers: list[str]) -> str
     return "\n".join(front + ["---"] + body)
 
 
+def _ledger_line(name: str, data: bytes, slug: str, turn: int, prev: str) -> str:
+    entry = {"file": name, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data),
+             "written_at": "2026-11-22T00:00:00Z", "slug": slug, "turn": turn, "prev": prev}
+    return json.dumps(entry, sort_keys=True, separators=(",", ":"))
+
+
 def generate(out: str, participants: int, turns: int, seed: int = 7) -> str:
+    """A debate as `multidebate write` would leave it: real peer hashes in frontmatter, and ledgers."""
     rng = random.Random(seed)
-    os.makedirs(out, exist_ok=True)
+    os.makedirs(os.path.join(out, ".multidebate", "ledger"), exist_ok=True)
+    hashes: dict[str, str] = {}
+    ledgers: dict[str, list[str]] = {}
     slugs = [f"model-{i:03d}" for i in range(participants)]
     with open(os.path.join(out, "TASK.md"), "w", encoding="utf-8") as handle:
         handle.write("---\nprotocol: 1\n---\n\nSynthetic benchmark debate: pick a config format.\n")
@@ -52,8 +63,17 @@ def generate(out: str, participants: int, turns: int, seed: int = 7) -> str:
         for slug in slugs:
             peers = [s for s in slugs if s != slug]
             rng.shuffle(peers)
-            with open(os.path.join(out, f"turn-{turn}-{slug}.md"), "w", encoding="utf-8") as handle:
-                handle.write(turn_text(rng, slug, turn, peers))
+            name = f"turn-{turn}-{slug}.md"
+            data = turn_text(rng, slug, turn, peers, hashes).encode("utf-8")
+            with open(os.path.join(out, name), "wb") as handle:
+                handle.write(data)
+            hashes[name] = hashlib.sha256(data).hexdigest()
+            lines = ledgers.setdefault(slug, [])
+            prev = hashlib.sha256(lines[-1].encode()).hexdigest() if lines else "0" * 64
+            lines.append(_ledger_line(name, data, slug, turn, prev))
+    for slug, lines in ledgers.items():
+        with open(os.path.join(out, ".multidebate", "ledger", f"{slug}.jsonl"), "w", encoding="utf-8") as handle:
+            handle.write("\n".join(lines) + "\n")
     return out
 
 

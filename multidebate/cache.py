@@ -6,10 +6,11 @@ ctime, which no user-space call can set back, so an edited file is never
 answered from the cache.  The cache is an optimisation only: a missing,
 damaged, foreign-version or unwritable cache just means parsing again.
 
-Each turn has two shards: `turn-N.json` holds what every command needs of a
-file (values, findings, mentions); `turn-N.sig.json` holds the Answer's
-signature and the file's vocabulary, loaded only for the turns a command
-compares (a status of 100 turns reads a handful of them).
+Each turn has three shards: `turn-N.json` holds what every command needs of
+a file (values, findings, mentions, claims); `turn-N.sig.json` the Answer's
+text and signature, loaded only for the turns a command compares (a status
+of 100 turns reads a handful); `turn-N.vocab.json` each file's vocabulary,
+for the quote check, one turn at a time.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from .similarity import AnswerSig
 
 __all__ = ["read_entries", "CACHE_FORMAT"]
 
-CACHE_FORMAT = 3
+CACHE_FORMAT = 6
 _STAMP = f"{CACHE_FORMAT}:{__version__}:{PROFILE_V1.name}"
 
 
@@ -67,7 +68,7 @@ class _SigShard:
         self.path = path
         self.files: dict[str, Any] | None = None
 
-    def get(self, name: str, identity: list[int]) -> tuple[AnswerSig, str, str] | None:
+    def get(self, name: str, identity: list[int]) -> tuple[AnswerSig, str] | None:
         if self.files is None:
             self.files = _load(self.path)
         cached = self.files.get(name)
@@ -77,6 +78,20 @@ class _SigShard:
             return sig_from_json(cached[1])
         except (KeyError, TypeError, ValueError, AssertionError):
             return None
+
+
+# One vocabulary shard at a time: the quote check walks the turns in order, so
+# memory stays at one turn's vocabulary however long the debate.
+_VOCAB_SLOT: dict[str, Any] = {"path": None, "files": {}}
+
+
+def _vocab(path: str, name: str, identity: list[int]) -> str | None:
+    if _VOCAB_SLOT["path"] != path:
+        _VOCAB_SLOT["path"], _VOCAB_SLOT["files"] = path, _load(path)
+    cached = _VOCAB_SLOT["files"].get(name)
+    if isinstance(cached, list) and len(cached) == 2 and cached[0] == identity and isinstance(cached[1], str):
+        return cached[1]
+    return None
 
 
 def read_entries(folder: str, turns: Iterable[TurnEntry], use_cache: bool = True) -> dict[tuple[int, str], Entry]:
@@ -89,8 +104,10 @@ def read_entries(folder: str, turns: Iterable[TurnEntry], use_cache: bool = True
         path = _shard_path(folder, turn)
         shard = _load(path) if use_cache else {}
         sigs = _SigShard(_shard_path(folder, turn, ".sig"))
+        vocab_path = _shard_path(folder, turn, ".vocab")
         fresh: dict[str, Any] = {}
         fresh_sigs: dict[str, Any] = {}
+        fresh_vocab: dict[str, Any] = {}
         for turn_entry in group:
             name = turn_entry.filename
             identity = list(turn_entry.identity) if turn_entry.identity else None
@@ -98,7 +115,8 @@ def read_entries(folder: str, turns: Iterable[TurnEntry], use_cache: bool = True
             entry = None
             if identity is not None and isinstance(cached, list) and len(cached) == 2 and cached[0] == identity:
                 try:
-                    entry = entry_from_json(cached[1], turn_entry, functools.partial(sigs.get, name, identity))
+                    entry = entry_from_json(cached[1], turn_entry, functools.partial(sigs.get, name, identity),
+                                            functools.partial(_vocab, vocab_path, name, identity))
                     fresh[name] = cached
                 except (KeyError, TypeError, ValueError, AssertionError):
                     entry = None
@@ -107,6 +125,7 @@ def read_entries(folder: str, turns: Iterable[TurnEntry], use_cache: bool = True
                 if identity is not None:
                     fresh[name] = [identity, entry_to_json(entry)]
                     fresh_sigs[name] = [identity, sig_to_json(entry)]
+                    fresh_vocab[name] = [identity, entry.vocab]
             entries[(turn, turn_entry.name.slug)] = entry
         if use_cache and (fresh_sigs or len(fresh) != len(shard)):
             _store(path, fresh)
@@ -116,4 +135,9 @@ def read_entries(folder: str, turns: Iterable[TurnEntry], use_cache: bool = True
                 merged = {n: v for n, v in old.items() if n in fresh and n not in fresh_sigs}
                 merged.update(fresh_sigs)
                 _store(sigs.path, merged)
+                old_vocab = _load(vocab_path)
+                kept = {n: v for n, v in old_vocab.items() if n in fresh and n not in fresh_vocab}
+                kept.update(fresh_vocab)
+                _store(vocab_path, kept)
+                _VOCAB_SLOT["path"] = None
     return entries

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .findings import CODES, Finding
 from .folder import TurnEntry
-from .mentions import Mention
+from .mentions import Claim, Mention, claims_of
 from .similarity import AnswerSig, key_terms, signature
 from .textfile import read_text
 
@@ -29,7 +29,7 @@ __all__ = ["Entry", "read_entry", "entry_to_json", "entry_from_json", "sig_to_js
 _EMPTY_SIG = signature("")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)  # not frozen: frozen dataclasses are slow to build, and 10,000 come from the cache
 class Entry:
     """One turn file: where it is, what it says, and its findings."""
 
@@ -46,29 +46,41 @@ class Entry:
     mentions: tuple[Mention, ...] = ()
     peers_read: tuple[tuple[str, str], ...] = ()
     shown_as: str = ""
+    claims: tuple[Claim, ...] = ()
     # Where the Answer's signature and the file's vocabulary come from when they are
     # not computed here: the cache loads them only for the turns a command looks at.
-    loader: Callable[[], tuple[AnswerSig, str, str] | None] | None = field(default=None, repr=False)
+    loader: Callable[[], tuple[AnswerSig, str] | None] | None = field(default=None, repr=False)
+    vocab_loader: Callable[[], str | None] | None = field(default=None, repr=False)
 
     @cached_property
-    def _sig_vocab(self) -> tuple[AnswerSig, str, str]:
+    def _detail(self) -> tuple[AnswerSig, str]:
         loaded = self.loader() if self.loader is not None else None
         if loaded is not None:
             return loaded
         parsed = self.parsed
         if parsed is None:
-            return _EMPTY_SIG, "", ""
-        return signature(parsed.answer), _vocabulary(parsed), parsed.answer
+            return _EMPTY_SIG, ""
+        return signature(parsed.answer), parsed.answer
 
     @property
     def sig(self) -> AnswerSig:
         """The signature of the Answer (what the comparison needs)."""
-        return self._sig_vocab[0]
+        return self._detail[0]
 
     @property
     def vocab(self) -> str:
-        """Every key term of the file, unsigned and space-separated: for the quote check."""
-        return self._sig_vocab[1]
+        """Every key term of the file, unsigned and space-separated: for the quote check.
+
+        Not kept on the entry (a validate of 10,000 files would hold them all):
+        loaded from the cache, or computed, each time it is asked for.
+        """
+        known = self.__dict__.get("_vocab")
+        if isinstance(known, str):
+            return known
+        loaded = self.vocab_loader() if self.vocab_loader is not None else None
+        if loaded is not None:
+            return loaded
+        return _vocabulary(self.parsed) if self.parsed is not None else ""
 
     @property
     def valid(self) -> bool:
@@ -88,7 +100,7 @@ class Entry:
     @property
     def answer(self) -> str:
         """The Answer section's text (from the cache when the file is unchanged)."""
-        return self._sig_vocab[2]
+        return self._detail[1]
 
 
 def _peers_read(parsed: "ParsedTurn") -> tuple[tuple[str, str], ...]:
@@ -121,9 +133,11 @@ def read_entry(entry: TurnEntry, shown_as: str | None = None) -> Entry:
     findings = tuple(sorted(read.findings + parsed.findings))
     result = Entry(entry.name.turn, entry.name.slug, entry.path, findings, mtime,
                    hashlib.sha256(read.raw).hexdigest(), True, parsed.confidence, parsed.converged,
-                   parsed.converged_reason, parsed.mentions, _peers_read(parsed), name)
+                   parsed.converged_reason, parsed.mentions, _peers_read(parsed), name,
+                   claims_of(parsed.mentions, entry.name.slug) if entry.name.turn > 1 else ())
     result.__dict__["parsed"] = parsed  # already parsed: spare the lazy re-read
-    result.__dict__["_sig_vocab"] = (signature(parsed.answer), _vocabulary(parsed), parsed.answer)
+    result.__dict__["_detail"] = (signature(parsed.answer), parsed.answer)
+    result.__dict__["_vocab"] = _vocabulary(parsed)
     return result
 
 
@@ -133,22 +147,25 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
         "f": [[f.line, f.code, f.message] for f in entry.findings],
         "m": entry.mtime, "h": entry.sha256, "r": entry.readable, "c": entry.confidence, "v": entry.converged,
         "why": entry.converged_reason,
-        "men": [[m.section, m.text[:300], m.line, list(m.slugs), m.everyone, m.absent] for m in entry.mentions],
+        # 160 characters keep an item's kind ("minor:", "None") and gist; claims keep their own text
+        "men": [[m.section, m.text[:160], m.line, list(m.slugs), m.everyone, m.absent] for m in entry.mentions],
         "pr": [list(p) for p in entry.peers_read],
+        "cl": [[c.line, c.peer, c.text, list(c.terms)] for c in entry.claims],
     }
 
 
 def sig_to_json(entry: Entry) -> list[Any]:
-    return [entry.sig.as_json(), entry.vocab, entry.answer]
+    return [entry.sig.as_json(), entry.answer]
 
 
-def sig_from_json(data: list[Any]) -> tuple[AnswerSig, str, str]:
-    sig, vocab, answer = data
-    return AnswerSig.from_json(sig), str(vocab), str(answer)
+def sig_from_json(data: list[Any]) -> tuple[AnswerSig, str]:
+    sig, answer = data
+    return AnswerSig.from_json(sig), str(answer)
 
 
 def entry_from_json(data: dict[str, Any], turn_entry: TurnEntry,
-                    loader: Callable[[], tuple[AnswerSig, str, str] | None] | None = None) -> Entry:
+                    loader: Callable[[], tuple[AnswerSig, str] | None] | None = None,
+                    vocab_loader: Callable[[], str | None] | None = None) -> Entry:
     """An Entry from its cached summary (KeyError/TypeError/ValueError on a damaged record)."""
     path = turn_entry.path
     findings = tuple(Finding(path, int(line), str(code), CODES[str(code)][0], str(message))
@@ -157,4 +174,6 @@ def entry_from_json(data: dict[str, Any], turn_entry: TurnEntry,
                      for sec, text, line, slugs, everyone, absent in data["men"])
     return Entry(turn_entry.name.turn, turn_entry.name.slug, path, findings, float(data["m"]), str(data["h"]),
                  bool(data["r"]), data["c"], data["v"], str(data["why"]), mentions,
-                 tuple((str(a), str(b)) for a, b in data["pr"]), path, loader)
+                 tuple((str(a), str(b)) for a, b in data["pr"]), path,
+                 tuple(Claim(int(line), str(peer), str(text), tuple(terms)) for line, peer, text, terms in data["cl"]),
+                 loader, vocab_loader)

@@ -23,6 +23,9 @@ __all__ = ["integrity_findings"]
 def _ledger_findings(debate: Debate, slugs: set[str]) -> list[Finding]:
     found: list[Finding] = []
     sealed = bool(debate.task and debate.task.sealed)
+    by_slug: dict[str, list[str]] = {}
+    for (_turn, entry_slug), turn_entry in debate.entries.items():
+        by_slug.setdefault(entry_slug, []).append(turn_entry.path)
     for slug in sorted(slugs):
         ledger = read_ledger(debate.folder, slug)
         for line, why in ledger.broken:
@@ -42,9 +45,9 @@ def _ledger_findings(debate: Debate, slugs: set[str]) -> list[Finding]:
             if current.sha256 and current.sha256 != entry.sha256:
                 found.append(finding(path, 1, "E080", f"differs from what was written at {entry.written_at} "
                                      "(ledger sha256): it was edited or replaced; turn files are never changed"))
-        for (_turn, entry_slug), turn_entry in debate.entries.items():
-            if entry_slug == slug and os.path.basename(turn_entry.path) not in recorded:
-                found.append(finding(turn_entry.path, 1, "W080", "has no ledger entry: it was not written by "
+        for path in by_slug.get(slug, ()):
+            if os.path.basename(path) not in recorded:
+                found.append(finding(path, 1, "W080", "has no ledger entry: it was not written by "
                                      "`multidebate write` (hand-written), or its write was interrupted"))
     return found
 

@@ -7,12 +7,24 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
-__all__ = ["Mention"]
+__all__ = ["Mention", "Claim", "claims_of"]
+
+_MIN_TERMS = 3
+_CLAIM_RE = re.compile(
+    r"\b(?:they|it|he|she|\w[\w.-]*)\s+(?:argued|argues|argue|said|says|say|claimed|claims|claim|proposed|proposes|"
+    r"propose|suggested|suggests|suggest|wants|want|wanted|holds|held|recommends|recommended|prefers|preferred|"
+    r"thinks|thought|insists|insisted)\s+(?:that\s+)?(?P<claim>.+)",
+    re.IGNORECASE,
+)
+# "they cap late delays at 12 h. I hold 8 h": the peer's position, with its own verb
+_THEY_RE = re.compile(r"(?:they|it)\s+(?P<claim>\w.+)", re.IGNORECASE)
+_MINE_RE = re.compile(r"(?:[,;.]|\s[\u2014\u2013-])\s*(?:but\s+|while\s+|whereas\s+)?(?:I|we)\s", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class Mention:
+
+class Mention(NamedTuple):  # a NamedTuple: thousands are rebuilt from the cache on every status
     """A list item of Agreements/Disagreements, and the peers it names."""
 
     section: str
@@ -36,3 +48,38 @@ class Mention:
     def is_point(self) -> bool:
         """A real Agreements/Disagreements item that names a peer (not `None`, not `minor:`)."""
         return (bool(self.slugs) or self.everyone) and self.kind == "point"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What an item attributes to one peer ("they argued X"), with X's key terms."""
+
+    line: int
+    peer: str
+    text: str
+    terms: tuple[str, ...]
+
+
+def _claim(mention: Mention) -> str | None:
+    text = re.sub(r"[*_`]", "", mention.text)
+    after = text.split(":", 1)[1] if ":" in text[:200] else text
+    match = _CLAIM_RE.search(after) or _THEY_RE.match(after.strip())
+    if match is None:
+        return None
+    claim = _MINE_RE.split(match.group("claim"), maxsplit=1)[0]
+    return claim.strip(" .;,")
+
+
+def claims_of(mentions: tuple[Mention, ...], own_slug: str) -> tuple[Claim, ...]:
+    """The checkable claims among a turn's mentions: one named peer, not absent, at least three key terms."""
+    from .similarity import key_terms
+
+    claims = []
+    for mention in mentions:
+        if mention.absent or len(mention.slugs) != 1 or mention.slugs[0] == own_slug:
+            continue
+        text = _claim(mention)
+        terms = tuple(sorted(key_terms(text or "", signed=False))) if text else ()
+        if len(terms) >= _MIN_TERMS:  # shorter claims are too short to judge fairly
+            claims.append(Claim(mention.line, mention.slugs[0], text or "", terms))
+    return tuple(claims)

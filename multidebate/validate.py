@@ -21,6 +21,11 @@ from .textfile import read_text
 __all__ = ["validate_debate", "validate_paths", "exit_code"]
 
 
+def _sorted(found: list[Finding]) -> list[Finding]:
+    """Unique findings in path, line, code order (a key tuple: far faster than dataclass comparisons)."""
+    return sorted(set(found), key=lambda f: (f.path, f.line, f.code, f.message))
+
+
 def _name_findings(debate: Debate) -> list[Finding]:
     found = []
     real = {t.filename for t in debate.scan.turns}
@@ -86,7 +91,7 @@ def validate_debate(debate: Debate) -> list[Finding]:
     for entry in debate.entries.values():
         found.extend(entry.findings)
         found.extend(_mention_findings(debate, entry))
-    return sorted(set(found))
+    return _sorted(found)
 
 
 def _validate_file(path: str) -> list[Finding]:
@@ -123,7 +128,7 @@ def validate_paths(paths: Iterable[str]) -> list[Finding]:
             found.extend(_validate_file(path))
         else:
             raise FolderError(f"no such file or folder: {path}")
-    return sorted(set(found))
+    return _sorted(found)
 
 
 def exit_code(findings: list[Finding], strict: bool = False) -> int:
