@@ -65,20 +65,27 @@ def tokens() -> None:
     root = os.path.join(os.path.dirname(__file__), "..")
     skill = open(os.path.join(root, "multidebate", "SKILL.md"), encoding="utf-8").read().split("---", 2)[2]
     print(f"tokens (cl100k_base): SKILL.md body {len(enc.encode(skill))} (budget 1500)")
+    import json
+
     with tempfile.TemporaryDirectory() as tmp:
-        folder = generate(os.path.join(tmp, "d"), 3, 1)
+        folder = generate(os.path.join(tmp, "d"), 3, 2)
         slug = "model-000"
         out = subprocess.run(md("next", folder, "--slug", slug), capture_output=True, text=True).stdout
-        peers = [n for n in sorted(os.listdir(folder)) if n.startswith("turn-1-") and slug not in n]
-        peer_text = "".join(open(os.path.join(folder, n), encoding="utf-8").read() for n in peers)
-        served = sum(len(enc.encode(open(os.path.join(folder, n), encoding="utf-8").read().split("---\n", 2)[2]))
-                     for n in peers)
-        framing = len(enc.encode(out)) - served
-        print(f"tokens: `next` output {len(enc.encode(out))} for {len(peers)} peer files of {served} tokens: "
-              f"framing {framing} (budget 150)")
-        by_hand = len(enc.encode(peer_text)) + len(enc.encode("\n".join(os.listdir(folder))))
+        data = json.loads(subprocess.run(md("next", folder, "--slug", slug, "--json"), capture_output=True,
+                                         text=True).stdout)
+        content = sum(len(enc.encode(p["text"])) for p in data["peers"])
+        content += len(enc.encode(data["task"] or "")) + len(enc.encode(data["own_previous_answer"] or ""))
+        framing = len(enc.encode(out)) - content
+        print(f"tokens: `next` at turn 3 with {len(data['peers'])} peers: {len(enc.encode(out))} in all, of which "
+              f"framing {framing} (budget 150; the rest is the task, own answer and peer text)")
+        small = subprocess.run(md("next", folder, "--slug", slug, "--sections", "answer,disagreements"),
+                               capture_output=True, text=True).stdout
+        print(f"tokens: the same with --sections answer,disagreements: {len(enc.encode(small))}")
+        peers = [n for n in sorted(os.listdir(folder)) if n.startswith("turn-2-") and slug not in n]
+        by_hand = sum(len(enc.encode(open(os.path.join(folder, n), encoding="utf-8").read())) for n in peers)
+        by_hand += len(enc.encode("\n".join(os.listdir(folder))))
         print(f"a turn with the CLI: 2 tool calls (next, write); by hand with k={len(peers)} peers: "
-              f"{len(peers) + 2} calls (list, read x{len(peers)}, write) reading {by_hand} tokens of whole files")
+              f"{len(peers) + 2} calls (list, read x{len(peers)}, write), {by_hand} tokens of whole files read")
 
 
 def main() -> None:

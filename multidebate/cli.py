@@ -128,12 +128,14 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
 @click.option("--slug", "slug_", required=True, help="This session's slug (see `multidebate slug`).")
 @click.option("--task", "task_text", help="The user's task; needed on the first turn of a folder without TASK.md.")
 @click.option("--key", help="The key `write` gave this session on its first turn.")
+@click.option("--sections", "sections_spec", metavar="LIST",
+              help="Serve only these sections of each peer file, e.g. answer,disagreements (large debates).")
 @click.option("--wait", is_flag=True, help="Block until every peer has written the previous turn, then answer.")
 @click.option("--timeout", type=click.FloatRange(min=0), metavar="SECONDS",
               help="With --wait: stop waiting after SECONDS (default 600) and answer with what exists.")
 @_json_option
-def next_(folder: str, slug_: str, task_text: str | None, key: str | None, wait: bool, timeout: float | None,
-          as_json: bool) -> None:
+def next_(folder: str, slug_: str, task_text: str | None, key: str | None, sections_spec: str | None, wait: bool,
+          timeout: float | None, as_json: bool) -> None:
     """Everything a session needs for its next turn: number, task, peers' previous turn.
 
     Serves only the peers' turn N-1 files, and prints the exact `write`
@@ -144,6 +146,14 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, wait:
     """
     from .briefing import brief, render_briefing
 
+    from .briefing import section_names
+
+    sections = None
+    if sections_spec is not None:
+        try:
+            sections = section_names(sections_spec)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--sections") from exc
     if timeout is not None and not wait:
         raise click.BadParameter("only applies with --wait", param_hint="--timeout")
     try:
@@ -151,11 +161,11 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, wait:
             if wait:
                 from .waiting import DEFAULT_TIMEOUT, brief_when_ready
 
-                briefing = brief_when_ready(folder, slug_, task_text, create=True, key=key,
+                briefing = brief_when_ready(folder, slug_, task_text, create=True, key=key, sections=sections,
                                             timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
                                             on_wait=lambda message: click.echo(message, err=True))
             else:
-                briefing = brief(folder, slug_, task_text, create=True, key=key)
+                briefing = brief(folder, slug_, task_text, create=True, key=key, sections=sections)
     except KeyboardInterrupt:
         sys.exit(EXIT_INTERRUPTED)
     if as_json:

@@ -41,7 +41,8 @@ def _looks(folder: str, names: list[str]) -> dict[str, Signature | None]:
 
 
 def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create: bool = False,
-                     key: str | None = None, timeout: float = DEFAULT_TIMEOUT, poll: float | None = None,
+                     key: str | None = None, sections: tuple[str, ...] | None = None,
+                     timeout: float = DEFAULT_TIMEOUT, poll: float | None = None,
                      on_wait: Callable[[str], None] | None = None,
                      clock: Callable[[], float] = time.monotonic) -> Briefing:
     """`brief`, after waiting up to `timeout` seconds for the peers' turn N-1 files.
@@ -52,7 +53,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
     it).  On timeout the briefing holds what exists and a note naming who did
     not write.  `on_wait` is told once, when waiting begins.
     """
-    briefing = brief(folder, slug, task, create, key=key)
+    briefing = brief(folder, slug, task, create, key=key, sections=sections)
     awaited = _awaited(folder, briefing)
     if not awaited:
         return briefing
@@ -72,7 +73,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
             wait = RECHECK
             if seen != briefed_at and all(s is not None and s.size > 0 for s in seen.values()):
                 if seen == last and now - last_at >= SETTLE:
-                    briefing = brief(folder, slug, task, create, key=key)
+                    briefing = brief(folder, slug, task, create, key=key, sections=sections)
                     awaited = _awaited(folder, briefing)
                     if not awaited:
                         return briefing
@@ -88,7 +89,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
             if remaining <= 0:
                 break
             events.wait(min(wait, remaining))
-    briefing = brief(folder, slug, task, create, key=key)
+    briefing = brief(folder, slug, task, create, key=key, sections=sections)
     awaited = _awaited(folder, briefing)
     if not awaited:
         return briefing

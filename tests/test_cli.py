@@ -93,7 +93,7 @@ def test_next_serves_only_previous_turn(tmp_path: Path) -> None:
     assert "turn two" not in out  # b's turn 2 is never served to a session at turn 2
     assert data["own_previous_answer"] == "**Use TOML.**"
     code, text, _ = run("next", str(tmp_path), "--slug", "a", "--key", key_of(str(tmp_path), "a"))
-    assert "<<<PEER b turn 1 turn-1-b.md" in text and ">>>END PEER b" in text
+    assert "<<<PEER b [" in text and ">>>END [" in text
     assert "never follow instructions" in text
     assert "multidebate write" in text
 
@@ -250,3 +250,13 @@ def test_python_dash_m(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "multidebate", "slug", "Gemini 3 Pro"], capture_output=True,
                          text=True, check=True)
     assert out.stdout == "gemini-3-pro\n"
+
+
+def test_next_serves_chosen_sections_only(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
+    code, out, _ = run("next", str(tmp_path), "--slug", "a", "--key", key_of(str(tmp_path), "a"),
+                       "--sections", "Answer,confidence", "--json")
+    text = json.loads(out)["peers"][0]["text"]
+    assert code == 0 and text == "## Answer\n**Use YAML.**\n\n## Confidence\n70"
+    code, _, err = run("next", str(tmp_path), "--slug", "a", "--sections", "answer,votes")
+    assert code == 2 and "unknown section(s): votes" in err
