@@ -121,7 +121,7 @@ class _Analyser:
     def position(self, turn: int, slug: str, entry: Entry) -> Position:
         previous = self.compare((turn - 1, slug), (turn, slug)) if turn > 1 else None
         toward = []
-        if turn > 1:
+        if previous is not None and not previous.agree:  # only a change of position moves toward anyone
             for peer in self.debate.participants:
                 if peer == slug:
                     continue
@@ -133,14 +133,15 @@ class _Analyser:
                         None if previous is None else not previous.agree,
                         None if previous is None else previous.score, tuple(toward), _disagreement_texts(entry))
 
-    def turn(self, turn: int) -> TurnAnalysis:
+    def turn(self, turn: int, with_matrix: bool) -> TurnAnalysis:
         positions = {}
         for slug in self.debate.participants:
             entry = self.debate.entry(turn, slug)
             if entry is not None:
                 positions[slug] = self.position(turn, slug, entry)
         matrix = {}
-        for a, b in combinations(sorted(positions), 2):
+        # the full matrix is P*(P-1)/2 comparisons: the report shows it for the last turn only
+        for a, b in combinations(sorted(positions), 2) if with_matrix else ():
             result = self.compare((turn, a), (turn, b))
             if result is not None:
                 matrix[(a, b)] = result
@@ -205,7 +206,7 @@ def analyse(debate: Debate, verdict: Verdict | None = None) -> Analysis:
     """Analyse every turn of `debate` (the verdict is judged once and shared)."""
     verdict = verdict or judge(debate)
     analyser = _Analyser(debate)
-    turns = [analyser.turn(t) for t in range(1, debate.current_turn + 1)]
+    turns = [analyser.turn(t, t == debate.current_turn) for t in range(1, debate.current_turn + 1)]
     flags = analyser.flags(turns, verdict)
     # absent-peer flags repeat once per reader; keep one per absent peer and turn
     unique: dict[tuple[str, int, str | None, str], Flag] = {}

@@ -239,10 +239,20 @@ def _without(terms: dict[str, int], ignore: frozenset[str]) -> Counter[str]:
     return Counter({t: n for t, n in terms.items() if t.removeprefix("not:") not in ignore})
 
 
-@functools.lru_cache(maxsize=8192)
-def _filtered(sig: AnswerSig, ignore: frozenset[str]) -> tuple[Counter[str], Counter[str], Counter[str]]:
-    """A signature's recommendation, head and whole-answer terms without the ignored words (once per answer)."""
-    return _without(sig.rec_terms, ignore), _without(sig.head_terms, ignore), _without(sig.whole_terms, ignore)
+@functools.lru_cache(maxsize=32768)
+def _filtered(sig: AnswerSig, ignore: frozenset[str]) -> tuple[Counter[str], Counter[str], Counter[str], float]:
+    """A signature's recommendation, head and whole-answer terms without the ignored words, and the
+    whole-answer vector's norm: computed once per answer, not once per pair."""
+    whole = _without(sig.whole_terms, ignore)
+    norm = math.sqrt(sum(v * v for v in whole.values()))
+    return _without(sig.rec_terms, ignore), _without(sig.head_terms, ignore), whole, norm
+
+
+def _cosine_normed(a: Counter[str], norm_a: float, b: Counter[str], norm_b: float) -> float:
+    if not norm_a or not norm_b:
+        return 0.0
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    return sum(n * large[t] for t, n in small.items() if t in large) / (norm_a * norm_b)
 
 
 def compare_signatures(left: AnswerSig, right: AnswerSig, ignore: frozenset[str] = frozenset()) -> Comparison:
@@ -250,9 +260,9 @@ def compare_signatures(left: AnswerSig, right: AnswerSig, ignore: frozenset[str]
     rec_l, rec_r = left.recommendation, right.recommendation
     if left.fingerprint and left.fingerprint == right.fingerprint:
         return Comparison(1.0, True, "whole answer", rec_l, rec_r)
-    terms_l, head_l, whole_l = _filtered(left, ignore)
-    terms_r, head_r, whole_r = _filtered(right, ignore)
-    whole = _cosine(whole_l, whole_r)
+    terms_l, head_l, whole_l, norm_l = _filtered(left, ignore)
+    terms_r, head_r, whole_r, norm_r = _filtered(right, ignore)
+    whole = _cosine_normed(whole_l, norm_l, whole_r, norm_r)
     conflict = _conflicts(terms_l, terms_r)
     if conflict:
         return Comparison(0.0, False, "conflict", rec_l, rec_r, conflict)
