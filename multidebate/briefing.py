@@ -60,6 +60,7 @@ class Briefing:
     waiting: tuple[str, ...]
     verdict: Verdict
     key: str | None = None
+    max_turns: int | None = None
     participants: tuple[str, ...] = ()
     roster: bool = False
     task_source: str = ""
@@ -234,7 +235,9 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
             "Wait for them (run `next` again) unless the user told you to go on without them."
         )
     limit = debate.task.max_turns if debate.task else None
-    if limit and turn > limit:
+    if verdict.final:
+        pass  # the ending note says it all
+    elif limit and turn > limit:
         notes.append(f"This debate's turn limit is {limit}; turn {turn} is beyond it: write nothing, tell the user.")
     elif limit and turn == limit:
         notes.append(f"This is the last turn (max_turns {limit}): state your final position.")
@@ -252,6 +255,7 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
         waiting=tuple(waiting),
         verdict=verdict,
         key=key,
+        max_turns=limit,
         participants=tuple(dict.fromkeys(debate.participants + (slug,))),
         roster=roster,
         task_source=TASK_FILE if task_text is not None else "",
@@ -272,7 +276,8 @@ def render_briefing(b: Briefing) -> str:
         lines += [f"NOTE: {note}" for note in b.notes]
         return "\n".join(lines)
     # Every line here is paid for in tokens on every turn: keep the framing short.
-    out = [f"You are `{b.slug}`: turn {b.turn} in {os.path.abspath(b.folder)}; today is {b.today}."]
+    limit = f" of at most {b.max_turns}" if b.max_turns else ""
+    out = [f"You are `{b.slug}`: turn {b.turn}{limit} in {os.path.abspath(b.folder)}; today is {b.today}."]
     if b.roster:
         out.append(f"Participants (roster): {', '.join(b.participants)}.")
     out.extend(f"NOTE: {note}" for note in b.notes)

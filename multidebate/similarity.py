@@ -181,12 +181,6 @@ def _conflicts(a: Counter[str], b: Counter[str]) -> tuple[str, ...]:
     return tuple(sorted(t for t in found if not t.startswith("not:")))
 
 
-def _cosine(a: Counter[str], b: Counter[str]) -> float:
-    dot = sum(a[t] * b[t] for t in a.keys() & b.keys())
-    norm = math.sqrt(sum(v * v for v in a.values())) * math.sqrt(sum(v * v for v in b.values()))
-    return dot / norm if norm else 0.0
-
-
 def _overlap(a: Counter[str], b: Counter[str]) -> float:
     if not a or not b:
         return 0.0

@@ -134,7 +134,9 @@ def render_status(status: Status) -> str:
         label = f"{turn_row.turn}" + ("" if turn_row.complete else "*")
         rows.append([label] + [_cell_text(turn_row.entries.get(name)) for name in names])
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    lines = [f"{status.folder}" + (f" - {status.task.splitlines()[0][:70]}" if status.task else "")]
+    first = status.task.splitlines()[0] if status.task else ""
+    gist = first if len(first) <= 70 else first[:69].rsplit(" ", 1)[0] + "\u2026"
+    lines = [f"{status.folder}" + (f" - {gist}" if gist else "")]
     for index, cells in enumerate(rows):
         lines.append("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(cells)).rstrip())
         if index == 0:

@@ -49,9 +49,11 @@ def test_reference_validator_accepts_it(tmp_path: Path) -> None:
 
 
 def test_body_fits_the_token_budget() -> None:
-    # about 4 characters a token for English prose and markdown; the budget is 1,500 tokens
+    # counted with a real BPE tokenizer (cl100k_base, from the test extras); the budget is 1,500 tokens
+    import bpe_openai
+
     _, body = _frontmatter_and_body()
-    assert len(body) / 4 <= 1500
+    assert len(bpe_openai.get_encoding("cl100k_base").encode(body)) <= 1500
 
 
 def test_skill_covers_the_protocol() -> None:
