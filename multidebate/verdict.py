@@ -131,7 +131,8 @@ def judge(debate: Debate) -> Verdict:
         pairs = _pairs(debate, turn)
         if answers_agree(pairs):
             extra = tuple(sorted(e.path for (t, _s), e in debate.entries.items() if t > turn))
-            detail = f"all {len(debate.participants)} say yes at turn {turn} and their answers agree ({_why(pairs)})"
+            who = "both" if len(debate.participants) == 2 else f"all {len(debate.participants)}"
+            detail = f"{who} say yes at turn {turn} and their answers agree ({_why(pairs)})"
             return Verdict("converged", turn, detail, pairs, (), extra, _disagreement_notes(debate, turn))
     last = complete[-1] if complete else 0
     if last < current or last == 0:
