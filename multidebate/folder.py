@@ -118,7 +118,7 @@ def scan_folder(folder: str) -> Scan:
 def scan_of(folder: str, turns: list[TurnEntry], attempts: list[str] | tuple[str, ...] = (),
             has_task: bool = False) -> Scan:
     """The Scan of turn entries already known (the watcher keeps them between listings)."""
-    ordered = sorted(turns, key=lambda t: t.name)
+    ordered = sorted(turns, key=lambda t: (t.name.turn, t.name.slug))
     by_slug: dict[str, dict[int, TurnEntry]] = {}
     for turn_entry in ordered:
         by_slug.setdefault(turn_entry.name.slug, {})[turn_entry.name.turn] = turn_entry

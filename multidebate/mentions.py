@@ -6,7 +6,6 @@ Kept apart from the parser so that reading cached summaries needs no markdown pa
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import NamedTuple
 
 __all__ = ["Mention", "Claim", "claims_of"]
@@ -50,8 +49,7 @@ class Mention(NamedTuple):  # a NamedTuple: thousands are rebuilt from the cache
         return (bool(self.slugs) or self.everyone) and self.kind == "point"
 
 
-@dataclass(frozen=True)
-class Claim:
+class Claim(NamedTuple):
     """What an item attributes to one peer ("they argued X"), with X's key terms."""
 
     line: int

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -62,6 +63,7 @@ def slugify(name: str) -> str:
     return slug
 
 
+@functools.lru_cache(maxsize=65536)  # a validate meets each name several times (listing, ledger, peers read)
 def parse_turn_name(name: str) -> TurnName | None:
     """The TurnName of a canonical `turn-<N>-<slug>.md`, or None for any other name."""
     match = _TURN_RE.match(name)
