@@ -76,6 +76,9 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
                     briefing = brief(folder, slug, task, create, key=key, sections=sections)
                     awaited = _awaited(folder, briefing)
                     if not awaited:
+                        # said on the same stream as the start, so merged output never looks still waiting
+                        if on_wait is not None:
+                            on_wait(f"Done waiting: turn {briefing.turn - 1} is written.")
                         return briefing
                     # still waiting (an empty-looking file, a participant who joined): for a change
                     briefed_at, last = _looks(folder, list(awaited.values())), None
