@@ -70,3 +70,35 @@ def test_warm_status_loads_no_markdown_or_yaml_parser(tmp_path: Path) -> None:
             "'watchdog')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_warm_answers_equal_cold_ones_on_every_example_and_hostile_file(tmp_path: Path) -> None:
+    import shutil
+
+    from click.testing import CliRunner
+
+    from helpers import make_debate as make
+    from hostile_corpus import CASES
+    from multidebate.cli import cli
+
+    root = Path(__file__).resolve().parent.parent / "examples"
+    folders = []
+    for example in sorted(root.iterdir()):
+        copy = tmp_path / example.name
+        shutil.copytree(example, copy, ignore=shutil.ignore_patterns("cache"))
+        folders.append(copy)
+    hostile = Path(make(str(tmp_path / "hostile"), [{"a": "**Use TOML.**"}]))
+    for index, case in enumerate(CASES):
+        if case.name == "turn-1-h.md":
+            case.make(str(hostile / f"turn-{index + 1}-h.md"))
+    folders.append(hostile)
+    for folder in folders:
+        outputs = []
+        for _ in range(2):  # cold (parsing), then warm (from the cache)
+            outputs.append([CliRunner().invoke(cli, [cmd, str(folder), "--json"]).stdout
+                            for cmd in ("status", "validate")])
+        cold = [json.loads(o) for o in outputs[0]]
+        warm = [json.loads(o) for o in outputs[1]]
+        for data in (cold[0], warm[0]):
+            data.pop("waiting_seconds", None)
+        assert cold == warm, folder.name
