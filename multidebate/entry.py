@@ -43,14 +43,28 @@ class Entry:
     confidence: int | None = None
     converged: bool | None = None
     converged_reason: str = ""
-    mentions: tuple[Mention, ...] = ()
+    mentions_json: list[Any] = field(default_factory=list, repr=False)
     peers_read: tuple[tuple[str, str], ...] = ()
     shown_as: str = ""
-    claims: tuple[Claim, ...] = ()
+    claims_json: list[Any] = field(default_factory=list, repr=False)
     # Where the Answer's signature and the file's vocabulary come from when they are
     # not computed here: the cache loads them only for the turns a command looks at.
     loader: Callable[[], tuple[AnswerSig, str] | None] | None = field(default=None, repr=False)
     vocab_loader: Callable[[], str | None] | None = field(default=None, repr=False)
+
+    # Mentions and claims are built from their cached JSON only when asked for: a status
+    # of 10,000 files looks at the mentions of one turn, not of all.
+    @cached_property
+    def mentions(self) -> tuple[Mention, ...]:
+        """Agreements and Disagreements items and the peers they name."""
+        return tuple(Mention(str(sec), str(text), int(line), tuple(slugs), bool(everyone), bool(absent))
+                     for sec, text, line, slugs, everyone, absent in self.mentions_json)
+
+    @cached_property
+    def claims(self) -> tuple[Claim, ...]:
+        """What this turn attributes to peers, for the quote check."""
+        return tuple(Claim(int(line), str(peer), str(text), tuple(terms))
+                     for line, peer, text, terms in self.claims_json)
 
     @cached_property
     def _detail(self) -> tuple[AnswerSig, str]:
@@ -133,8 +147,9 @@ def read_entry(entry: TurnEntry, shown_as: str | None = None) -> Entry:
     findings = tuple(sorted(read.findings + parsed.findings))
     result = Entry(entry.name.turn, entry.name.slug, entry.path, findings, mtime,
                    hashlib.sha256(read.raw).hexdigest(), True, parsed.confidence, parsed.converged,
-                   parsed.converged_reason, parsed.mentions, _peers_read(parsed), name,
-                   claims_of(parsed.mentions, entry.name.slug) if entry.name.turn > 1 else ())
+                   parsed.converged_reason, [], _peers_read(parsed), name)
+    result.__dict__["mentions"] = parsed.mentions
+    result.__dict__["claims"] = claims_of(parsed.mentions, entry.name.slug) if entry.name.turn > 1 else ()
     result.__dict__["parsed"] = parsed  # already parsed: spare the lazy re-read
     result.__dict__["_detail"] = (signature(parsed.answer), parsed.answer)
     result.__dict__["_vocab"] = _vocabulary(parsed)
@@ -170,10 +185,6 @@ def entry_from_json(data: dict[str, Any], turn_entry: TurnEntry,
     path = turn_entry.path
     findings = tuple(Finding(path, int(line), str(code), CODES[str(code)][0], str(message))
                      for line, code, message in data["f"])
-    mentions = tuple(Mention(str(sec), str(text), int(line), tuple(slugs), bool(everyone), bool(absent))
-                     for sec, text, line, slugs, everyone, absent in data["men"])
     return Entry(turn_entry.name.turn, turn_entry.name.slug, path, findings, float(data["m"]), str(data["h"]),
-                 bool(data["r"]), data["c"], data["v"], str(data["why"]), mentions,
-                 tuple((str(a), str(b)) for a, b in data["pr"]), path,
-                 tuple(Claim(int(line), str(peer), str(text), tuple(terms)) for line, peer, text, terms in data["cl"]),
-                 loader, vocab_loader)
+                 bool(data["r"]), data["c"], data["v"], str(data["why"]), list(data["men"]),
+                 tuple((str(a), str(b)) for a, b in data["pr"]), path, list(data["cl"]), loader, vocab_loader)
