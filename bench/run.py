@@ -32,14 +32,27 @@ FLOOR = ("import click, os, sys\nfolder = sys.argv[1]\nfor name in os.listdir(fo
          "        open(path, 'rb').read()\n")
 
 
-def timed(args: list[str], runs: int) -> float:
-    subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # warm-up (and cache)
-    samples = []
+def _once(args: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def timed(args: list[str], runs: int, floor: list[str] | None = None) -> tuple[float, float, float]:
+    """(median time, median floor, median of the paired ratios).
+
+    The floor is run right before each run of the command, so that a machine
+    whose speed drifts (a shared one does) moves both alike.
+    """
+    _once(args)  # warm-up (and cache)
+    times, floors, ratios = [], [], []
     for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+        base = _once(floor) if floor else 1.0
+        took = _once(args)
+        times.append(took)
+        floors.append(base)
+        ratios.append(took / base)
+    return statistics.median(times), statistics.median(floors), statistics.median(ratios)
 
 
 def peak_kb(args: list[str]) -> int | None:
@@ -97,12 +110,13 @@ def main() -> None:
     runs = 2 if opts.quick else opts.runs
     tmp = tempfile.mkdtemp(prefix="multidebate-bench-")
     try:
-        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; median of {runs} runs after a warm-up")
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; median of {runs} runs after a warm-up; "
+              "ratio: median of (command / floor run just before it)")
         print(f"{'folder':>8} {'command':>10} {'median s':>9} {'floor s':>8} {'ratio':>6} {'peak MB':>8}")
         for participants, turns in sizes:
             label = f"{participants}x{turns}"
             folder = generate(os.path.join(tmp, label), participants, turns)
-            floor = timed([PY, "-c", FLOOR, folder], runs)
+            floor_args = [PY, "-c", FLOOR, folder]
             commands = {
                 "--version": md("--version"),
                 "next": md("next", folder, "--slug", "model-000"),
@@ -113,10 +127,10 @@ def main() -> None:
             for name, args in commands.items():
                 if name == "report" and participants * turns > 1000 and opts.quick:
                     continue
-                median = timed(args, runs)
+                median, floor, ratio = timed(args, runs, floor_args)
                 peak = peak_kb(args) if name in ("status", "validate") else None
                 mem = f"{peak / 1024:.0f}" if peak else "-"
-                print(f"{label:>8} {name:>10} {median:9.3f} {floor:8.3f} {median / floor:6.2f} {mem:>8}")
+                print(f"{label:>8} {name:>10} {median:9.3f} {floor:8.3f} {ratio:6.2f} {mem:>8}")
         tokens()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
