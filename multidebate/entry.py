@@ -57,14 +57,17 @@ class Entry:
     @cached_property
     def mentions(self) -> tuple[Mention, ...]:
         """Agreements and Disagreements items and the peers they name."""
-        return tuple(Mention(str(sec), str(text), int(line), tuple(slugs), bool(everyone), bool(absent))
-                     for sec, text, line, slugs, everyone, absent in self.mentions_json)
+        built = tuple(Mention(str(sec), str(text), int(line), tuple(slugs), bool(everyone), bool(absent))
+                      for sec, text, line, slugs, everyone, absent in self.mentions_json)
+        self.mentions_json = []  # built once: do not hold both forms
+        return built
 
     @cached_property
     def claims(self) -> tuple[Claim, ...]:
         """What this turn attributes to peers, for the quote check."""
-        return tuple(Claim(int(line), str(peer), str(text), tuple(terms))
-                     for line, peer, text, terms in self.claims_json)
+        built = tuple(Claim(int(line), str(peer), str(text), tuple(terms)) for line, peer, text, terms in self.claims_json)
+        self.claims_json = []
+        return built
 
     @cached_property
     def _detail(self) -> tuple[AnswerSig, str]:
