@@ -64,7 +64,13 @@ def peak_kb(args: list[str]) -> int | None:
     return int(last) if last.isdigit() else None
 
 
+# The console script, as people and sessions run it (`python -m` adds runpy's own start-up).
+_SCRIPT = os.path.join(os.path.dirname(PY), "multidebate")
+
+
 def md(*args: str) -> list[str]:
+    if os.path.exists(_SCRIPT):
+        return [_SCRIPT, *args]
     return [PY, "-m", "multidebate", *args]
 
 

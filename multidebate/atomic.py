@@ -10,9 +10,22 @@ from __future__ import annotations
 
 import errno
 import os
-import tempfile
 
-__all__ = ["create_exclusive"]
+__all__ = ["create_exclusive", "open_temp"]
+
+
+def open_temp(folder: str, prefix: str, suffix: str = "") -> tuple[int, str]:
+    """Create a new, private temporary file in `folder`: (open write descriptor, path).
+
+    What tempfile.mkstemp does, without importing tempfile (and shutil, bz2,
+    lzma and random with it) into every start of the CLI.
+    """
+    while True:
+        path = os.path.join(folder, f"{prefix}{os.urandom(6).hex()}{suffix}")
+        try:
+            return os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0), 0o600), path
+        except FileExistsError:
+            continue  # 48 random bits collided: draw again
 
 
 def _fsync_dir(folder: str) -> None:
@@ -34,7 +47,7 @@ def create_exclusive(path: str, data: bytes) -> bool:
     Leaves no temporary file behind on any error.
     """
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".md-tmp-", suffix=".part", dir=folder)
+    fd, tmp = open_temp(folder, ".md-tmp-", ".part")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

@@ -6,39 +6,52 @@ ctime, which no user-space call can set back, so an edited file is never
 answered from the cache.  The cache is an optimisation only: a missing,
 damaged, foreign-version or unwritable cache just means parsing again.
 
-Each turn has three shards: `turn-N.json` holds what every command needs of
-a file (values, findings, mentions, claims); `turn-N.sig.json` the Answer's
-text and signature, loaded only for the turns a command compares (a status
-of 100 turns reads a handful); `turn-N.vocab.json` each file's vocabulary,
-for the quote check, one turn at a time.
+Each turn has four shards, each mapping a file name to its identity and a
+record, so that a command decodes only what it uses:
+
+- `turn-N.json`: what every command needs of every file (findings, hash,
+  Confidence, Converged); a status of 10,000 files decodes only these;
+- `turn-N.refs.json`: mentions, peers read and claims (validate, and the
+  verdict's notes on the last turn);
+- `turn-N.sig.json`: the Answer's text and signature, for the turns a
+  command compares;
+- `turn-N.vocab.json`: each file's vocabulary, for the quote check, held one
+  turn at a time.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import os
-import tempfile
 from collections.abc import Iterable
 from typing import Any
 
 from . import __version__
-from .entry import Entry, entry_from_json, entry_to_json, read_entry, sig_from_json, sig_to_json
+from .atomic import open_temp
+from .entry import Entry, Refs, read_entry
+from .findings import CODES, Finding
 from .folder import STATE_DIR, TurnEntry
+from .mentions import Claim, Mention
 from .profile import PROFILE_V1
 from .similarity import AnswerSig
 
-__all__ = ["read_entries", "CACHE_FORMAT"]
+__all__ = ["CACHE_FORMAT", "cache_dir", "load_shard", "read_entries", "store_shard"]
 
-CACHE_FORMAT = 6
+CACHE_FORMAT = 7
 _STAMP = f"{CACHE_FORMAT}:{__version__}:{PROFILE_V1.name}"
+_SIDES = (".refs", ".sig", ".vocab")
+
+
+def cache_dir(folder: str) -> str:
+    return os.path.join(folder, STATE_DIR, "cache")
 
 
 def _shard_path(folder: str, turn: int, kind: str = "") -> str:
-    return os.path.join(folder, STATE_DIR, "cache", f"turn-{turn}{kind}.json")
+    return os.path.join(cache_dir(folder), f"turn-{turn}{kind}.json")
 
 
-def _load(path: str) -> dict[str, Any]:
+def load_shard(path: str) -> dict[str, Any]:
+    """A shard's records; {} when it is missing, damaged or from another version."""
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
@@ -50,34 +63,22 @@ def _load(path: str) -> dict[str, Any]:
     return files
 
 
-def _store(path: str, files: dict[str, Any]) -> None:
+def store_shard(path: str, files: dict[str, Any]) -> None:
+    """Replace a shard atomically; a read-only folder or a full disk only means no cache."""
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".cache-", dir=os.path.dirname(path))
+        fd, tmp = open_temp(os.path.dirname(path), ".cache-")
+    except OSError:
+        return  # read-only folder: the next reader parses again
+    try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump({"stamp": _STAMP, "files": files}, handle, separators=(",", ":"))
         os.replace(tmp, path)
     except OSError:
-        pass  # read-only folder or full disk: the next reader parses again
-
-
-class _SigShard:
-    """A turn's signature shard, read on first use."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.files: dict[str, Any] | None = None
-
-    def get(self, name: str, identity: list[int]) -> tuple[AnswerSig, str] | None:
-        if self.files is None:
-            self.files = _load(self.path)
-        cached = self.files.get(name)
-        if not (isinstance(cached, list) and len(cached) == 2 and cached[0] == identity):
-            return None  # the entry falls back to parsing its file
         try:
-            return sig_from_json(cached[1])
-        except (KeyError, TypeError, ValueError, AssertionError):
-            return None
+            os.unlink(tmp)  # full disk: leave no half-written shard behind
+        except OSError:
+            pass
 
 
 # One vocabulary shard at a time: the quote check walks the turns in order, so
@@ -85,13 +86,101 @@ class _SigShard:
 _VOCAB_SLOT: dict[str, Any] = {"path": None, "files": {}}
 
 
-def _vocab(path: str, name: str, identity: list[int]) -> str | None:
-    if _VOCAB_SLOT["path"] != path:
-        _VOCAB_SLOT["path"], _VOCAB_SLOT["files"] = path, _load(path)
-    cached = _VOCAB_SLOT["files"].get(name)
-    if isinstance(cached, list) and len(cached) == 2 and cached[0] == identity and isinstance(cached[1], str):
-        return cached[1]
-    return None
+class _TurnDetails:
+    """One turn's side shards, each read on first use (the entry's `Details`)."""
+
+    def __init__(self, folder: str, turn: int, identities: dict[str, list[int]]) -> None:
+        self.paths = {kind: _shard_path(folder, turn, kind) for kind in _SIDES}
+        self.identities = identities
+        self.loaded: dict[str, dict[str, Any]] = {}
+
+    def _take(self, kind: str, name: str, size: int) -> list[Any] | None:
+        """The record of `name` in a side shard, when its identity matches; handed over, not kept."""
+        files = self.loaded.get(kind)
+        if files is None:
+            files = self.loaded[kind] = load_shard(self.paths[kind])
+        cached = files.pop(name, None)  # each entry asks once and keeps the built value
+        if isinstance(cached, list) and len(cached) == size + 1 and cached[0] == self.identities.get(name):
+            return cached[1:]
+        self.discard(kind)
+        return None
+
+    def discard(self, kind: str) -> None:
+        """Drop a side shard that lacks a current file's record: the next reader parses the turn and rewrites it.
+
+        Only a damaged or tampered shard lacks one (every write stores a turn's
+        shards together); this run parses the files it needs instead.
+        """
+        try:
+            os.unlink(self.paths[kind])
+        except OSError:
+            pass
+
+    def refs(self, name: str) -> Refs | None:
+        record = self._take(".refs", name, 3)
+        if record is None:
+            return None
+        try:
+            mentions, peers_read, claims = record
+            return (
+                tuple(Mention(str(sec), str(text), int(line), tuple(slugs), bool(everyone), bool(absent))
+                      for sec, text, line, slugs, everyone, absent in mentions),
+                tuple((str(file), str(digest)) for file, digest in peers_read),
+                tuple(Claim(int(line), str(peer), str(text), tuple(terms)) for line, peer, text, terms in claims),
+            )
+        except (TypeError, ValueError):
+            self.discard(".refs")
+            return None
+
+    def sig(self, name: str) -> tuple[AnswerSig, str] | None:
+        record = self._take(".sig", name, 2)
+        if record is None:
+            return None
+        try:
+            return AnswerSig.from_json(record[0]), str(record[1])
+        except (KeyError, TypeError, ValueError, AssertionError):
+            self.discard(".sig")
+            return None
+
+    def vocab(self, name: str) -> str | None:
+        # not `_take`: the quote check asks for a peer's vocabulary once per claim on it
+        path = self.paths[".vocab"]
+        if _VOCAB_SLOT["path"] != path:
+            _VOCAB_SLOT["path"], _VOCAB_SLOT["files"] = path, load_shard(path)
+        cached = _VOCAB_SLOT["files"].get(name)
+        if isinstance(cached, list) and len(cached) == 2 and cached[0] == self.identities.get(name) \
+                and isinstance(cached[1], str):
+            return cached[1]
+        self.discard(".vocab")
+        return None
+
+
+def _core_json(entry: Entry) -> list[Any]:
+    """The core record (findings without their path: the cache may move with the folder)."""
+    return [[[f.line, f.code, f.message] for f in entry.findings], entry.sha256, entry.readable, entry.confidence,
+            entry.converged, entry.converged_reason]
+
+
+def _side_json(entry: Entry) -> dict[str, list[Any]]:
+    return {
+        # 160 characters keep an item's kind ("minor:", "None") and gist; claims keep their own text
+        ".refs": [[[m.section, m.text[:160], m.line, list(m.slugs), m.everyone, m.absent] for m in entry.mentions],
+                  [list(p) for p in entry.peers_read],
+                  [[c.line, c.peer, c.text, list(c.terms)] for c in entry.claims]],
+        ".sig": [entry.sig.as_json(), entry.answer],
+        ".vocab": [entry.vocab],
+    }
+
+
+def _entry_from_core(record: list[Any], turn_entry: TurnEntry, details: _TurnDetails) -> Entry:
+    """An Entry from its core record (KeyError/TypeError/ValueError on a damaged one)."""
+    found, sha256, readable, confidence, converged, why = record
+    path = turn_entry.path
+    findings = tuple(Finding(path, int(line), str(code), CODES[str(code)][0], str(message))
+                     for line, code, message in found) if found else ()
+    assert turn_entry.identity is not None
+    return Entry(turn_entry.name.turn, turn_entry.name.slug, path, findings, turn_entry.identity[1] / 1e9,
+                 str(sha256), bool(readable), confidence, converged, str(why), path, details)
 
 
 def read_entries(folder: str, turns: Iterable[TurnEntry], use_cache: bool = True) -> dict[tuple[int, str], Entry]:
@@ -102,42 +191,45 @@ def read_entries(folder: str, turns: Iterable[TurnEntry], use_cache: bool = True
     entries: dict[tuple[int, str], Entry] = {}
     for turn, group in sorted(by_turn.items()):
         path = _shard_path(folder, turn)
-        shard = _load(path) if use_cache else {}
-        sigs = _SigShard(_shard_path(folder, turn, ".sig"))
-        vocab_path = _shard_path(folder, turn, ".vocab")
-        fresh: dict[str, Any] = {}
-        fresh_sigs: dict[str, Any] = {}
-        fresh_vocab: dict[str, Any] = {}
+        # a turn whose side shards are not all there is parsed again, so that they are written
+        complete = use_cache and all(os.path.exists(_shard_path(folder, turn, kind)) for kind in _SIDES)
+        shard = load_shard(path) if complete else {}
+        identities = {t.filename: list(t.identity) for t in group if t.identity is not None}
+        details = _TurnDetails(folder, turn, identities)
+        kept: dict[str, Any] = {}
+        parsed: dict[str, Entry] = {}
         for turn_entry in group:
             name = turn_entry.filename
-            identity = list(turn_entry.identity) if turn_entry.identity else None
+            identity = identities.get(name)
             cached = shard.get(name)
             entry = None
             if identity is not None and isinstance(cached, list) and len(cached) == 2 and cached[0] == identity:
                 try:
-                    entry = entry_from_json(cached[1], turn_entry, functools.partial(sigs.get, name, identity),
-                                            functools.partial(_vocab, vocab_path, name, identity))
-                    fresh[name] = cached
+                    entry = _entry_from_core(cached[1], turn_entry, details)
+                    kept[name] = cached
                 except (KeyError, TypeError, ValueError, AssertionError):
                     entry = None
             if entry is None:
                 entry = read_entry(turn_entry)
                 if identity is not None:
-                    fresh[name] = [identity, entry_to_json(entry)]
-                    fresh_sigs[name] = [identity, sig_to_json(entry)]
-                    fresh_vocab[name] = [identity, entry.vocab]
+                    parsed[name] = entry
             entries[(turn, turn_entry.name.slug)] = entry
-        if use_cache and (fresh_sigs or len(fresh) != len(shard)):
-            _store(path, fresh)
-            if fresh_sigs:
-                # keep the signatures of unchanged files, replace the changed ones
-                old = sigs.files if sigs.files is not None else _load(sigs.path)
-                merged = {n: v for n, v in old.items() if n in fresh and n not in fresh_sigs}
-                merged.update(fresh_sigs)
-                _store(sigs.path, merged)
-                old_vocab = _load(vocab_path)
-                kept = {n: v for n, v in old_vocab.items() if n in fresh and n not in fresh_vocab}
-                kept.update(fresh_vocab)
-                _store(vocab_path, kept)
-                _VOCAB_SLOT["path"] = None
+        if use_cache and (parsed or len(kept) != len(shard)):
+            _rewrite(path, details, kept, parsed)
     return entries
+
+
+def _rewrite(path: str, details: _TurnDetails, kept: dict[str, Any], parsed: dict[str, Entry]) -> None:
+    """Store a turn's shards again: unchanged files keep their records, parsed ones get new ones."""
+    core = dict(kept)
+    core.update({name: [details.identities[name], _core_json(entry)] for name, entry in parsed.items()})
+    store_shard(path, core)
+    if not parsed:
+        return  # only files gone: the side shards' extra records are harmless and ignored
+    fresh = {name: _side_json(entry) for name, entry in parsed.items()}
+    for kind in _SIDES:
+        old = load_shard(details.paths[kind])  # from disk: the loaded copy hands its records over
+        side = {n: v for n, v in old.items() if n in kept}
+        side.update({name: [details.identities[name], *records[kind]] for name, records in fresh.items()})
+        store_shard(details.paths[kind], side)
+    _VOCAB_SLOT["path"] = None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .cache import read_entries
 from .entry import Entry, read_entry
@@ -14,15 +14,14 @@ from .task import Task, load_task
 __all__ = ["Entry", "Debate", "load_debate", "read_entry", "visible_scan"]
 
 
-@dataclass(frozen=True)
-class Debate:
+class Debate(NamedTuple):
     """Everything `status`, `validate` and `next` need to know about a folder."""
 
     folder: str
     scan: Scan
     task: Task | None
     entries: dict[tuple[int, str], Entry]
-    sealed_pending: dict[int, frozenset[str]] = field(default_factory=dict)
+    sealed_pending: dict[int, frozenset[str]]
 
     @property
     def participants(self) -> tuple[str, ...]:

@@ -8,14 +8,11 @@ the few callers that need whole sections (report, analysis).
 
 from __future__ import annotations
 
-import hashlib
 import os
-from dataclasses import dataclass, field
 from functools import cached_property
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from .findings import CODES, Finding
+from .findings import Finding
 from .folder import TurnEntry
 from .mentions import Claim, Mention, claims_of
 from .similarity import AnswerSig, key_terms, signature
@@ -24,65 +21,106 @@ from .textfile import read_text
 if TYPE_CHECKING:
     from .parse import ParsedTurn
 
-__all__ = ["Entry", "read_entry", "entry_to_json", "entry_from_json", "sig_to_json", "sig_from_json"]
+__all__ = ["Details", "Entry", "Refs", "read_entry"]
 
-_EMPTY_SIG = signature("")
+# What a turn says about its peers: mentions, the (file, sha256) pairs it read, claims.
+Refs = tuple[tuple[Mention, ...], tuple[tuple[str, str], ...], tuple[Claim, ...]]
 
 
-@dataclass(eq=False)  # not frozen: frozen dataclasses are slow to build, and 10,000 come from the cache
+class Details(Protocol):
+    """Where an entry's heavier parts come from when they were not computed here: the cache.
+
+    Each method answers None when it has nothing valid for the file (then the
+    entry parses its file again).  A status of 10,000 files asks for the
+    mentions and signatures of a few turns only.
+    """
+
+    def refs(self, name: str) -> Refs | None:
+        """Mentions, peers read and claims."""
+
+    def sig(self, name: str) -> tuple[AnswerSig, str] | None:
+        """The Answer's signature and text."""
+
+    def vocab(self, name: str) -> str | None:
+        """The file's key terms, space-separated."""
+
+
 class Entry:
-    """One turn file: where it is, what it says, and its findings."""
+    """One turn file: where it is, what it says, and its findings.
 
-    turn: int
-    slug: str
-    path: str
-    findings: tuple[Finding, ...]
-    mtime: float
-    sha256: str
-    readable: bool = False
-    confidence: int | None = None
-    converged: bool | None = None
-    converged_reason: str = ""
-    mentions_json: list[Any] = field(default_factory=list, repr=False)
-    peers_read: tuple[tuple[str, str], ...] = ()
-    shown_as: str = ""
-    claims_json: list[Any] = field(default_factory=list, repr=False)
-    # Where the Answer's signature and the file's vocabulary come from when they are
-    # not computed here: the cache loads them only for the turns a command looks at.
-    loader: Callable[[], tuple[AnswerSig, str] | None] | None = field(default=None, repr=False)
-    vocab_loader: Callable[[], str | None] | None = field(default=None, repr=False)
+    A plain class (compared by identity): 10,000 come from the cache on a
+    status of a big debate, and a dataclass also costs a millisecond to create
+    at import.
+    """
 
-    # Mentions and claims are built from their cached JSON only when asked for: a status
-    # of 10,000 files looks at the mentions of one turn, not of all.
-    @cached_property
-    def mentions(self) -> tuple[Mention, ...]:
-        """Agreements and Disagreements items and the peers they name."""
-        built = tuple(Mention(str(sec), str(text), int(line), tuple(slugs), bool(everyone), bool(absent))
-                      for sec, text, line, slugs, everyone, absent in self.mentions_json)
-        self.mentions_json = []  # built once: do not hold both forms
-        return built
+    def __init__(self, turn: int, slug: str, path: str, findings: tuple[Finding, ...], mtime: float, sha256: str,
+                 readable: bool = False, confidence: int | None = None, converged: bool | None = None,
+                 converged_reason: str = "", shown_as: str = "", details: Details | None = None) -> None:
+        self.turn = turn
+        self.slug = slug
+        self.path = path
+        self.findings = findings
+        self.mtime = mtime
+        self.sha256 = sha256
+        self.readable = readable
+        self.confidence = confidence
+        self.converged = converged
+        self.converged_reason = converged_reason
+        self.shown_as = shown_as
+        self.details = details
 
-    @cached_property
-    def claims(self) -> tuple[Claim, ...]:
-        """What this turn attributes to peers, for the quote check."""
-        built = tuple(Claim(int(line), str(peer), str(text), tuple(terms)) for line, peer, text, terms in self.claims_json)
-        self.claims_json = []
-        return built
+    def __repr__(self) -> str:
+        return f"Entry({self.path!r}, confidence={self.confidence}, converged={self.converged})"
+
+    @property
+    def filename(self) -> str:
+        return f"turn-{self.turn}-{self.slug}.md"
 
     @cached_property
-    def _detail(self) -> tuple[AnswerSig, str]:
-        loaded = self.loader() if self.loader is not None else None
+    def _refs(self) -> Refs:
+        loaded = self.details.refs(self.filename) if self.details is not None else None
         if loaded is not None:
             return loaded
         parsed = self.parsed
         if parsed is None:
-            return _EMPTY_SIG, ""
+            return (), (), ()
+        claims = claims_of(parsed.mentions, self.slug) if self.turn > 1 else ()
+        return parsed.mentions, _peers_read(parsed), claims
+
+    @property
+    def mentions(self) -> tuple[Mention, ...]:
+        """Agreements and Disagreements items and the peers they name."""
+        return self._refs[0]
+
+    @property
+    def peers_read(self) -> tuple[tuple[str, str], ...]:
+        """The (file, sha256) pairs its frontmatter says it read."""
+        return self._refs[1]
+
+    @property
+    def claims(self) -> tuple[Claim, ...]:
+        """What this turn attributes to peers, for the quote check."""
+        return self._refs[2]
+
+    @cached_property
+    def _detail(self) -> tuple[AnswerSig, str]:
+        loaded = self.details.sig(self.filename) if self.details is not None else None
+        if loaded is not None:
+            return loaded
+        parsed = self.parsed
+        if parsed is None:
+            return signature(""), ""
         return signature(parsed.answer), parsed.answer
 
     @property
     def sig(self) -> AnswerSig:
         """The signature of the Answer (what the comparison needs)."""
         return self._detail[0]
+
+    @property
+    def answer(self) -> str:
+        """The Answer section's text (from the cache when the file is unchanged)."""
+        return self._detail[1]
 
     @property
     def vocab(self) -> str:
@@ -94,7 +132,7 @@ class Entry:
         known = self.__dict__.get("_vocab")
         if isinstance(known, str):
             return known
-        loaded = self.vocab_loader() if self.vocab_loader is not None else None
+        loaded = self.details.vocab(self.filename) if self.details is not None else None
         if loaded is not None:
             return loaded
         return _vocabulary(self.parsed) if self.parsed is not None else ""
@@ -113,11 +151,6 @@ class Entry:
         from .parse import parse_turn  # the markdown parser loads only when a file is parsed
 
         return parse_turn(read.text, self.shown_as or self.path, TurnName(self.turn, self.slug))
-
-    @property
-    def answer(self) -> str:
-        """The Answer section's text (from the cache when the file is unchanged)."""
-        return self._detail[1]
 
 
 def _peers_read(parsed: "ParsedTurn") -> tuple[tuple[str, str], ...]:
@@ -144,50 +177,18 @@ def read_entry(entry: TurnEntry, shown_as: str | None = None) -> Entry:
         mtime = 0.0
     if read.text is None:
         return Entry(entry.name.turn, entry.name.slug, entry.path, read.findings, mtime, "", shown_as=name)
+    import hashlib  # only a file being parsed needs it, not a start from the cache
+
     from .parse import parse_turn
 
     parsed = parse_turn(read.text, name, entry.name)
     findings = tuple(sorted(read.findings + parsed.findings))
     result = Entry(entry.name.turn, entry.name.slug, entry.path, findings, mtime,
                    hashlib.sha256(read.raw).hexdigest(), True, parsed.confidence, parsed.converged,
-                   parsed.converged_reason, [], _peers_read(parsed), name)
-    result.__dict__["mentions"] = parsed.mentions
-    result.__dict__["claims"] = claims_of(parsed.mentions, entry.name.slug) if entry.name.turn > 1 else ()
+                   parsed.converged_reason, shown_as=name)
+    claims = claims_of(parsed.mentions, entry.name.slug) if entry.name.turn > 1 else ()
+    result.__dict__["_refs"] = (parsed.mentions, _peers_read(parsed), claims)
     result.__dict__["parsed"] = parsed  # already parsed: spare the lazy re-read
     result.__dict__["_detail"] = (signature(parsed.answer), parsed.answer)
     result.__dict__["_vocab"] = _vocabulary(parsed)
     return result
-
-
-def entry_to_json(entry: Entry) -> dict[str, Any]:
-    """The summary as JSON (findings without their path: the cache may move with the folder)."""
-    return {
-        "f": [[f.line, f.code, f.message] for f in entry.findings],
-        "m": entry.mtime, "h": entry.sha256, "r": entry.readable, "c": entry.confidence, "v": entry.converged,
-        "why": entry.converged_reason,
-        # 160 characters keep an item's kind ("minor:", "None") and gist; claims keep their own text
-        "men": [[m.section, m.text[:160], m.line, list(m.slugs), m.everyone, m.absent] for m in entry.mentions],
-        "pr": [list(p) for p in entry.peers_read],
-        "cl": [[c.line, c.peer, c.text, list(c.terms)] for c in entry.claims],
-    }
-
-
-def sig_to_json(entry: Entry) -> list[Any]:
-    return [entry.sig.as_json(), entry.answer]
-
-
-def sig_from_json(data: list[Any]) -> tuple[AnswerSig, str]:
-    sig, answer = data
-    return AnswerSig.from_json(sig), str(answer)
-
-
-def entry_from_json(data: dict[str, Any], turn_entry: TurnEntry,
-                    loader: Callable[[], tuple[AnswerSig, str] | None] | None = None,
-                    vocab_loader: Callable[[], str | None] | None = None) -> Entry:
-    """An Entry from its cached summary (KeyError/TypeError/ValueError on a damaged record)."""
-    path = turn_entry.path
-    findings = tuple(Finding(path, int(line), str(code), CODES[str(code)][0], str(message))
-                     for line, code, message in data["f"])
-    return Entry(turn_entry.name.turn, turn_entry.name.slug, path, findings, float(data["m"]), str(data["h"]),
-                 bool(data["r"]), data["c"], data["v"], str(data["why"]), list(data["men"]),
-                 tuple((str(a), str(b)) for a, b in data["pr"]), path, list(data["cl"]), loader, vocab_loader)

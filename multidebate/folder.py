@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
+from typing import NamedTuple
 from functools import cached_property
 
 from .errors import FolderError
@@ -15,8 +15,7 @@ __all__ = ["STATE_DIR", "Scan", "TurnEntry", "scan_folder", "scan_of"]
 STATE_DIR = ".multidebate"
 
 
-@dataclass(frozen=True)
-class TurnEntry:
+class TurnEntry(NamedTuple):
     """A directory entry whose name is a canonical turn-file name."""
 
     name: TurnName
@@ -28,18 +27,26 @@ class TurnEntry:
 
     @property
     def filename(self) -> str:
-        return os.path.basename(self.path)
+        return self.name.filename  # the canonical name round-trips: cheaper than basename
 
 
-@dataclass(frozen=True)
 class Scan:
-    """What a folder holds, by name only: nothing is read here."""
+    """What a folder holds, by name only: nothing is read here.
 
-    folder: str
-    turns: tuple[TurnEntry, ...]
-    attempts: tuple[str, ...]
-    has_task: bool
-    by_slug: dict[str, dict[int, TurnEntry]] = field(default_factory=dict)
+    A plain class, not a dataclass: building a dataclass costs a millisecond
+    at import, and `status` must start in a blink.  Treat it as immutable.
+    """
+
+    def __init__(self, folder: str, turns: tuple[TurnEntry, ...], attempts: tuple[str, ...], has_task: bool,
+                 by_slug: dict[str, dict[int, TurnEntry]]) -> None:
+        self.folder = folder
+        self.turns = turns
+        self.attempts = attempts
+        self.has_task = has_task
+        self.by_slug = by_slug
+
+    def __repr__(self) -> str:
+        return f"Scan({self.folder!r}, {len(self.turns)} turn files, {len(self.attempts)} attempts)"
 
     @cached_property
     def slugs(self) -> tuple[str, ...]:

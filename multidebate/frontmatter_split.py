@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = ["FrontmatterSplit", "split_frontmatter", "strip_frontmatter", "MAX_FRONTMATTER"]
 
@@ -13,8 +12,7 @@ _MAX_NODES = 10_000
 _CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
 
 
-@dataclass(frozen=True)
-class FrontmatterSplit:
+class FrontmatterSplit(NamedTuple):
     """Metadata (empty when absent or invalid), the body, and the body's first line number."""
 
     metadata: dict[str, Any]
@@ -22,7 +20,7 @@ class FrontmatterSplit:
     body_line: int
     error: str = ""
     error_line: int = 1
-    present: bool = field(default=False)
+    present: bool = False
 
 
 def _too_many_values(value: object, budget: int) -> bool:

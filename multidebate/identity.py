@@ -16,7 +16,6 @@ import hashlib
 import hmac
 import json
 import os
-import secrets
 from datetime import datetime, timezone
 
 from .atomic import create_exclusive
@@ -65,7 +64,7 @@ def check_key(folder: str, slug: str, key: str | None) -> bool:
 
 def claim(folder: str, slug: str) -> str | None:
     """Claim an unclaimed slug: a new key, or None when another session claimed it first."""
-    key = secrets.token_hex(8)
+    key = os.urandom(8).hex()
     record = {"slug": slug, "key_sha256": _digest(key),
               "claimed_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
     path = key_path(folder, slug)
@@ -82,4 +81,4 @@ def free_slug(folder: str, scan: Scan, slug: str) -> str:
     for candidate in candidates:
         if candidate not in used and not is_claimed(folder, candidate) and len(candidate) <= 64:
             return candidate
-    return f"{slug[:50]}-{secrets.token_hex(3)}"
+    return f"{slug[:50]}-{os.urandom(3).hex()}"

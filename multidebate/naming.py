@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "SLUG_MAX",
@@ -33,8 +33,7 @@ _ATTEMPT_RE = re.compile(
 _SCRATCH_RE = re.compile(r"(?:~|\.swp|\.swo|\.swx|\.tmp|\.bak|\.orig|\.part|#)$")
 
 
-@dataclass(frozen=True, order=True)
-class TurnName:
+class TurnName(NamedTuple):
     """The turn number and slug carried by a canonical turn-file name."""
 
     turn: int

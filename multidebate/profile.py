@@ -6,15 +6,14 @@ the reader, writer and validator follow.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["Profile", "PROFILE_V1", "PROTOCOL_VERSION"]
 
 PROTOCOL_VERSION = 1
 
 
-@dataclass(frozen=True)
-class Profile:
+class Profile(NamedTuple):
     """The sections of a turn file, their order, and which apply from turn 2 on."""
 
     name: str

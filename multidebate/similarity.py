@@ -29,11 +29,10 @@ Two Answers agree when the score is at least `AGREE_THRESHOLD`.
 from __future__ import annotations
 
 import functools
-import hashlib
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["AGREE_THRESHOLD", "MEASURE", "AnswerSig", "Comparison", "recommendation", "key_terms", "head_clause",
            "signature", "compare", "compare_signatures", "slug_words"]
@@ -71,8 +70,7 @@ _LABEL_RE = re.compile(r"^(?:final\s+)?(?:answer|recommendation|tl;?dr|verdict|d
                        re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class Comparison:
+class Comparison(NamedTuple):
     """The score of two Answers, how it was measured, and what it rests on."""
 
     score: float
@@ -195,15 +193,23 @@ def slug_words(slugs: tuple[str, ...] | list[str]) -> frozenset[str]:
     return frozenset(words | {_stem(w) for w in words})  # key terms are stemmed
 
 
-@dataclass(frozen=True, eq=False)  # hashed by identity: the filtered-terms cache keys on it
 class AnswerSig:
-    """What the comparison needs of one Answer, computed once (and cacheable as JSON)."""
+    """What the comparison needs of one Answer, computed once (and cacheable as JSON).
 
-    recommendation: str
-    rec_terms: dict[str, int]
-    head_terms: dict[str, int]
-    whole_terms: dict[str, int]
-    fingerprint: str
+    Compared and hashed by identity (the filtered-terms cache keys on it); a
+    plain slotted class because a dataclass costs a millisecond to create at
+    import.  Treat it as immutable.
+    """
+
+    __slots__ = ("recommendation", "rec_terms", "head_terms", "whole_terms", "fingerprint")
+
+    def __init__(self, recommendation: str, rec_terms: dict[str, int], head_terms: dict[str, int],
+                 whole_terms: dict[str, int], fingerprint: str) -> None:
+        self.recommendation = recommendation
+        self.rec_terms = rec_terms
+        self.head_terms = head_terms
+        self.whole_terms = whole_terms
+        self.fingerprint = fingerprint
 
     def as_json(self) -> list[object]:
         return [self.recommendation, self.rec_terms, self.head_terms, self.whole_terms, self.fingerprint]
@@ -223,6 +229,8 @@ def signature(answer: str) -> AnswerSig:
     rec = recommendation(answer)
     whole = dict(key_terms(answer).most_common(_WHOLE_TERMS_KEPT))
     words = " ".join(answer.split())
+    import hashlib  # signatures are computed when a file is parsed, not on a start from the cache
+
     fingerprint = hashlib.sha1(words.encode("utf-8")).hexdigest() if words else ""
     return AnswerSig(rec, dict(key_terms(rec)), dict(key_terms(head_clause(rec))), whole, fingerprint)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .debate import Debate, load_debate
 from .verdict import Verdict, judge
@@ -11,8 +11,7 @@ from .verdict import Verdict, judge
 __all__ = ["Cell", "TurnRow", "Status", "debate_status", "render_status"]
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(NamedTuple):
     """One participant's file at one turn."""
 
     file: str
@@ -27,15 +26,13 @@ class Cell:
                 "valid": self.valid, "errors": self.errors, "warnings": self.warnings}
 
 
-@dataclass(frozen=True)
-class TurnRow:
+class TurnRow(NamedTuple):
     turn: int
     complete: bool
     entries: dict[str, Cell]
 
 
-@dataclass(frozen=True)
-class Status:
+class Status(NamedTuple):
     """The table of turns x participants, who is missing, and the verdict."""
 
     folder: str
@@ -47,7 +44,7 @@ class Status:
     turns: tuple[TurnRow, ...]
     verdict: Verdict
     outsiders: tuple[str, ...]
-    sealed: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    sealed: dict[int, tuple[str, ...]]
     roster: bool = False
 
     def progress(self, turn: int) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from typing import NamedTuple
 from datetime import datetime, timezone
 
 from .errors import TaskError
@@ -20,8 +20,7 @@ __all__ = ["Task", "TASK_FILE", "load_task", "render_task", "create_task", "same
 TASK_FILE = "TASK.md"
 
 
-@dataclass(frozen=True)
-class Task:
+class Task(NamedTuple):
     """The debate's task and limits. `participants` None means "whoever writes a turn"."""
 
     text: str

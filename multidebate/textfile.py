@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .findings import Finding, finding
 
@@ -13,8 +13,7 @@ __all__ = ["MAX_BYTES", "TextRead", "read_text"]
 MAX_BYTES = 1024 * 1024
 
 
-@dataclass(frozen=True)
-class TextRead:
+class TextRead(NamedTuple):
     """The text of a file (None when it cannot be read as text) and what was found on the way."""
 
     text: str | None

@@ -6,6 +6,7 @@ need the folder: names, gaps, the roster, and the peers a turn names.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable
 
@@ -13,7 +14,8 @@ from .debate import Debate, Entry, load_debate, read_entry
 from .errors import FolderError
 from .findings import Finding, finding
 from .folder import TurnEntry
-from .integrity import integrity_findings
+from .checks_cache import ChecksCache, Computed
+from .integrity import ledger_findings, ledger_slugs, reading_findings
 from .quotes import check_attributions
 from .naming import canonical_guess, parse_turn_name
 from .textfile import read_text
@@ -63,15 +65,14 @@ def _folder_findings(debate: Debate) -> list[Finding]:
     return found
 
 
-def _mention_findings(debate: Debate, entry: Entry) -> list[Finding]:
+def _mention_findings(debate: Debate, entry: Entry, roster: frozenset[str]) -> list[Finding]:
     if not entry.readable:
         return []
-    participants = set(debate.participants) | {entry.slug}
     found = []
     for mention in entry.mentions:
         for slug in mention.slugs:
-            if slug not in participants:
-                known = ", ".join(sorted(participants - {entry.slug})) or "none yet"
+            if slug not in roster and slug != entry.slug:
+                known = ", ".join(sorted(roster - {entry.slug})) or "none yet"
                 found.append(finding(entry.path, mention.line, "E060", f"names `{slug}`, who takes no part in this "
                                      f"debate (participants: {known})"))
             elif slug != entry.slug and not mention.absent and debate.entry(entry.turn - 1, slug) is None:
@@ -80,17 +81,43 @@ def _mention_findings(debate: Debate, entry: Entry) -> list[Finding]:
     return found
 
 
-def validate_debate(debate: Debate) -> list[Finding]:
-    """Every finding for a loaded debate folder, sorted by path and line."""
-    found = _name_findings(debate) + _folder_findings(debate) + integrity_findings(debate)
-    for item in check_attributions(debate):
+def _turn_findings(debate: Debate, entries: list[Entry], roster: frozenset[str]) -> Computed:
+    """One turn's cross-file findings, and the older files they read beyond the turn before."""
+    found: list[Finding] = []
+    older: list[str] = []
+    for entry in entries:
+        found.extend(reading_findings(debate, entry))
+        found.extend(_mention_findings(debate, entry, roster))
+        for name, _digest in entry.peers_read:
+            read = parse_turn_name(os.path.basename(name))
+            if read is not None and read.turn < entry.turn - 1:
+                older.append(read.filename)
+    for item in check_attributions(debate, entries):
         if not item.supported:
             found.append(finding(item.path, item.line, "W090", f"attributes to `{item.peer}` \u201c{item.claim[:80]}"
                                  f"\u201d, which its turn {item.turn - 1} does not support ({item.support:.0%} of "
                                  "the terms found)"))
-    for entry in debate.entries.values():
+    return found, older
+
+
+def validate_debate(debate: Debate, use_cache: bool = True) -> list[Finding]:
+    """Every finding for a loaded debate folder, sorted by path and line.
+
+    Cross-file findings come from the checks cache (checks_cache.py) while
+    none of their inputs changed.
+    """
+    checks = ChecksCache(debate, use_cache)
+    found = _name_findings(debate) + _folder_findings(debate)
+    for slug in ledger_slugs(debate):
+        found.extend(checks.ledger(slug, functools.partial(ledger_findings, debate, slug)))
+    roster = frozenset(debate.participants)
+    by_turn: dict[int, list[Entry]] = {}
+    for (turn, _slug), entry in sorted(debate.entries.items()):
+        by_turn.setdefault(turn, []).append(entry)
         found.extend(entry.findings)
-        found.extend(_mention_findings(debate, entry))
+    for turn, entries in by_turn.items():
+        found.extend(checks.turn(turn, functools.partial(_turn_findings, debate, entries, roster)))
+    checks.save()
     return _sorted(found)
 
 

@@ -7,7 +7,7 @@ max_turns, latent, stalled, in_progress.  Every verdict says why.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 from itertools import combinations
 
 from .debate import Debate
@@ -19,8 +19,7 @@ STATES = ("empty", "in_progress", "converged", "hollow", "latent", "stalled", "m
 FINAL_STATES = frozenset({"converged", "hollow", "stalled", "max_turns"})
 
 
-@dataclass(frozen=True)
-class PairScore:
+class PairScore(NamedTuple):
     """How two participants' Answers compare at one turn."""
 
     left: str
@@ -37,8 +36,7 @@ class PairScore:
         }
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(NamedTuple):
     """The state of a debate, the turn it was taken on, and why."""
 
     state: str
@@ -47,7 +45,7 @@ class Verdict:
     pairs: tuple[PairScore, ...] = ()
     missing: tuple[str, ...] = ()
     extra_files: tuple[str, ...] = ()
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()
 
     @property
     def final(self) -> bool:

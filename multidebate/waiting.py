@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import replace
 
 from .briefing import Briefing, brief
 from .errors import FolderError
@@ -99,4 +98,4 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
     note = (f"Waited {timeout:g} s (`next --wait`): {', '.join(awaited)} did not write turn {briefing.turn - 1}. "
             "Answer with the peer files that exist and tell the user who is missing, "
             "or run `next --wait` again to keep waiting.")
-    return replace(briefing, notes=briefing.notes + (note,))
+    return briefing._replace(notes=briefing.notes + (note,))

@@ -327,7 +327,7 @@ class TurnWatcher:
         turns = [k.turn_entry for k in self._known.values()]
         scan = scan_of(self.folder, turns, (), self._has_task)
         entries = {(k.entry.turn, k.entry.slug): k.entry for k in self._known.values()}
-        return Debate(self.folder, scan, self._task, entries)
+        return Debate(self.folder, scan, self._task, entries, {})
 
     @staticmethod
     def _complete_turns(debate: Debate) -> set[int]:

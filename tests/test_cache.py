@@ -102,3 +102,42 @@ def test_warm_answers_equal_cold_ones_on_every_example_and_hostile_file(tmp_path
         for data in (cold[0], warm[0]):
             data.pop("waiting_seconds", None)
         assert cold == warm, folder.name
+
+
+def test_lost_or_damaged_side_shards_give_the_same_answers(tmp_path: Path) -> None:
+    """Mentions, signatures and vocabularies live in side shards; losing one costs a parse, never an answer."""
+    from click.testing import CliRunner
+
+    from multidebate.cli import cli
+
+    turns = [{"a": "**Use TOML.**", "b": "**Use YAML.**"},
+             {"a": "**Use TOML, as b now agrees.**", "b": "**Use TOML.** b says a was right about comments."}]
+    folder = make_debate(str(tmp_path / "d"), turns)
+    cache = Path(folder, ".multidebate", "cache")
+
+    def answers() -> list[object]:
+        return [json.loads(CliRunner().invoke(cli, [cmd, folder, "--json"]).stdout) for cmd in ("validate", "status")]
+
+    cold = answers()
+    for data in (cold[1],):
+        data.pop("waiting_seconds", None)  # type: ignore[attr-defined]
+    stamp = json.loads((cache / "turn-1.json").read_text())["stamp"]
+    for kind in ("refs", "sig", "vocab"):
+        for harm in ("delete", "damage", "foreign record"):
+            for turn in (1, 2):
+                shard = cache / f"turn-{turn}.{kind}.json"
+                if harm == "delete":
+                    shard.unlink(missing_ok=True)
+                elif harm == "damage":
+                    shard.write_text("{not json")
+                else:
+                    names = [f"turn-{turn}-a.md", f"turn-{turn}-b.md"]
+                    shard.write_text(json.dumps({"stamp": stamp, "files": {n: [[0, 0, 0, 0], "x", "y"] for n in names}}))
+            got = answers()
+            got[1].pop("waiting_seconds", None)  # type: ignore[attr-defined]
+            assert got == cold, (kind, harm)
+    answers()
+    answers()  # a harmed shard is dropped when read, and written again by the next reader
+    for turn in (1, 2):
+        for kind in ("refs", "sig"):
+            assert json.loads((cache / f"turn-{turn}.{kind}.json").read_text())["stamp"] == stamp
