@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import __version__
@@ -35,7 +35,7 @@ from .mentions import Claim, Mention
 from .profile import PROFILE_V1
 from .similarity import AnswerSig
 
-__all__ = ["CACHE_FORMAT", "cache_dir", "load_shard", "read_entries", "store_shard"]
+__all__ = ["CACHE_FORMAT", "ProgressHook", "cache_dir", "load_shard", "read_entries", "report_progress", "store_shard"]
 
 CACHE_FORMAT = 7
 _STAMP = f"{CACHE_FORMAT}:{__version__}:{PROFILE_V1.name}"
@@ -72,13 +72,25 @@ def store_shard(path: str, files: dict[str, Any]) -> None:
         return  # read-only folder: the next reader parses again
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump({"stamp": _STAMP, "files": files}, handle, separators=(",", ":"))
+            # dumps, not dump: dump streams through the pure-Python encoder, dumps runs in C
+            handle.write(json.dumps({"stamp": _STAMP, "files": files}, separators=(",", ":")))
         os.replace(tmp, path)
     except OSError:
         try:
             os.unlink(tmp)  # full disk: leave no half-written shard behind
         except OSError:
             pass
+
+
+# Told (files parsed so far, turn files in the folder) while files are parsed rather than
+# read from the cache: the CLI shows it on a terminal.  The library itself never prints.
+ProgressHook = Callable[[int, int], None]
+_PROGRESS: list[ProgressHook] = []
+
+
+def report_progress(hook: ProgressHook | None) -> None:
+    """Set (or, with None, clear) the hook told of parsing progress."""
+    _PROGRESS[:] = [hook] if hook is not None else []
 
 
 # One vocabulary shard at a time: the quote check walks the turns in order, so
@@ -188,6 +200,8 @@ def read_entries(folder: str, turns: Iterable[TurnEntry], use_cache: bool = True
     by_turn: dict[int, list[TurnEntry]] = {}
     for turn_entry in turns:
         by_turn.setdefault(turn_entry.name.turn, []).append(turn_entry)
+    total = sum(len(group) for group in by_turn.values())
+    done = 0
     entries: dict[tuple[int, str], Entry] = {}
     for turn, group in sorted(by_turn.items()):
         path = _shard_path(folder, turn)
@@ -211,11 +225,19 @@ def read_entries(folder: str, turns: Iterable[TurnEntry], use_cache: bool = True
                     entry = None
             if entry is None:
                 entry = read_entry(turn_entry)
+                done += 1
+                for hook in _PROGRESS:
+                    hook(done, total)
                 if identity is not None:
                     parsed[name] = entry
             entries[(turn, turn_entry.name.slug)] = entry
         if use_cache and (parsed or len(kept) != len(shard)):
             _rewrite(path, details, kept, parsed)
+            for entry in parsed.values():
+                # stream, do not hold: the text and vocabulary are in the cache (or re-read on demand)
+                entry.details = details
+                entry.__dict__.pop("parsed", None)
+                entry.__dict__.pop("_vocab", None)
     return entries
 
 

@@ -74,6 +74,13 @@ def cli(ctx: click.Context, color: str) -> None:
 
     # Subcommands' contexts inherit this, and click.echo strips styles when it is False.
     ctx.color = color_setting(color, os.environ.get("NO_COLOR"))
+    if sys.stderr.isatty():
+        from .cache import report_progress
+        from .progress import ParseProgress
+
+        progress = ParseProgress()
+        report_progress(progress)
+        ctx.call_on_close(progress.finish)
 
 
 @cli.command()

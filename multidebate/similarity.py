@@ -149,6 +149,27 @@ def head_clause(text: str) -> str:
     return _HEAD_SPLIT_RE.split(text, maxsplit=1)[0]
 
 
+_NEGATE = "\x00not"  # markers for _word_term: never a term, since terms come from _WORD_RE
+_END_SCOPE = "\x00end"
+
+
+@functools.lru_cache(maxsize=65536)
+def _word_term(raw: str) -> tuple[str, str]:
+    """(word, what it is): a stemmed key term, "" for a stop word, or a negation / scope-end marker.
+
+    Memoised: a debate repeats its vocabulary, and this is the inner loop of
+    parsing every file.
+    """
+    word = raw.strip("'")
+    if word in _NEGATORS:
+        return word, _NEGATE
+    if word in _SCOPE_END:
+        return word, _END_SCOPE
+    if word in _STOP or len(word) < 2 or word.endswith("n't"):
+        return word, ""
+    return word, _stem(word)
+
+
 def key_terms(text: str, ignore: frozenset[str] = frozenset(), signed: bool = True) -> Counter[str]:
     """Signed key terms of a text: `term` or `not:term` (see module doc); unsigned: just the terms."""
     terms: Counter[str] = Counter()
@@ -156,17 +177,13 @@ def key_terms(text: str, ignore: frozenset[str] = frozenset(), signed: bool = Tr
     for clause in _CLAUSE_RE.split(lowered):
         negated = False
         for raw in _WORD_RE.findall(clause):
-            word = raw.strip("'")
-            if word in _NEGATORS:
+            word, term = _word_term(raw)
+            if term is _NEGATE:
                 negated = True
-                continue
-            if word in _SCOPE_END:
+            elif term is _END_SCOPE:
                 negated = False
-                continue
-            if word in _STOP or word in ignore or len(word) < 2 or word.endswith("n't"):
-                continue
-            term = _stem(word)
-            terms[f"not:{term}" if negated and signed else term] += 1
+            elif term and word not in ignore:
+                terms[f"not:{term}" if negated and signed else term] += 1
     # a term both affirmed and negated in one text says nothing either way
     for term in [t for t in terms if t.startswith("not:") and t[4:] in terms]:
         del terms[term[4:]]
