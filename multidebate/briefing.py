@@ -67,7 +67,8 @@ class Briefing(NamedTuple):
     @property
     def write_command(self) -> str:
         key = f" --key {self.key}" if self.key else ""
-        return f"multidebate write {shlex.quote(self.folder)} --slug {self.slug}{key} <<'TURN'"
+        # absolute: the command still works when the session has changed directory since `next`
+        return f"multidebate write {shlex.quote(os.path.abspath(self.folder))} --slug {self.slug}{key} <<'TURN'"
 
     @property
     def sections(self) -> tuple[str, ...]:
@@ -275,7 +276,8 @@ def render_briefing(b: Briefing) -> str:
         return "\n".join(lines)
     # Every line here is paid for in tokens on every turn: keep the framing short.
     limit = f" of at most {b.max_turns}" if b.max_turns else ""
-    out = [f"You are `{b.slug}`: turn {b.turn}{limit} in {os.path.abspath(b.folder)}; today is {b.today}."]
+    # the folder is in the write command at the end: not repeated here
+    out = [f"You are `{b.slug}`: turn {b.turn}{limit}; today is {b.today}."]
     if b.roster:
         out.append(f"Participants (roster): {', '.join(b.participants)}.")
     out.extend(f"NOTE: {note}" for note in b.notes)

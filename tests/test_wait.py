@@ -56,7 +56,7 @@ def test_timeout_answers_with_what_exists(debate: str, running: list[Running]) -
     assert proc.finish() == 0
     text = "\n".join(proc.seen)
     assert "NOTE: Waited 0.5 s (`next --wait`): b did not write turn 2." in text
-    assert ": turn 3 in " in text and "Not yet written turn 2: b." in text
+    assert ": turn 3;" in text and "Not yet written turn 2: b." in text
 
 
 def test_timeout_in_process_stops_its_threads(debate: str) -> None:
@@ -72,7 +72,7 @@ def test_no_wait_when_nothing_is_missing(tmp_path: Path) -> None:
     assert code == 0 and err == "" and json.loads(out)["turn"] == 2
     code, out, err = run("next", str(tmp_path / "new"), "--slug", "a", "--task", "Pick one.", "--wait",
                          "--timeout", "30")
-    assert code == 0 and err == "" and ": turn 1 in " in out  # turn 1 never waits
+    assert code == 0 and err == "" and ": turn 1;" in out  # turn 1 never waits
 
 
 def test_a_peer_two_turns_behind_is_absent_not_awaited(tmp_path: Path) -> None:
