@@ -74,7 +74,19 @@ def generate(out: str, participants: int, turns: int, seed: int = 7) -> str:
     for slug, lines in ledgers.items():
         with open(os.path.join(out, ".multidebate", "ledger", f"{slug}.jsonl"), "w", encoding="utf-8") as handle:
             handle.write("\n".join(lines) + "\n")
+    # every slug claimed, as by its first `write`: sessions then call `next` with --key
+    os.makedirs(os.path.join(out, ".multidebate", "keys"), exist_ok=True)
+    for slug in slugs:
+        record = {"slug": slug, "key_sha256": hashlib.sha256(key_for(slug).encode()).hexdigest(),
+                  "claimed_at": "2026-11-22T00:00:00Z"}
+        with open(os.path.join(out, ".multidebate", "keys", f"{slug}.json"), "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(record) + "\n")
     return out
+
+
+def key_for(slug: str) -> str:
+    """The key of `slug` in a generated debate (real keys are random; these are known to the benchmark)."""
+    return hashlib.sha256(f"bench-{slug}".encode()).hexdigest()[:16]
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from generate import generate  # noqa: E402
+from generate import generate, key_for  # noqa: E402
 
 PY = sys.executable
 FLOOR = ("import click, os, sys\nfolder = sys.argv[1]\nfor name in os.listdir(folder):\n"
@@ -89,15 +89,16 @@ def tokens() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = generate(os.path.join(tmp, "d"), 3, 2)
         slug = "model-000"
-        out = subprocess.run(md("next", folder, "--slug", slug), capture_output=True, text=True).stdout
-        data = json.loads(subprocess.run(md("next", folder, "--slug", slug, "--json"), capture_output=True,
+        key = ["--key", key_for(slug)]
+        out = subprocess.run(md("next", folder, "--slug", slug, *key), capture_output=True, text=True).stdout
+        data = json.loads(subprocess.run(md("next", folder, "--slug", slug, *key, "--json"), capture_output=True,
                                          text=True).stdout)
         content = sum(len(enc.encode(p["text"])) for p in data["peers"])
         content += len(enc.encode(data["task"] or "")) + len(enc.encode(data["own_previous_answer"] or ""))
         framing = len(enc.encode(out)) - content
         print(f"tokens: `next` at turn 3 with {len(data['peers'])} peers: {len(enc.encode(out))} in all, of which "
               f"framing {framing} (budget 150; the rest is the task, own answer and peer text)")
-        small = subprocess.run(md("next", folder, "--slug", slug, "--sections", "answer,disagreements"),
+        small = subprocess.run(md("next", folder, "--slug", slug, *key, "--sections", "answer,disagreements"),
                                capture_output=True, text=True).stdout
         print(f"tokens: the same with --sections answer,disagreements: {len(enc.encode(small))}")
         peers = [n for n in sorted(os.listdir(folder)) if n.startswith("turn-2-") and slug not in n]
@@ -125,7 +126,7 @@ def main() -> None:
             floor_args = [PY, "-c", FLOOR, folder]
             commands = {
                 "--version": md("--version"),
-                "next": md("next", folder, "--slug", "model-000"),
+                "next": md("next", folder, "--slug", "model-000", "--key", key_for("model-000")),
                 "status": md("status", folder),
                 "validate": md("validate", folder),
                 "report": md("report", folder, "--format", "json"),

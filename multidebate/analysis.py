@@ -126,14 +126,19 @@ class _Analyser:
                 if peer == slug:
                     continue
                 now = self.compare((turn, slug), (turn - 1, peer))
+                if now is None or not now.agree:
+                    continue  # most peers: one comparison, not two
                 before = self.compare((turn - 1, slug), (turn - 1, peer))
-                if now is not None and now.agree and (before is None or not before.agree):
+                if before is None or not before.agree:
                     toward.append(peer)
         return Position(slug, turn, entry.sig.recommendation, entry.confidence, entry.converged, entry.valid,
                         None if previous is None else not previous.agree,
                         None if previous is None else previous.score, tuple(toward), _disagreement_texts(entry))
 
     def turn(self, turn: int, with_matrix: bool) -> TurnAnalysis:
+        # turns are analysed in order and compare with the turn before only: forget older
+        # pairs, or 100 participants x 100 turns hold a million comparisons
+        self.cache = {k: v for k, v in self.cache.items() if max(k[0][0], k[1][0]) >= turn - 1}
         positions = {}
         for slug in self.debate.participants:
             entry = self.debate.entry(turn, slug)

@@ -46,8 +46,8 @@ def cache_dir(folder: str) -> str:
     return os.path.join(folder, STATE_DIR, "cache")
 
 
-def _shard_path(folder: str, turn: int, kind: str = "") -> str:
-    return os.path.join(cache_dir(folder), f"turn-{turn}{kind}.json")
+def _shard_name(turn: int, kind: str = "") -> str:
+    return f"turn-{turn}{kind}.json"
 
 
 def load_shard(path: str) -> dict[str, Any]:
@@ -101,8 +101,8 @@ _VOCAB_SLOT: dict[str, Any] = {"path": None, "files": {}}
 class _TurnDetails:
     """One turn's side shards, each read on first use (the entry's `Details`)."""
 
-    def __init__(self, folder: str, turn: int, identities: dict[str, list[int]]) -> None:
-        self.paths = {kind: _shard_path(folder, turn, kind) for kind in _SIDES}
+    def __init__(self, where: str, turn: int, identities: dict[str, list[int]]) -> None:
+        self.paths = {kind: os.path.join(where, _shard_name(turn, kind)) for kind in _SIDES}
         self.identities = identities
         self.loaded: dict[str, dict[str, Any]] = {}
 
@@ -201,15 +201,20 @@ def read_entries(folder: str, turns: Iterable[TurnEntry], use_cache: bool = True
     for turn_entry in turns:
         by_turn.setdefault(turn_entry.name.turn, []).append(turn_entry)
     total = sum(len(group) for group in by_turn.values())
+    where = cache_dir(folder)
+    try:
+        present = set(os.listdir(where)) if use_cache else set()  # one listing, not a stat per shard
+    except OSError:
+        present = set()
     done = 0
     entries: dict[tuple[int, str], Entry] = {}
     for turn, group in sorted(by_turn.items()):
-        path = _shard_path(folder, turn)
+        path = os.path.join(where, _shard_name(turn))
         # a turn whose side shards are not all there is parsed again, so that they are written
-        complete = use_cache and all(os.path.exists(_shard_path(folder, turn, kind)) for kind in _SIDES)
+        complete = use_cache and all(_shard_name(turn, kind) in present for kind in _SIDES)
         shard = load_shard(path) if complete else {}
         identities = {t.filename: list(t.identity) for t in group if t.identity is not None}
-        details = _TurnDetails(folder, turn, identities)
+        details = _TurnDetails(where, turn, identities)
         kept: dict[str, Any] = {}
         parsed: dict[str, Entry] = {}
         for turn_entry in group:

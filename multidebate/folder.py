@@ -116,7 +116,7 @@ def scan_folder(folder: str) -> Scan:
                         identity = (info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
                 except OSError:
                     is_file = False
-                turns.append(TurnEntry(parsed, os.path.join(folder, name), is_file, is_link, identity))
+                turns.append(TurnEntry(parsed, entry.path, is_file, is_link, identity))  # entry.path: folder joined to name
     except OSError as exc:
         raise FolderError(f"cannot list {folder}: {exc.strerror or exc}") from exc
     return scan_of(folder, turns, attempts, has_task)

@@ -8,18 +8,20 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from .lazy_re import LazyPattern
+
 __all__ = ["Mention", "Claim", "claims_of"]
 
 _MIN_TERMS = 3
-_CLAIM_RE = re.compile(
+_CLAIM_RE = LazyPattern(
     r"\b(?:they|it|he|she|\w[\w.-]*)\s+(?:argued|argues|argue|said|says|say|claimed|claims|claim|proposed|proposes|"
     r"propose|suggested|suggests|suggest|wants|want|wanted|holds|held|recommends|recommended|prefers|preferred|"
     r"thinks|thought|insists|insisted)\s+(?:that\s+)?(?P<claim>.+)",
     re.IGNORECASE,
 )
 # "they cap late delays at 12 h. I hold 8 h": the peer's position, with its own verb
-_THEY_RE = re.compile(r"(?:they|it)\s+(?P<claim>\w.+)", re.IGNORECASE)
-_MINE_RE = re.compile(r"(?:[,;.]|\s[\u2014\u2013-])\s*(?:but\s+|while\s+|whereas\s+)?(?:I|we)\s", re.IGNORECASE)
+_THEY_RE = LazyPattern(r"(?:they|it)\s+(?P<claim>\w.+)", re.IGNORECASE)
+_MINE_RE = LazyPattern(r"(?:[,;.]|\s[\u2014\u2013-])\s*(?:but\s+|while\s+|whereas\s+)?(?:I|we)\s", re.IGNORECASE)
 
 
 

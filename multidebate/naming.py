@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from typing import NamedTuple
+
+from .lazy_re import LazyPattern
 
 __all__ = [
     "SLUG_MAX",
@@ -24,13 +25,13 @@ _TURN_RE = re.compile(r"^turn-([1-9][0-9]{0,8})-([a-z0-9]+(?:-[a-z0-9]+)*)\.md$"
 # spaces or look-alike dashes, other extensions.  Only consulted for names
 # that are not turn files already.
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
-_ATTEMPT_RE = re.compile(
+_ATTEMPT_RE = LazyPattern(
     r"^turn[\s_\-" + _DASHES + r"]*\d+[\s_\-" + _DASHES + r"]+\S.*?"
     r"(?:\.(?:md|markdown|mdown|txt))+$",
     re.IGNORECASE,
 )
 # Editors' and tools' scratch names are not attempts: they are expected noise.
-_SCRATCH_RE = re.compile(r"(?:~|\.swp|\.swo|\.swx|\.tmp|\.bak|\.orig|\.part|#)$")
+_SCRATCH_RE = LazyPattern(r"(?:~|\.swp|\.swo|\.swx|\.tmp|\.bak|\.orig|\.part|#)$")
 
 
 class TurnName(NamedTuple):
@@ -55,6 +56,8 @@ def slugify(name: str) -> str:
     Accents are folded to ASCII, every run of other characters becomes one
     hyphen.  Returns "" when nothing usable is left.
     """
+    import unicodedata  # slugs are made rarely; a status never needs it
+
     folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     slug = re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
     if len(slug) > SLUG_MAX:
@@ -92,6 +95,8 @@ def looks_like_turn_attempt(name: str) -> bool:
 
 def canonical_guess(name: str) -> str | None:
     """The canonical name a failed attempt probably meant, if one can be read off it."""
+    import unicodedata
+
     text = unicodedata.normalize("NFKC", name)
     for dash in _DASHES:
         text = text.replace(dash, "-")

@@ -34,6 +34,8 @@ import re
 from collections import Counter
 from typing import NamedTuple
 
+from .lazy_re import LazyPattern
+
 __all__ = ["AGREE_THRESHOLD", "MEASURE", "AnswerSig", "Comparison", "recommendation", "key_terms", "head_clause",
            "signature", "compare", "compare_signatures", "slug_words"]
 
@@ -62,11 +64,11 @@ _NEGATORS = frozenset(
     "rather neither".split()
 )
 _SCOPE_END = frozenset("but and so yet then while whereas because".split())
-_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'+#]*")
-_CLAUSE_RE = re.compile(r"[,;:.!?()\[\]\u2014\u2013]|\s-\s|\n")
-_BOLD_OPEN_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)*(\*\*|__)(.+?)\1", re.DOTALL)
-_HEAD_SPLIT_RE = re.compile(r"[,;:(\u2014\u2013]|\s-\s")
-_LABEL_RE = re.compile(r"^(?:final\s+)?(?:answer|recommendation|tl;?dr|verdict|decision|summary|position)\s*:\s*",
+_WORD_RE = LazyPattern(r"[a-z0-9][a-z0-9'+#]*")
+_CLAUSE_RE = LazyPattern(r"[,;:.!?()\[\]\u2014\u2013]|\s-\s|\n")
+_BOLD_OPEN_RE = LazyPattern(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)*(\*\*|__)(.+?)\1", re.DOTALL)
+_HEAD_SPLIT_RE = LazyPattern(r"[,;:(\u2014\u2013]|\s-\s")
+_LABEL_RE = LazyPattern(r"^(?:final\s+)?(?:answer|recommendation|tl;?dr|verdict|decision|summary|position)\s*:\s*",
                        re.IGNORECASE)
 
 
@@ -270,8 +272,7 @@ def _filtered(sig: AnswerSig, ignore: frozenset[str]) -> tuple[Counter[str], Cou
 def _cosine_normed(a: Counter[str], norm_a: float, b: Counter[str], norm_b: float) -> float:
     if not norm_a or not norm_b:
         return 0.0
-    small, large = (a, b) if len(a) <= len(b) else (b, a)
-    return sum(n * large[t] for t, n in small.items() if t in large) / (norm_a * norm_b)
+    return sum(a[t] * b[t] for t in a.keys() & b.keys()) / (norm_a * norm_b)  # the intersection runs in C
 
 
 def compare_signatures(left: AnswerSig, right: AnswerSig, ignore: frozenset[str] = frozenset()) -> Comparison:
@@ -281,10 +282,10 @@ def compare_signatures(left: AnswerSig, right: AnswerSig, ignore: frozenset[str]
         return Comparison(1.0, True, "whole answer", rec_l, rec_r)
     terms_l, head_l, whole_l, norm_l = _filtered(left, ignore)
     terms_r, head_r, whole_r, norm_r = _filtered(right, ignore)
-    whole = _cosine_normed(whole_l, norm_l, whole_r, norm_r)
     conflict = _conflicts(terms_l, terms_r)
     if conflict:
         return Comparison(0.0, False, "conflict", rec_l, rec_r, conflict)
+    whole = _cosine_normed(whole_l, norm_l, whole_r, norm_r)
     if whole >= _COPY_THRESHOLD or not terms_l or not terms_r:
         return Comparison(whole, whole >= AGREE_THRESHOLD, "whole answer", rec_l, rec_r)
     score = max(_overlap(terms_l, terms_r), _overlap(head_l, head_r))

@@ -1,0 +1,76 @@
+"""The `multidebate` command: options in, one library call, formatted result out.
+
+Each command lives in a module of this package that is imported only when
+that command runs (or help lists it): a session's `next` does not pay for
+building `report`, `watch` and `skill` at every start.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import click
+
+from .. import __version__
+from .common import EXIT_CODES_HELP
+
+__all__ = ["EXIT_CODES_HELP", "cli", "main"]
+
+# command name -> (module of this package, attribute)
+_COMMANDS = {
+    "slug": ("turn_cmds", "slug"),
+    "init": ("turn_cmds", "init"),
+    "next": ("turn_cmds", "next_"),
+    "write": ("turn_cmds", "write"),
+    "status": ("view_cmds", "status"),
+    "watch": ("view_cmds", "watch"),
+    "validate": ("view_cmds", "validate"),
+    "report": ("view_cmds", "report"),
+    "skill": ("skill_cmds", "skill_group"),
+}
+
+
+class _LazyGroup(click.Group):
+    """A group whose commands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        where = _COMMANDS.get(cmd_name)
+        if where is None:
+            return None
+        command = getattr(importlib.import_module(f"{__name__}.{where[0]}"), where[1])
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
+@click.version_option(__version__, prog_name="multidebate")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Color human output: auto colors a terminal unless NO_COLOR is set. JSON is never colored.")
+@click.pass_context
+def cli(ctx: click.Context, color: str) -> None:
+    """Several AI coding-assistant sessions debate a task in one folder until they really agree.
+
+    Sessions call `next` and `write` each turn; people call `status`.
+    `multidebate skill install` puts the skill where the assistants look for it.
+    """
+    from ..style import color_setting
+
+    # Subcommands' contexts inherit this, and click.echo strips styles when it is False.
+    ctx.color = color_setting(color, os.environ.get("NO_COLOR"))
+    if sys.stderr.isatty():
+        from ..cache import report_progress
+        from ..progress import ParseProgress
+
+        progress = ParseProgress()
+        report_progress(progress)
+        ctx.call_on_close(progress.finish)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="multidebate")

@@ -1,0 +1,67 @@
+"""What every command shares: exit codes, JSON output, and library errors as `Error: ...` lines."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+import click
+
+from ..errors import InvalidTurn, MultidebateError
+
+__all__ = ["EXIT_CODES_HELP", "EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_NOT_CONVERGED", "EXIT_OK", "EXIT_TIMEOUT",
+           "EXIT_USAGE", "emit_json", "fail", "json_option", "library_errors", "quiet_stdout"]
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2  # click's own code for a usage error
+EXIT_NOT_CONVERGED = 3
+EXIT_TIMEOUT = 3  # `watch --timeout`: the awaited state did not come, like `status --check`
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
+
+EXIT_CODES_HELP = """\b
+Exit codes: 0 success; 1 error (nothing written), or `validate` found errors,
+or `skill install`/`uninstall` kept a copy a person changed; 2 usage error;
+3 `status --check`: the debate has not converged."""
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@contextmanager
+def library_errors(as_json: bool = False) -> Iterator[None]:
+    """Turn library errors into `Error: ...` on stderr and exit 1, never a traceback."""
+    try:
+        yield
+    except InvalidTurn as exc:
+        fail(str(exc), exc.problems, as_json)
+    except MultidebateError as exc:
+        fail(str(exc), [], as_json)
+
+
+def fail(message: str, problems: list[str], as_json: bool) -> NoReturn:
+    if as_json:
+        emit_json({"ok": False, "error": message, "problems": problems})
+    else:
+        text = message + "".join(f"\n  - {p}" for p in problems)
+        click.echo(f"Error: {text}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def json_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON for programs and models.")(func)
+
+
+def quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

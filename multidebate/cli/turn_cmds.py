@@ -1,0 +1,175 @@
+"""The commands a session runs each turn: `slug`, `init`, `next`, `write`."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from .common import EXIT_INTERRUPTED, emit_json, json_option, library_errors
+
+__all__ = ["init", "next_", "slug", "write"]
+
+
+@click.command()
+@click.argument("name")
+def slug(name: str) -> None:
+    """Print the slug for a model NAME (`Claude Opus 4.7` -> `claude-opus-4-7`)."""
+    from ..naming import slugify
+
+    result = slugify(name)
+    if not result:
+        raise click.ClickException(f"no slug can be made from {name!r}: use letters or digits")
+    click.echo(result)
+
+
+@click.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option("--task", "task_text", required=True, help="The task every session debates.")
+@click.option("--participants", help="Comma-separated roster of slugs, e.g. opus-4-7,gpt-5-5.")
+@click.option("--max-turns", type=click.IntRange(min=1), help="Stop the debate after this many turns.")
+@click.option("--min-turns", type=click.IntRange(min=1), help="Turns to take before convergence counts.")
+@click.option("--sealed", is_flag=True, help="Blind turns: publish a turn only when every participant wrote it.")
+def init(folder: str, task_text: str, participants: str | None, max_turns: int | None,
+         min_turns: int | None, sealed: bool) -> None:
+    """Create FOLDER and its TASK.md (task text, optional roster and turn limits)."""
+    import os
+
+    from ..naming import is_slug
+    from ..task import create_task, render_task
+
+    roster: tuple[str, ...] | None = None
+    if participants:
+        roster = tuple(dict.fromkeys(p.strip() for p in participants.split(",") if p.strip()))
+        bad = [p for p in roster if not is_slug(p)]
+        if bad:
+            raise click.BadParameter(f"not slugs: {', '.join(bad)} (see `multidebate slug NAME`)",
+                                     param_hint="--participants")
+    if sealed and not roster:
+        raise click.UsageError("--sealed needs --participants: the roster says who must write before publishing")
+    if not task_text.strip():
+        raise click.BadParameter("the task is empty", param_hint="--task")
+    with library_errors():
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as exc:
+            raise click.ClickException(f"cannot create {folder}: {exc.strerror or exc}") from exc
+        path = create_task(folder, render_task(task_text, roster, max_turns, min_turns, sealed=sealed))
+    click.echo(f"Created {path}. Each session now runs: multidebate next {folder} --slug <its slug>")
+
+
+@click.command(name="next")
+@click.argument("folder", type=click.Path())
+@click.option("--slug", "slug_", required=True, help="This session's slug (see `multidebate slug`).")
+@click.option("--task", "task_text", help="The user's task; needed on the first turn of a folder without TASK.md.")
+@click.option("--key", help="The key `write` gave this session on its first turn.")
+@click.option("--sections", "sections_spec", metavar="LIST",
+              help="Serve only these sections of each peer file, e.g. answer,disagreements (large debates).")
+@click.option("--wait", is_flag=True, help="Block until every peer has written the previous turn, then answer.")
+@click.option("--timeout", type=click.FloatRange(min=0), metavar="SECONDS",
+              help="With --wait: stop waiting after SECONDS (default 600) and answer with what exists.")
+@json_option
+def next_(folder: str, slug_: str, task_text: str | None, key: str | None, sections_spec: str | None, wait: bool,
+          timeout: float | None, as_json: bool) -> None:
+    """Everything a session needs for its next turn: number, task, peers' previous turn.
+
+    Serves only the peers' turn N-1 files, and prints the exact `write`
+    command to use.  Creates FOLDER when --task is given and it is missing.
+    With --wait, first blocks until every peer has written turn N-1; on
+    timeout it answers with what exists and a note naming who did not write
+    (exit 0).  Ctrl-C exits 130.
+    """
+    from ..briefing import brief, render_briefing
+
+    from ..briefing import section_names
+
+    sections = None
+    if sections_spec is not None:
+        try:
+            sections = section_names(sections_spec)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--sections") from exc
+    if timeout is not None and not wait:
+        raise click.BadParameter("only applies with --wait", param_hint="--timeout")
+    try:
+        with library_errors(as_json):
+            if wait:
+                from ..waiting import DEFAULT_TIMEOUT, brief_when_ready
+
+                briefing = brief_when_ready(folder, slug_, task_text, create=True, key=key, sections=sections,
+                                            timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+                                            on_wait=lambda message: click.echo(message, err=True))
+            else:
+                briefing = brief(folder, slug_, task_text, create=True, key=key, sections=sections)
+    except KeyboardInterrupt:
+        sys.exit(EXIT_INTERRUPTED)
+    if as_json:
+        emit_json(briefing.as_dict())
+    else:
+        click.echo(render_briefing(briefing))
+
+
+@click.command()
+@click.argument("folder", type=click.Path())
+@click.option("--slug", "slug_", required=True, help="This session's slug.")
+@click.option("--file", "source", type=click.File("rb"), default="-", show_default="stdin",
+              help="Read the sections from this file instead of stdin.")
+@click.option("--key", help="The key `write` gave this session on its first turn (required from then on).")
+@json_option
+def write(folder: str, slug_: str, source: Any, key: str | None, as_json: bool) -> None:
+    """Validate a turn's sections and create turn-N-SLUG.md atomically.
+
+    Give the sections (## Reasoning, ## Answer, [## Agreements, ## Disagreements,]
+    ## Confidence, ## Converged) on stdin or with --file; the title and
+    metadata are added.  Never overwrites; on invalid input nothing is
+    written and every problem is listed.  The first write under a slug
+    claims it and prints a key; later writes need `--key`.
+    """
+    from ..status import debate_status
+    from ..write import write_turn
+
+    if source is sys.stdin.buffer and sys.stdin.isatty():
+        raise click.UsageError("give the sections on stdin (a heredoc) or with --file")
+    content = source.read()
+    with library_errors(as_json):
+        result = write_turn(folder, slug_, content, key)
+        status = debate_status(folder)
+    # Say how far the turn is, never what peers answered: a session must not learn
+    # its peers' current-turn positions before its next `next`.
+    done, waiting = status.progress(result.turn)
+    written = len(done)
+    if status.roster:
+        progress = f"Turn {result.turn}: {written} of {len(status.participants)} written" + (
+            f"; waiting for {', '.join(waiting)}." if waiting else "; the turn is complete.")
+    else:
+        progress = (f"Turn {result.turn}: written so far by {', '.join(done)} (no roster: whoever writes "
+                    "takes part).")
+    ended = status.verdict.state == "converged"
+    if as_json:
+        emit_json({"ok": True, "path": result.path, "turn": result.turn, "slug": result.slug,
+                    "confidence": result.confidence, "converged": result.converged,
+                    "normalised": list(result.normalised),
+                    "peers_read": [{"file": f, "sha256": h} for f, h in result.peers_read],
+                    "progress": {"written": written, "waiting": list(waiting)},
+                    "key": result.key, "sealed": result.sealed, "published": result.published,
+                    "debate": {"state": status.verdict.state, "turn": status.verdict.turn}})
+        return
+    click.echo(f"Wrote {result.path} (turn {result.turn}, confidence {result.confidence}, "
+               f"converged {'yes' if result.converged else 'no'}).")
+    for note in result.normalised:
+        click.echo(f"  normalised: {note}")
+    if result.key:
+        click.echo(f"Your key for `{result.slug}` is {result.key}: keep it, and add --key {result.key} to every "
+                   "later `multidebate next` and `multidebate write` of this debate.")
+    if result.sealed and result.published:
+        click.echo(f"Every participant has written turn {result.turn}: it is now published.")
+    elif result.sealed:
+        click.echo(f"Turn {result.turn} stays sealed (unseen by peers) until every participant has written it; "
+                   "nothing to do.")
+    click.echo(progress)
+    if ended:
+        click.echo(f"The debate converged at turn {status.verdict.turn}: it is over.")
+    elif status.verdict.final:
+        click.echo(f"The debate ended: {status.verdict.state} at turn {status.verdict.turn} "
+                   f"({status.verdict.detail}). Tell the user.")

@@ -1,0 +1,132 @@
+"""The commands people run to follow a debate: `status`, `watch`, `validate`, `report`."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .common import (EXIT_ERROR, EXIT_INTERRUPTED, EXIT_NOT_CONVERGED, EXIT_OK, EXIT_TIMEOUT, emit_json, json_option,
+                     library_errors, quiet_stdout)
+
+__all__ = ["report", "status", "validate", "watch"]
+
+
+@click.command()
+@click.argument("folder", type=click.Path())
+@click.option("--check", is_flag=True, help="Exit 0 only when converged, 3 otherwise.")
+@json_option
+def status(folder: str, check: bool, as_json: bool) -> None:
+    """Where the debate stands: turns x participants, who is missing, the verdict.
+
+    Exits 0 whatever the verdict (files with errors are shown, marked `!`),
+    unless --check is given.
+    """
+    from ..status import debate_status, render_status
+    from ..style import status_text
+
+    with library_errors(as_json):
+        result = debate_status(folder)
+    if as_json:
+        emit_json(result.as_dict())
+    else:
+        click.echo(status_text(render_status(result), result.verdict.state))
+    if check and result.verdict.state != "converged":
+        sys.exit(EXIT_NOT_CONVERGED)
+
+
+@click.command()
+@click.argument("folder", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per line, with a `type`.")
+@click.option("--until", type=click.Choice(["converged", "end"]),
+              help="Exit 0 once the debate converges (converged) or reaches any final verdict "
+                   "(end: converged, hollow, stalled, max_turns).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Exit 3 after SECONDS.")
+@click.option("--poll", type=click.FloatRange(min=0.01), is_flag=False, flag_value=1.0, default=None,
+              metavar="[SECONDS]", help="Poll the folder every SECONDS (1.0 if no value is given) instead of "
+                                         "native events: for network and synced folders.")
+def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, poll: float | None) -> None:
+    """Follow a debate live, one line per event.
+
+    Prints the current state, then a line per new turn file once it is
+    complete (confidence, converged, format errors), per completed turn, per
+    removed turn file, and whenever the verdict changes.  Exit codes: 0
+    --until reached, 1 folder missing or removed, 3 --timeout reached, 130
+    interrupted (Ctrl-C).
+    """
+    from contextlib import closing
+
+    from ..errors import MultidebateError
+    from ..watch import reached, watch_folder
+    from ..watch_reports import StateReport, VerdictReport, error_line, json_line, text_line
+
+    render = json_line if as_json else text_line
+    try:
+        with closing(watch_folder(folder, poll, timeout)) as reports:
+            for report in reports:
+                click.echo(render(report))
+                if isinstance(report, (StateReport, VerdictReport)) and reached(report.verdict.state, until):
+                    sys.exit(EXIT_OK)
+    except MultidebateError as exc:
+        if as_json:
+            click.echo(error_line(str(exc)))
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    except KeyboardInterrupt:
+        sys.exit(EXIT_INTERRUPTED)
+    except BrokenPipeError:
+        quiet_stdout()  # the reader (e.g. `head`) has gone: stop without a traceback
+        sys.exit(EXIT_ERROR)
+    sys.exit(EXIT_TIMEOUT)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--strict", is_flag=True, help="Fail on warnings too.")
+@json_option
+def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
+    """Check turn files or whole debate folders against the format.
+
+    Prints `path:line: CODE message` per finding; exits 1 on any error
+    (with --strict, on any warning too), else 0.
+    """
+    from ..style import finding_line
+    from ..validate import exit_code, validate_paths
+
+    with library_errors(as_json):
+        findings = validate_paths(paths)
+    if as_json:
+        emit_json([f.as_dict() for f in findings])
+    else:
+        for item in findings:
+            click.echo(finding_line(item))
+        errors = sum(1 for f in findings if f.severity == "error")
+        click.echo(f"{errors} error(s), {len(findings) - errors} warning(s)", err=True)
+    sys.exit(exit_code(findings, strict))
+
+
+@click.command()
+@click.argument("folder", type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(["md", "json", "html"]), default="md", show_default=True,
+              help="Markdown, JSON, or one self-contained HTML page.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+              help="Write the report to this file instead of stdout.")
+@click.option("--weighted", is_flag=True, help="Weigh answers by confidence when no consensus was reached.")
+def report(folder: str, fmt: str, output: str | None, weighted: bool) -> None:
+    """The debate as a document: verdict and why, final answer, turns, agreement, flags."""
+    from ..report import build_report, render_json, render_markdown
+    from ..report_html import render_html
+
+    with library_errors():
+        built = build_report(folder, weighted)
+    text = {"md": render_markdown, "json": render_json, "html": render_html}[fmt](built)
+    if output is None:
+        click.echo(text)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text if text.endswith("\n") else text + "\n")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from exc
+    click.echo(f"Wrote {output}", err=True)
