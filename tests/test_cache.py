@@ -59,17 +59,26 @@ def test_read_only_cache_folder_still_works(tmp_path: Path, monkeypatch: object)
     assert "TOML" in _answer(folder, 1, "a")
 
 
-def test_warm_status_loads_no_markdown_or_yaml_parser(tmp_path: Path) -> None:
+def test_warm_status_and_next_load_only_what_they_use(tmp_path: Path) -> None:
+    """Start-up is most of a warm run's time: no parser, no other command, no tempfile (bench/ has the figures)."""
+    from helpers import key_of
+
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"},
                                                {"a": "**Use TOML.**", "b": "**Use TOML.**"}])
     load_debate(folder)
     judge(load_debate(folder))  # warm the signature shards too
-    code = ("import sys; from click.testing import CliRunner; from multidebate.cli import cli; "
-            f"r = CliRunner().invoke(cli, ['status', {folder!r}]); assert r.exit_code == 0, r.output; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mistune', 'yaml', 'frontmatter', "
-            "'watchdog')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"
+    unwanted = ("mistune", "yaml", "frontmatter", "watchdog", "tempfile", "multidebate.parse", "multidebate.report",
+                "multidebate.watch", "multidebate.analysis", "multidebate.skill", "multidebate.cli.skill_cmds",
+                "multidebate.cli.view_cmds", "multidebate.cli.turn_cmds")
+    for args in (["status", folder], ["next", folder, "--slug", "a", "--key", key_of(folder, "a")]):
+        # the console script's way in (click.testing would import tempfile itself)
+        code = (f"import sys; sys.argv = ['multidebate', *{args!r}]; from multidebate.cli import main\n"
+                "try:\n    main()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
+                f"print(sorted(m for m in sys.modules if m in {unwanted!r} or m.split('.')[0] in {unwanted!r}), "
+                "file=sys.stderr)")
+        err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stderr
+        expected = ["multidebate.cli.view_cmds"] if args[0] == "status" else ["multidebate.cli.turn_cmds"]
+        assert err.strip().splitlines()[-1] == repr(expected), (args[0], err)
 
 
 def test_warm_answers_equal_cold_ones_on_every_example_and_hostile_file(tmp_path: Path) -> None:
