@@ -1,13 +1,16 @@
 """The benchmark of issue "fast enough to vanish": command times as ratios to a floor measured in the same run.
 
-Run:  python bench/run.py            (about 2 minutes on 2 cores; prints a table)
+Run:  python bench/run.py            (about 10 minutes on 2 cores; prints a table)
       python bench/run.py --quick    (smaller folders, fewer runs: a smoke check)
 
-For each synthetic folder (bench/generate.py: 3x3, 10x20, 100x100 turn files of
-about 4-5 KB) it takes the median of N runs of each command, after one warm-up
-run (the parse cache is then warm, as it is for a person who runs status
-often), and divides it by the floor: `python -c "import click"` plus a plain
-Python read of every file in the folder, in one process.  Peak memory comes
+For each synthetic folder (bench/generate.py: 3x3, 10x20, 50x100 and 100x100
+turn files of about 4-5 KB, participants x turns) it first times one cold
+`status` (every file parsed, the cache filled), then takes the median of N
+runs of each command after one warm-up run (the parse cache is then warm, as
+it is for a person who runs status often), and divides it by the floor:
+`python -c "import click"` plus a plain Python read of every file in the
+folder, in one process.  Commands run through the installed console script,
+as people and sessions run them; `next` passes --key, as sessions do.  Peak memory comes
 from /usr/bin/time when it is installed.  Token figures use a real BPE
 tokenizer (bpe-openai, cl100k_base) when it is installed.
 """
@@ -108,22 +111,37 @@ def tokens() -> None:
               f"{len(peers) + 2} calls (list, read x{len(peers)}, write), {by_hand} tokens of whole files read")
 
 
+def scaling(medians: dict[tuple[int, str], float]) -> None:
+    """Growth from 5,000 to 10,000 files: linear when the time per file stays about the same."""
+    for name in ("status", "validate"):
+        small, large = medians.get((5000, name)), medians.get((10000, name))
+        if small and large:
+            print(f"scaling: {name} {small * 1000 / 5:.0f} ms per 1,000 files at 5,000 files, "
+                  f"{large * 1000 / 10:.0f} ms at 10,000 (x{large / small:.2f} for twice the files)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--runs", type=int, default=5)
     opts = parser.parse_args()
-    sizes = [(3, 3), (10, 20)] + ([] if opts.quick else [(100, 100)])
+    # 50x100 and 100x100 show how status and validate grow with the number of files
+    sizes = [(3, 3), (10, 20)] + ([] if opts.quick else [(50, 100), (100, 100)])
     runs = 2 if opts.quick else opts.runs
     tmp = tempfile.mkdtemp(prefix="multidebate-bench-")
+    medians: dict[tuple[int, str], float] = {}
     try:
         print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; median of {runs} runs after a warm-up; "
               "ratio: median of (command / floor run just before it)")
-        print(f"{'folder':>8} {'command':>10} {'median s':>9} {'floor s':>8} {'ratio':>6} {'peak MB':>8}")
+        print(f"{'folder':>8} {'command':>12} {'median s':>9} {'floor s':>8} {'ratio':>6} {'peak MB':>8}")
         for participants, turns in sizes:
             label = f"{participants}x{turns}"
             folder = generate(os.path.join(tmp, label), participants, turns)
             floor_args = [PY, "-c", FLOOR, folder]
+            # the first status parses every file and fills the cache (one run: later ones are warm)
+            base = _once(floor_args)
+            cold = _once(md("status", folder))
+            print(f"{label:>8} {'status(cold)':>12} {cold:9.3f} {base:8.3f} {cold / base:6.2f} {'-':>8}")
             commands = {
                 "--version": md("--version"),
                 "next": md("next", folder, "--slug", "model-000", "--key", key_for("model-000")),
@@ -132,12 +150,14 @@ def main() -> None:
                 "report": md("report", folder, "--format", "json"),
             }
             for name, args in commands.items():
-                if name == "report" and participants * turns > 1000 and opts.quick:
-                    continue
+                if name == "report" and participants * turns > 1000 and (opts.quick or participants * turns < 10000):
+                    continue  # report has no target; 10,000 files show its worst case
                 median, floor, ratio = timed(args, runs, floor_args)
+                medians[(participants * turns, name)] = median
                 peak = peak_kb(args) if name in ("status", "validate") else None
                 mem = f"{peak / 1024:.0f}" if peak else "-"
-                print(f"{label:>8} {name:>10} {median:9.3f} {floor:8.3f} {ratio:6.2f} {mem:>8}")
+                print(f"{label:>8} {name:>12} {median:9.3f} {floor:8.3f} {ratio:6.2f} {mem:>8}")
+        scaling(medians)
         tokens()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -282,7 +282,7 @@ def render_briefing(b: Briefing) -> str:
         out.append(f"Participants (roster): {', '.join(b.participants)}.")
     out.extend(f"NOTE: {note}" for note in b.notes)
     out.append("")
-    out.append(f"TASK ({b.task_source}):" if b.task else "TASK: (none recorded)")
+    out.append("TASK:" if b.task else "TASK: (none recorded)")  # from TASK.md, as the skill says
     if b.task:
         out.append(b.task)
     if b.own_previous_answer is not None:
@@ -308,5 +308,5 @@ def render_briefing(b: Briefing) -> str:
         if not b.peers and not b.absent and not b.waiting:
             out.append("No peer has written a turn yet: wait for them (run `next` again) unless you debate alone.")
     which = "Reasoning, Answer, Confidence, Converged: no" if b.turn == 1 else "all six sections"
-    out += ["", f"WRITE YOUR TURN ({which}; the skill's template):", b.write_command, "...", "TURN"]
+    out += ["", f"WRITE YOUR TURN ({which}):", b.write_command, "...", "TURN"]
     return "\n".join(out)

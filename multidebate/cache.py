@@ -37,7 +37,7 @@ from .similarity import AnswerSig
 
 __all__ = ["CACHE_FORMAT", "ProgressHook", "cache_dir", "load_shard", "read_entries", "report_progress", "store_shard"]
 
-CACHE_FORMAT = 7
+CACHE_FORMAT = 8
 _STAMP = f"{CACHE_FORMAT}:{__version__}:{PROFILE_V1.name}"
 _SIDES = (".refs", ".sig", ".vocab")
 
@@ -137,7 +137,7 @@ class _TurnDetails:
             return (
                 tuple(Mention(str(sec), str(text), int(line), tuple(slugs), bool(everyone), bool(absent))
                       for sec, text, line, slugs, everyone, absent in mentions),
-                tuple((str(file), str(digest)) for file, digest in peers_read),
+                None if peers_read is None else tuple((str(file), str(digest)) for file, digest in peers_read),
                 tuple(Claim(int(line), str(peer), str(text), tuple(terms)) for line, peer, text, terms in claims),
             )
         except (TypeError, ValueError):
@@ -177,7 +177,7 @@ def _side_json(entry: Entry) -> dict[str, list[Any]]:
     return {
         # 160 characters keep an item's kind ("minor:", "None") and gist; claims keep their own text
         ".refs": [[[m.section, m.text[:160], m.line, list(m.slugs), m.everyone, m.absent] for m in entry.mentions],
-                  [list(p) for p in entry.peers_read],
+                  None if entry.reading_record is None else [list(p) for p in entry.reading_record],
                   [[c.line, c.peer, c.text, list(c.terms)] for c in entry.claims]],
         ".sig": [entry.sig.as_json(), entry.answer],
         ".vocab": [entry.vocab],

@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Details", "Entry", "Refs", "read_entry"]
 
-# What a turn says about its peers: mentions, the (file, sha256) pairs it read, claims.
-Refs = tuple[tuple[Mention, ...], tuple[tuple[str, str], ...], tuple[Claim, ...]]
+# What a turn says about its peers: mentions, the (file, sha256) pairs it read (None: no
+# record kept), claims.
+Refs = tuple[tuple[Mention, ...], tuple[tuple[str, str], ...] | None, tuple[Claim, ...]]
 
 
 class Details(Protocol):
@@ -95,6 +96,11 @@ class Entry:
     @property
     def peers_read(self) -> tuple[tuple[str, str], ...]:
         """The (file, sha256) pairs its frontmatter says it read."""
+        return self._refs[1] or ()
+
+    @property
+    def reading_record(self) -> tuple[tuple[str, str], ...] | None:
+        """Like peers_read, but None when the file keeps no record (hand-written): then what it saw is unknown."""
         return self._refs[1]
 
     @property
@@ -153,13 +159,15 @@ class Entry:
         return parse_turn(read.text, self.shown_as or self.path, TurnName(self.turn, self.slug))
 
 
-def _peers_read(parsed: "ParsedTurn") -> tuple[tuple[str, str], ...]:
+def _peers_read(parsed: "ParsedTurn") -> tuple[tuple[str, str], ...] | None:
+    """The frontmatter's record of the peer files served; None when the file keeps none (hand-written)."""
     raw: Any = parsed.metadata.get("peers_read")
+    if not isinstance(raw, list):
+        return None
     pairs = []
-    if isinstance(raw, list):
-        for item in raw[:1000]:
-            if isinstance(item, dict) and isinstance(item.get("file"), str) and isinstance(item.get("sha256"), str):
-                pairs.append((item["file"], item["sha256"]))
+    for item in raw[:1000]:
+        if isinstance(item, dict) and isinstance(item.get("file"), str) and isinstance(item.get("sha256"), str):
+            pairs.append((item["file"], item["sha256"]))
     return tuple(pairs)
 
 

@@ -3,6 +3,11 @@
 PRODUCT.md section 3 gives the order; the first rule that holds wins:
 converged, in_progress (a later turn started / nothing complete), hollow,
 max_turns, latent, stalled, in_progress.  Every verdict says why.
+
+A yes counts toward convergence only when its session was shown every
+participant's turn N-1 (the record `write` keeps of what `next` served): a
+yes given before a late peer's answer existed is `latent` until one more
+turn confirms it.
 """
 
 from __future__ import annotations
@@ -117,6 +122,33 @@ def _disagreement_notes(debate: Debate, turn: int) -> tuple[str, ...]:
     return tuple(notes)
 
 
+def _blind_yeses(debate: Debate, turn: int) -> list[tuple[str, list[str]]]:
+    """Who said yes at `turn` without having been shown a participant's turn N-1 file, and whose.
+
+    `write` records the peer files `next` served; a participant whose turn N-1
+    appeared later (a late joiner when there is no roster, or a peer that
+    wrote after a `--wait` timed out) was never seen, so that yes is not yet
+    agreement with it.  A hand-written file keeps no record and is trusted.
+    """
+    blind = []
+    for slug in debate.participants:
+        entry = debate.entry(turn, slug)
+        record = entry.reading_record if entry is not None and entry.converged else None
+        if record is None:
+            continue
+        read = {name.rsplit("/", 1)[-1] for name, _digest in record}
+        missed = [peer for peer in debate.participants if peer != slug
+                  and (earlier := debate.entry(turn - 1, peer)) is not None and earlier.filename not in read]
+        if missed:
+            blind.append((slug, missed))
+    return blind
+
+
+def _blind_detail(blind: list[tuple[str, list[str]]], turn: int) -> str:
+    said = "; ".join(f"{slug} said yes without seeing the turn {turn - 1} of {', '.join(peers)}" for slug, peers in blind)
+    return f"{said} (written after it read its peers): one more turn confirms"
+
+
 def judge(debate: Debate) -> Verdict:
     """The verdict on `debate` (see the module doc)."""
     current = debate.current_turn
@@ -127,7 +159,7 @@ def judge(debate: Debate) -> Verdict:
         if turn < 2 or not _all_yes(debate, turn):
             continue
         pairs = _pairs(debate, turn)
-        if answers_agree(pairs):
+        if answers_agree(pairs) and not _blind_yeses(debate, turn):
             extra = tuple(sorted(e.path for (t, _s), e in debate.entries.items() if t > turn))
             who = "both" if len(debate.participants) == 2 else f"all {len(debate.participants)}"
             detail = f"{who} say yes at turn {turn} and their answers agree ({_why(pairs)})"
@@ -148,7 +180,10 @@ def judge(debate: Debate) -> Verdict:
     if last >= 2 and agree:
         holdouts = [s for s in debate.participants if (e := debate.entry(last, s)) is None or e.converged is not True]
         verb = "says" if len(holdouts) == 1 else "say"
-        detail = f"answers agree at turn {last} ({_why(pairs)}) but {', '.join(holdouts)} still {verb} no"
+        if holdouts:
+            detail = f"answers agree at turn {last} ({_why(pairs)}) but {', '.join(holdouts)} still {verb} no"
+        else:  # all say yes, and only a blind yes keeps it from converging
+            detail = f"answers agree at turn {last} ({_why(pairs)}) but {_blind_detail(_blind_yeses(debate, last), last)}"
         return Verdict("latent", last, detail, pairs)
     if last >= 3 and not any(
         _position_moved(debate, s, last - 2, last - 1) or _position_moved(debate, s, last - 1, last)

@@ -50,13 +50,16 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
     file is still empty.  A file counts once it is not empty and unchanged
     across two looks SETTLE apart (a tool that writes in place may still be at
     it).  On timeout the briefing holds what exists and a note naming who did
-    not write.  `on_wait` is told once, when waiting begins.
+    not write; after a wait that ended well, a note says for whom it waited.
+    `on_wait` is told once, when waiting begins.
     """
     briefing = brief(folder, slug, task, create, key=key, sections=sections)
     awaited = _awaited(folder, briefing)
     if not awaited:
         return briefing
-    deadline = clock() + timeout
+    started = clock()
+    deadline = started + timeout
+    waited_for = list(awaited)
     if on_wait is not None:
         on_wait(f"Waiting up to {timeout:g} s for {', '.join(awaited)} to write turn "
                 f"{briefing.turn - 1} (Ctrl-C to stop)...")
@@ -75,10 +78,11 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
                     briefing = brief(folder, slug, task, create, key=key, sections=sections)
                     awaited = _awaited(folder, briefing)
                     if not awaited:
-                        # said on the same stream as the start, so merged output never looks still waiting
-                        if on_wait is not None:
-                            on_wait(f"Done waiting: turn {briefing.turn - 1} is written.")
-                        return briefing
+                        # said in the briefing itself (stdout): a session that reads stdout and stderr
+                        # apart cannot tell otherwise whether, and for whom, it waited
+                        note = (f"Waited {clock() - started:.0f} s for {', '.join(waited_for)} to write turn "
+                                f"{briefing.turn - 1}.")
+                        return briefing._replace(notes=briefing.notes + (note,))
                     # still waiting (an empty-looking file, a participant who joined): for a change
                     briefed_at, last = _looks(folder, list(awaited.values())), None
                     continue

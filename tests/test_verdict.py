@@ -94,3 +94,38 @@ def test_next_after_convergence_offers_no_write(tmp_path: Path) -> None:
     out = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key_of(folder, "a")]).stdout
     assert "converged at turn 2: do not write another turn" in out
     assert "multidebate write" not in out and "<<<PEER" not in out
+
+
+def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path: Path) -> None:
+    """No roster: c writes turn 1 after a and b have read theirs, so their turn-2 yes never saw c's answer."""
+    from helpers import key_of, turn_body, write_keyed
+    from multidebate.briefing import brief
+
+    folder = str(tmp_path / "d")
+    answer = "**Keep the cache inside the folder.**"
+    make_debate(folder, [{"a": answer, "b": answer}])
+    for slug in ("a", "b"):
+        brief(folder, slug, key=key_of(folder, slug))  # served each other's turn 1 only
+    write_keyed(folder, "c", turn_body(1, answer).encode())  # the late joiner
+    brief(folder, "c", key=key_of(folder, "c"))
+    for slug in ("a", "b", "c"):
+        write_keyed(folder, slug, turn_body(2, answer, converged=True).encode())
+    verdict = judge(load_debate(folder))
+    assert verdict.state == "latent" and verdict.turn == 2
+    assert "a said yes without seeing the turn 1 of c" in verdict.detail
+    assert "b said yes without seeing the turn 1 of c" in verdict.detail and "c said" not in verdict.detail
+    for slug in ("a", "b", "c"):
+        brief(folder, slug, key=key_of(folder, slug))  # now everyone sees everyone's turn 2
+        write_keyed(folder, slug, turn_body(3, answer, converged=True).encode())
+    verdict = judge(load_debate(folder))
+    assert (verdict.state, verdict.turn) == ("converged", 3)
+
+
+def test_hand_written_turns_keep_no_reading_record_and_are_trusted(tmp_path: Path) -> None:
+    from helpers import turn_body
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use TOML.**"}])
+    for slug in ("a", "b"):
+        Path(folder, f"turn-2-{slug}.md").write_text(f"# Turn 2 — {slug}\n\n"
+                                                    + turn_body(2, "**Use TOML.**", converged=True))
+    assert judge(load_debate(folder)).state == "converged"

@@ -48,6 +48,9 @@ def test_released_when_the_peer_writes(debate: str, running: list[Running]) -> N
     assert briefing["turn"] == 3 and briefing["waiting"] == []
     assert [(p["slug"], p["turn"]) for p in briefing["peers"]] == [("b", 2)]
     assert "TOML after all" in briefing["peers"][0]["text"]
+    # said in the briefing (stdout), where a session reads it in order, not only on stderr
+    assert len(briefing["notes"]) == 1 and briefing["notes"][0].startswith("Waited ")
+    assert briefing["notes"][0].endswith(" s for b to write turn 2.")
 
 
 def test_timeout_answers_with_what_exists(debate: str, running: list[Running]) -> None:
@@ -105,7 +108,8 @@ def test_released_when_an_empty_peer_file_is_filled(debate: str, running: list[R
     target.write_bytes(full)
     assert proc.finish() == 0
     briefing = json.loads("\n".join(proc.seen))
-    assert briefing["notes"] == [] and "TOML now" in briefing["peers"][0]["text"]
+    assert len(briefing["notes"]) == 1 and briefing["notes"][0].endswith(" s for b to write turn 2.")
+    assert "TOML now" in briefing["peers"][0]["text"]
 
 
 def test_sigint_while_waiting_exits_130(debate: str, running: list[Running]) -> None:
