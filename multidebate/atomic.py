@@ -11,7 +11,11 @@ from __future__ import annotations
 import errno
 import os
 
-__all__ = ["create_exclusive", "open_temp"]
+__all__ = ["STALE_TEMP_SECONDS", "TEMP_PREFIX", "create_exclusive", "open_temp", "sweep_stale_temps"]
+
+TEMP_PREFIX = ".md-tmp-"
+# A writer finishes in well under a second; a temporary file this old was left by a killed one.
+STALE_TEMP_SECONDS = 600.0
 
 
 def open_temp(folder: str, prefix: str, suffix: str = "") -> tuple[int, str]:
@@ -47,7 +51,7 @@ def create_exclusive(path: str, data: bytes) -> bool:
     Leaves no temporary file behind on any error.
     """
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = open_temp(folder, ".md-tmp-", ".part")
+    fd, tmp = open_temp(folder, TEMP_PREFIX, ".part")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -83,3 +87,32 @@ def _create_without_link(tmp: str, path: str) -> bool:
         return False
     os.replace(tmp, path)
     return True
+
+
+def sweep_stale_temps(folder: str, prefix: str = TEMP_PREFIX, suffix: str = ".part",
+                      now: float | None = None) -> list[str]:
+    """Remove the temporary files of writers killed mid-write (older than STALE_TEMP_SECONDS); best effort.
+
+    Returns the names removed.  Only regular files with our prefix and
+    suffix are touched (never a link); a live writer's file is seconds old.
+    """
+    import stat
+    import time
+
+    cutoff = (time.time() if now is None else now) - STALE_TEMP_SECONDS
+    removed = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if not (entry.name.startswith(prefix) and entry.name.endswith(suffix)):
+                    continue
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                    if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
+                        os.unlink(entry.path)
+                        removed.append(entry.name)
+                except OSError:
+                    continue
+    except OSError:
+        pass
+    return removed

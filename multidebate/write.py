@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from . import __version__
-from .atomic import create_exclusive
+from .atomic import create_exclusive, sweep_stale_temps
 from .debate import visible_scan
 from .errors import FolderError, IdentityError, InvalidTurn, TurnConflict
 from .folder import Scan, served_record_path
@@ -184,6 +184,7 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
         append_entry(folder, slug, os.path.basename(path), data, turn, written_at)
     except OSError:
         pass  # the turn is written; validate names a turn without ledger entry
+    sweep_stale_temps(folder)  # what writers killed mid-write left behind
     published = False
     if sealed_mode and task is not None and task.participants:
         try:

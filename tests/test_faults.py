@@ -106,3 +106,26 @@ def test_disk_full_or_read_only_gives_clear_error_and_no_file(tmp_path: Path, mo
     assert after == before or after == sorted(before + [".multidebate"])
     assert not os.path.exists(os.path.join(folder, ".multidebate", "keys", "a.json"))
     assert [n for n in os.listdir(folder) if n.endswith(".part")] == []
+
+
+def test_write_sweeps_temporary_files_left_by_killed_writers(tmp_path: Path) -> None:
+    """A killed writer leaves `.md-tmp-*.part`; the next write removes those older than ten minutes."""
+    import time
+
+    from helpers import make_debate, turn_body, write_keyed
+    from multidebate.atomic import STALE_TEMP_SECONDS
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**"}])
+    stale, fresh = Path(folder, ".md-tmp-0123456789ab.part"), Path(folder, ".md-tmp-ba9876543210.part")
+    for left in (stale, fresh):
+        left.write_bytes(b"half a turn")
+    old = time.time() - STALE_TEMP_SECONDS - 60
+    os.utime(stale, (old, old))
+    other = Path(folder, ".md-tmp-notes.txt")
+    other.write_text("not ours")
+    os.utime(other, (old, old))
+    os.symlink(stale.name, Path(folder, ".md-tmp-link.part"))
+    write_keyed(folder, "a", turn_body(2, "**Use TOML.**").encode())
+    assert not stale.exists() and fresh.exists()  # a live writer's file is seconds old
+    assert other.read_text() == "not ours"  # not one of ours
+    assert Path(folder, ".md-tmp-link.part").is_symlink()  # links are never touched
