@@ -291,8 +291,6 @@ def render_briefing(b: Briefing) -> str:
         out += ["", "Turn 1: give your own independent answer; peers' turn-1 answers are not shown."]
     else:
         out += ["", PEER_PREAMBLE]
-        if b.turn > 2:
-            out.append(f"(Their turn {b.turn - 1} answers your turn {b.turn - 2}.)")
         for peer in b.peers:
             fence = _fence_id(peer)
             flag = "" if peer.valid else " (has format errors)"

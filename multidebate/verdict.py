@@ -155,11 +155,17 @@ def judge(debate: Debate) -> Verdict:
     if current == 0:
         return Verdict("empty", 0, "no turn files yet")
     complete = [t for t in range(1, current + 1) if debate.complete(t)]
+    blind_notes: dict[int, str] = {}
     for turn in complete:
         if turn < 2 or not _all_yes(debate, turn):
             continue
         pairs = _pairs(debate, turn)
-        if answers_agree(pairs) and not _blind_yeses(debate, turn):
+        if not answers_agree(pairs):
+            continue
+        blind = _blind_yeses(debate, turn)
+        if blind:  # said while the next turn is in progress: why this all-yes turn did not end the debate
+            blind_notes[turn] = f"turn {turn} did not converge: {_blind_detail(blind, turn)}"
+        else:
             extra = tuple(sorted(e.path for (t, _s), e in debate.entries.items() if t > turn))
             who = "both" if len(debate.participants) == 2 else f"all {len(debate.participants)}"
             detail = f"{who} say yes at turn {turn} and their answers agree ({_why(pairs)})"
@@ -169,7 +175,8 @@ def judge(debate: Debate) -> Verdict:
         started = last + 1 if last < current else current
         missing = debate.missing(started)
         detail = f"turn {started} in progress: waiting for {', '.join(missing) or 'nobody'}"
-        return Verdict("in_progress", last, detail, (), missing)
+        notes = (blind_notes[last],) if last in blind_notes else ()
+        return Verdict("in_progress", last, detail, (), missing, (), notes)
     pairs = _pairs(debate, last)
     agree = answers_agree(pairs)
     if _all_yes(debate, last) and not agree:

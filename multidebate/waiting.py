@@ -18,16 +18,27 @@ from .observe import FolderEvents, Signature, signature
 from .textfile import read_text
 from .watch import SETTLE
 
-__all__ = ["DEFAULT_TIMEOUT", "RECHECK", "brief_when_ready"]
+__all__ = ["ANY_PEER", "DEFAULT_TIMEOUT", "RECHECK", "brief_when_ready"]
 
 DEFAULT_TIMEOUT = 600.0
 RECHECK = 2.0
 
 
+# Awaited when a debate has no roster and no peer has written yet: any peer's turn N-1 file.
+ANY_PEER = "a peer"
+
+
 def _awaited(folder: str, briefing: Briefing) -> dict[str, str]:
-    """Peer -> turn N-1 file name, for the peers still to wait for: file missing, or empty (only created)."""
+    """Peer -> turn N-1 file name, for the peers still to wait for: file missing, or empty (only created).
+
+    With no roster and nobody else in the folder yet, the first peer to write
+    turn N-1 is awaited (ANY_PEER), so a session does not debate alone
+    because it started a moment before the others.
+    """
     if briefing.turn == 1 or briefing.verdict.state == "converged":
         return {}
+    if not briefing.roster and not (briefing.peers or briefing.absent or briefing.waiting):
+        return {ANY_PEER: ""}
     awaited = {peer: turn_file_name(briefing.turn - 1, peer) for peer in briefing.waiting}
     for peer in briefing.peers:
         if not peer.text and any(f.code == "E004" for f in read_text(os.path.join(folder, peer.file)).findings):
@@ -35,7 +46,15 @@ def _awaited(folder: str, briefing: Briefing) -> dict[str, str]:
     return awaited
 
 
-def _looks(folder: str, names: list[str]) -> dict[str, Signature | None]:
+def _looks(folder: str, names: list[str], briefing: Briefing) -> dict[str, Signature | None]:
+    if names == [""]:  # ANY_PEER: whichever turn N-1 files of others exist now
+        prefix, own = f"turn-{briefing.turn - 1}-", turn_file_name(briefing.turn - 1, briefing.slug)
+        try:
+            names = [n for n in os.listdir(folder) if n.startswith(prefix) and n.endswith(".md") and n != own]
+        except OSError:
+            names = []
+        if not names:
+            return {"": None}
     return {name: signature(os.path.join(folder, name)) for name in names}
 
 
@@ -71,7 +90,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
             if not os.path.isdir(folder):
                 raise FolderError(f"the debate folder {folder} was removed while waiting")
             now = clock()
-            seen = _looks(folder, list(awaited.values()))
+            seen = _looks(folder, list(awaited.values()), briefing)
             wait = RECHECK
             if seen != briefed_at and all(s is not None and s.size > 0 for s in seen.values()):
                 if seen == last and now - last_at >= SETTLE:
@@ -84,7 +103,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
                                 f"{briefing.turn - 1}.")
                         return briefing._replace(notes=briefing.notes + (note,))
                     # still waiting (an empty-looking file, a participant who joined): for a change
-                    briefed_at, last = _looks(folder, list(awaited.values())), None
+                    briefed_at, last = _looks(folder, list(awaited.values()), briefing), None
                     continue
                 if seen != last:
                     last, last_at = seen, now
@@ -99,7 +118,8 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
     awaited = _awaited(folder, briefing)
     if not awaited:
         return briefing
-    note = (f"Waited {timeout:g} s (`next --wait`): {', '.join(awaited)} did not write turn {briefing.turn - 1}. "
+    who = "no peer wrote" if ANY_PEER in awaited else f"{', '.join(awaited)} did not write"
+    note = (f"Waited {timeout:g} s (`next --wait`): {who} turn {briefing.turn - 1}. "
             "Answer with the peer files that exist and tell the user who is missing, "
             "or run `next --wait` again to keep waiting.")
     return briefing._replace(notes=briefing.notes + (note,))

@@ -108,8 +108,16 @@ def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path
         brief(folder, slug, key=key_of(folder, slug))  # served each other's turn 1 only
     write_keyed(folder, "c", turn_body(1, answer).encode())  # the late joiner
     brief(folder, "c", key=key_of(folder, "c"))
-    for slug in ("a", "b", "c"):
+    for slug in ("a", "b"):
         write_keyed(folder, slug, turn_body(2, answer, converged=True).encode())
+    from click.testing import CliRunner
+
+    from multidebate.cli import cli
+
+    last = CliRunner().invoke(cli, ["write", folder, "--slug", "c", "--key", key_of(folder, "c")],
+                              input=turn_body(2, answer, converged=True))
+    assert last.exit_code == 0, last.output
+    assert "Turn 2 is complete but has not converged: answers agree at turn 2" in last.output  # the last writer
     verdict = judge(load_debate(folder))
     assert verdict.state == "latent" and verdict.turn == 2
     assert "a said yes without seeing the turn 1 of c" in verdict.detail
@@ -117,6 +125,9 @@ def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path
     for slug in ("a", "b", "c"):
         brief(folder, slug, key=key_of(folder, slug))  # now everyone sees everyone's turn 2
         write_keyed(folder, slug, turn_body(3, answer, converged=True).encode())
+        if slug == "a":  # while turn 3 is in progress, status still says why turn 2 did not end it
+            during = judge(load_debate(folder))
+            assert during.state == "in_progress" and during.notes[0].startswith("turn 2 did not converge: a said")
     verdict = judge(load_debate(folder))
     assert (verdict.state, verdict.turn) == ("converged", 3)
 

@@ -119,3 +119,22 @@ def test_sigint_while_waiting_exits_130(debate: str, running: list[Running]) -> 
     proc.proc.send_signal(signal.SIGINT)
     assert proc.finish() == 130
     assert proc.seen == [] and proc.errors == ["Waiting up to 600 s for b to write turn 2 (Ctrl-C to stop)..."]
+
+
+def test_no_roster_and_no_peer_yet_waits_for_the_first_peer(tmp_path: Path, running: list[Running]) -> None:
+    """A session that starts a moment before the others must not debate alone: --wait waits for any peer."""
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML**"}])  # no roster, a alone so far
+    proc = Running("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--wait", "--json", "--timeout", "120")
+    running.append(proc)
+    assert "for a peer to write turn 1" in proc.expect_stderr("Waiting up to 120 s")
+    write_keyed(folder, "b", turn_body(1, "**Use YAML**").encode())
+    assert proc.finish() == 0
+    briefing = json.loads("\n".join(proc.seen))
+    assert [(p["slug"], p["turn"]) for p in briefing["peers"]] == [("b", 1)]
+    assert briefing["notes"][-1].endswith(" s for a peer to write turn 1.")
+
+
+def test_no_peer_before_the_timeout_says_so(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML**"}])
+    code, out, _err = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--wait", "--timeout", "0.3")
+    assert code == 0 and "NOTE: Waited 0.3 s (`next --wait`): no peer wrote turn 1." in out

@@ -170,6 +170,9 @@ def write(folder: str, slug_: str, source: Any, key: str | None, as_json: bool) 
     click.echo(progress)
     if ended:
         click.echo(f"The debate converged at turn {status.verdict.turn}: it is over.")
+    elif status.verdict.state == "latent" and status.verdict.turn == result.turn:
+        # the turn is complete and agreement is near: say what keeps it open (peers' answers are not shown)
+        click.echo(f"Turn {result.turn} is complete but has not converged: {status.verdict.detail}.")
     elif status.verdict.final:
         click.echo(f"The debate ended: {status.verdict.state} at turn {status.verdict.turn} "
                    f"({status.verdict.detail}). Tell the user.")
