@@ -19,6 +19,8 @@ import tarfile
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from multidebate import __version__
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,3 +71,16 @@ def test_sdist_and_wheel_ship_the_skill_and_the_installed_wheel_runs(tmp_path: P
     assert _run(exe, "skill", "show", cwd=tmp_path).stdout.encode() == SKILL
     where = _run(python, "-c", "import multidebate; print(multidebate.__file__)", cwd=tmp_path).stdout
     assert where.startswith(str(site))
+
+
+def test_local_state_of_any_debate_folder_is_never_committed() -> None:
+    """Parse caches and served records are per-machine state: ignored in every debate folder, none tracked."""
+    root = Path(__file__).resolve().parent.parent
+    if shutil.which("git") is None or not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    local = ["examples/any/.multidebate/cache/turn-1.json", "examples/any/.multidebate/served/a.turn-2.json",
+             ".multidebate/cache/checks.json"]
+    ignored = subprocess.run(["git", "check-ignore", *local], cwd=root, capture_output=True, text=True).stdout
+    assert ignored.split() == local
+    tracked = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout
+    assert [p for p in tracked.splitlines() if "/.multidebate/cache/" in p or "/.multidebate/served/" in p] == []
