@@ -224,7 +224,9 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
                                   cut_from))
     verdict = judge(debate)
     if verdict.state == "converged":
-        notes.insert(0, f"The debate converged at turn {verdict.turn}: do not write another turn. Tell the user.")
+        # what to tell: a session that joined after the end has seen no answer at all
+        notes.insert(0, f"The debate converged at turn {verdict.turn}: do not write another turn. Tell the user; "
+                        f"`multidebate report {shlex.quote(os.path.abspath(folder))}` shows the agreed answer.")
     elif verdict.final:
         notes.insert(0, f"The debate ended: {verdict.state} at turn {verdict.turn} ({verdict.detail}). Do not write "
                         "another turn unless the user asks; tell the user.")

@@ -94,8 +94,8 @@ def _why(pairs: tuple[PairScore, ...]) -> str:
     if not pairs:
         return "only one participant so far"
     worst = min(pairs, key=lambda p: p.comparison.score)
-    label = "lowest pair" if worst.comparison.agree else "for one"
-    return f"{label} {worst.left} vs {worst.right}: {worst.comparison.explain()} (threshold {AGREE_THRESHOLD})"
+    label = "" if len(pairs) == 1 else "lowest pair " if worst.comparison.agree else "for one "
+    return f"{label}{worst.left} vs {worst.right}: {worst.comparison.explain()} (threshold {AGREE_THRESHOLD})"
 
 
 def _all_yes(debate: Debate, turn: int) -> bool:

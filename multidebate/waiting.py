@@ -22,6 +22,7 @@ __all__ = ["ANY_PEER", "DEFAULT_TIMEOUT", "RECHECK", "brief_when_ready"]
 
 DEFAULT_TIMEOUT = 600.0
 RECHECK = 2.0
+ANNOUNCE_AFTER = 1.0  # seconds of waiting before `on_wait` is told
 
 
 # Awaited when a debate has no roster and no peer has written yet: any peer's turn N-1 file.
@@ -70,7 +71,8 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
     across two looks SETTLE apart (a tool that writes in place may still be at
     it).  On timeout the briefing holds what exists and a note naming who did
     not write; after a wait that ended well, a note says for whom it waited.
-    `on_wait` is told once, when waiting begins.
+    `on_wait` is told once, when the wait has lasted ANNOUNCE_AFTER seconds
+    (a shorter wait is not worth a word, on either stream).
     """
     briefing = brief(folder, slug, task, create, key=key, sections=sections)
     awaited = _awaited(folder, briefing)
@@ -79,9 +81,9 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
     started = clock()
     deadline = started + timeout
     waited_for = list(awaited)
-    if on_wait is not None:
-        on_wait(f"Waiting up to {timeout:g} s for {', '.join(awaited)} to write turn "
-                f"{briefing.turn - 1} (Ctrl-C to stop)...")
+    # Said only once the wait has lasted ANNOUNCE_AFTER: a peer that was finishing its file is
+    # common, and a "Waiting..." line for it shows up after the answer in captured output.
+    announce_at: float | None = started + ANNOUNCE_AFTER if on_wait is not None else None
     with FolderEvents(folder, poll) as events:
         last: dict[str, Signature | None] | None = None
         last_at = 0.0
@@ -97,6 +99,8 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
                     briefing = brief(folder, slug, task, create, key=key, sections=sections)
                     awaited = _awaited(folder, briefing)
                     if not awaited:
+                        if announce_at is not None:
+                            return briefing  # a moment's wait: nothing to say
                         # said in the briefing itself (stdout): a session that reads stdout and stderr
                         # apart cannot tell otherwise whether, and for whom, it waited
                         note = (f"Waited {clock() - started:.0f} s for {', '.join(waited_for)} to write turn "
@@ -113,6 +117,12 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
             remaining = deadline - now
             if remaining <= 0:
                 break
+            if announce_at is not None and now >= announce_at and on_wait is not None:
+                on_wait(f"Waiting up to {timeout:g} s for {', '.join(waited_for)} to write turn "
+                        f"{briefing.turn - 1} (Ctrl-C to stop)...")
+                announce_at = None
+            elif announce_at is not None:
+                wait = min(wait, announce_at - now)
             events.wait(min(wait, remaining))
     briefing = brief(folder, slug, task, create, key=key, sections=sections)
     awaited = _awaited(folder, briefing)

@@ -64,7 +64,7 @@ def test_timeout_answers_with_what_exists(debate: str, running: list[Running]) -
 
 def test_timeout_in_process_stops_its_threads(debate: str) -> None:
     code, out, err = run("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--wait", "--timeout", "0.2", "--json")
-    assert code == 0 and "Waiting up to 0.2 s for b" in err
+    assert code == 0 and err == ""  # a wait under a second is not announced; the NOTE says what happened
     data = json.loads(out)
     assert data["waiting"] == ["b"] and any("b did not write turn 2" in note for note in data["notes"])
 

@@ -143,7 +143,8 @@ def write(folder: str, slug_: str, source: Any, key: str | None, as_json: bool) 
         progress = f"Turn {result.turn}: {written} of {len(status.participants)} written" + (
             f"; waiting for {', '.join(waiting)}." if waiting else "; the turn is complete.")
     else:
-        progress = (f"Turn {result.turn}: written so far by {', '.join(done)} (no roster: whoever writes "
+        not_yet = f"; not yet by {', '.join(waiting)}" if waiting else ""
+        progress = (f"Turn {result.turn}: written so far by {', '.join(done)}{not_yet} (no roster: whoever writes "
                     "takes part).")
     ended = status.verdict.state == "converged"
     if as_json:
