@@ -37,7 +37,7 @@ from .similarity import AnswerSig
 
 __all__ = ["CACHE_FORMAT", "ProgressHook", "cache_dir", "load_shard", "read_entries", "report_progress", "store_shard"]
 
-CACHE_FORMAT = 8
+CACHE_FORMAT = 9
 _STAMP = f"{CACHE_FORMAT}:{__version__}:{PROFILE_V1.name}"
 _SIDES = (".refs", ".sig", ".vocab")
 

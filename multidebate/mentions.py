@@ -22,6 +22,9 @@ _CLAIM_RE = LazyPattern(
 # "they cap late delays at 12 h. I hold 8 h": the peer's position, with its own verb
 _THEY_RE = LazyPattern(r"(?:they|it)\s+(?P<claim>\w.+)", re.IGNORECASE)
 _MINE_RE = LazyPattern(r"(?:[,;.]|\s[\u2014\u2013-])\s*(?:but\s+|while\s+|whereas\s+)?(?:I|we)\s", re.IGNORECASE)
+# "your answer says X. Under the default config they don't": after the first sentence the
+# writer speaks for itself, so the attributed claim ends there
+_SENTENCE_END_RE = LazyPattern(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
 
@@ -67,6 +70,7 @@ def _claim(mention: Mention) -> str | None:
     if match is None:
         return None
     claim = _MINE_RE.split(match.group("claim"), maxsplit=1)[0]
+    claim = _SENTENCE_END_RE.split(claim, maxsplit=1)[0]
     return claim.strip(" .;,")
 
 

@@ -45,13 +45,23 @@ class Report:
         }
 
 
+def clip(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters at a word boundary, with an ellipsis when cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut[limit // 2:] else cut).rstrip(" ,;:") + "\u2026"
+
+
 def _unresolved(debate: Debate, turn: int) -> tuple[tuple[str, str], ...]:
     items = []
     for slug in debate.participants:
         entry = debate.entry(turn, slug)
         if entry is None:
             continue
-        for mention in entry.mentions:
+        # the final turn's files are read again: the cache keeps only the first 160 characters of an item
+        mentions = entry.parsed.mentions if entry.parsed is not None else entry.mentions
+        for mention in mentions:
             if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
                 items.append((slug, mention.text))
     return tuple(items)
@@ -70,7 +80,7 @@ def build_report(folder: str, weighted: bool = False) -> Report:
     for item in attributions:
         if not item.supported:
             flags.append(Flag("misquote", item.turn, item.slug, f"{item.slug} attributes to {item.peer} "
-                              f"\u201c{item.claim[:80]}\u201d, which {item.peer}'s turn {item.turn - 1} does not "
+                              f"\u201c{clip(item.claim, 80)}\u201d, which {item.peer}'s turn {item.turn - 1} does not "
                               f"support ({item.support:.0%} of its terms)"))
     analysis = Analysis(analysis.verdict, analysis.participants, analysis.turns, tuple(flags))
     return Report(folder, debate.task.text if debate.task else None, analysis, final, attributions,
@@ -119,7 +129,7 @@ def render_markdown(report: Report) -> str:
             conv = {True: "yes", False: "no", None: "?"}[pos.converged]
             conf = "?" if pos.confidence is None else pos.confidence
             moved = " (changed)" if pos.changed else ""
-            cells.append(_cell(f"{pos.recommendation[:80]} — {conf}, {conv}{moved}"))
+            cells.append(_cell(f"{clip(pos.recommendation, 80)} — {conf}, {conv}{moved}"))
         out.append(f"| {row.turn}{'' if row.complete else '*'} | " + " | ".join(cells) + " |")
     out.append("")
     last = report.analysis.turns[-1] if report.analysis.turns else None

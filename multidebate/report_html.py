@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .report import Report
+from .report import Report, clip
 from .similarity import AGREE_THRESHOLD, MEASURE
 
 __all__ = ["render_html"]
@@ -83,7 +83,7 @@ def _turn_table(report: Report) -> str:
             conv = {True: "yes", False: "no", None: "?"}[pos.converged]
             conf = "?" if pos.confidence is None else str(pos.confidence)
             changed = " <span class='muted'>(changed)</span>" if pos.changed else ""
-            cells.append(f"<td>{escape(pos.recommendation[:160])}<br><b>{conf}</b> &middot; {conv}{changed}</td>")
+            cells.append(f"<td>{escape(clip(pos.recommendation, 160))}<br><b>{conf}</b> &middot; {conv}{changed}</td>")
         mark = "" if row.complete else "*"
         rows.append(f"<tr><td class='num'>{row.turn}{mark}</td>{''.join(cells)}</tr>")
     rows.append("</tbody></table>")

@@ -64,6 +64,18 @@ class Running:
     def expect_type(self, kind: str, timeout: float = WAIT, **fields: Any) -> dict[str, Any]:
         return self.expect(lambda d: d["type"] == kind and all(d.get(k) == v for k, v in fields.items()), timeout)
 
+    def expect_stdout(self, text: str, timeout: float = WAIT) -> str:
+        """The next stdout line containing `text` (plain text output; kept in `seen`)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = None if self._out_done else self._next(self.out, deadline, f"stdout line with {text!r}")
+            if line is None:
+                self._out_done = True
+                raise AssertionError(f"stdout ended without {text!r}: {self.seen[-20:]}")
+            self.seen.append(line)
+            if text in line:
+                return line
+
     def expect_stderr(self, text: str, timeout: float = WAIT) -> str:
         """The next stderr line containing `text`."""
         deadline = time.monotonic() + timeout

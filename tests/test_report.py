@@ -85,6 +85,19 @@ def test_misquote_is_flagged_and_warned(tmp_path: Path) -> None:
     assert len(warned) == 1 and warned[0].path.endswith("turn-2-a.md") and "MongoDB" in warned[0].message
 
 
+def test_an_attribution_ends_with_its_sentence(tmp_path: Path) -> None:
+    """Seen in a real debate: the rebuttal after the attributed sentence is the writer's own, not the peer's."""
+    folder = make_debate(str(tmp_path), [{"a": TOML, "b": YAML}])
+    said = ("- With b: minor: your answer still says YAML anchors keep configs short. Under strict schema "
+            "validation Kubernetes operators reject anchors entirely, so TOML avoids that failure.")
+    _write(folder, "a", 2, TOML, disagreements=said)
+    _write(folder, "b", 2, YAML)
+    from multidebate.debate import load_debate
+
+    claims = [c for e in load_debate(folder).entries.values() for c in e.claims]
+    assert [c.text for c in claims] == ["YAML anchors keep configs short"]
+
+
 def test_absent_peer_flag(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path), [{"a": TOML, "b": YAML, "c": JSON}, {"a": TOML, "b": YAML}])
     _write(folder, "a", 3, TOML, disagreements="- With c: absent")
@@ -138,3 +151,12 @@ def test_analysis_is_shared_by_status(tmp_path: Path) -> None:
     status = json.loads(CliRunner().invoke(cli, ["status", "--json", folder]).stdout)
     assert status["verdict"]["state"] == analyse(load_debate(folder)).verdict.state == "hollow"
     assert os.path.exists(folder)
+
+
+def test_clip_cuts_at_a_word_and_says_so() -> None:
+    from multidebate.report import clip
+
+    assert clip("Use TOML for the config file", 80) == "Use TOML for the config file"
+    cut = clip("Evolve in place: add a string id field beside the int, deprecate, then drop the int", 40)
+    assert len(cut) <= 40 and cut.endswith("\u2026") and cut == "Evolve in place: add a string id field\u2026"
+    assert clip("x" * 100, 10) == "x" * 9 + "\u2026"  # one long word: cut inside it

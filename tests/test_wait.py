@@ -115,10 +115,10 @@ def test_released_when_an_empty_peer_file_is_filled(debate: str, running: list[R
 def test_sigint_while_waiting_exits_130(debate: str, running: list[Running]) -> None:
     proc = Running("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--wait")
     running.append(proc)
-    proc.expect_stderr("Waiting up to 600 s")
+    proc.expect_stdout("Waiting up to 600 s")  # text output: on stdout, ahead of the answer
     proc.proc.send_signal(signal.SIGINT)
     assert proc.finish() == 130
-    assert proc.seen == [] and proc.errors == ["Waiting up to 600 s for b to write turn 2 (Ctrl-C to stop)..."]
+    assert proc.seen == ["Waiting up to 600 s for b to write turn 2 (Ctrl-C to stop)..."] and proc.errors == []
 
 
 def test_no_roster_and_no_peer_yet_waits_for_the_first_peer(tmp_path: Path, running: list[Running]) -> None:

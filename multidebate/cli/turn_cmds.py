@@ -99,7 +99,9 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, secti
 
                 briefing = brief_when_ready(folder, slug_, task_text, create=True, key=key, sections=sections,
                                             timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
-                                            on_wait=lambda message: click.echo(message, err=True))
+                                            # text: on stdout, ahead of the answer, where a session reads it
+                                            # in order; --json keeps stdout one JSON document
+                                            on_wait=lambda message: click.echo(message, err=as_json))
             else:
                 briefing = brief(folder, slug_, task_text, create=True, key=key, sections=sections)
     except KeyboardInterrupt:
@@ -150,7 +152,7 @@ def write(folder: str, slug_: str, source: Any, key: str | None, as_json: bool) 
     if as_json:
         emit_json({"ok": True, "path": result.path, "turn": result.turn, "slug": result.slug,
                     "confidence": result.confidence, "converged": result.converged,
-                    "normalised": list(result.normalised),
+                    "normalised": list(result.normalised), "warnings": list(result.warnings),
                     "peers_read": [{"file": f, "sha256": h} for f, h in result.peers_read],
                     "progress": {"written": written, "waiting": list(waiting)},
                     "key": result.key, "sealed": result.sealed, "published": result.published,
@@ -160,6 +162,8 @@ def write(folder: str, slug_: str, source: Any, key: str | None, as_json: bool) 
                f"converged {'yes' if result.converged else 'no'}).")
     for note in result.normalised:
         click.echo(f"  normalised: {note}")
+    for warning in result.warnings:
+        click.echo(f"  warning: {warning}")
     if result.key:
         click.echo(f"Your key for `{result.slug}` is {result.key}: keep it, and add --key {result.key} to every "
                    "later `multidebate next` and `multidebate write` of this debate.")
