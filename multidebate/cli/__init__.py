@@ -73,4 +73,9 @@ def cli(ctx: click.Context, color: str) -> None:
 
 def main() -> None:
     """Console-script entry point."""
+    import gc
+
+    # A command is a short process that builds many small, acyclic objects (10,000 entries for a
+    # big folder): collecting every 700 allocations costs a fifth of a warm status. mypy does the same.
+    gc.set_threshold(50_000, 20, 100)
     cli(prog_name="multidebate")
