@@ -147,7 +147,7 @@ def render_markdown(report: Report) -> str:
             out.append(f"| {a} | " + " | ".join(row_cells) + " |")
         out.append("")
     if report.unresolved:
-        out += ["## Unresolved disagreements", ""]
+        out += ["## Remaining disagreements (minor ones included)", ""]
         out += [f"- {slug}: {_cell(text)}" for slug, text in report.unresolved]
         out.append("")
     out += ["## Flags", ""]

@@ -137,7 +137,7 @@ def render_html(report: Report) -> str:
     body.append("<h2>Turns</h2>" + _turn_table(report))
     body.append("<h2>Agreement at the last turn</h2>" + _matrix(report))
     if report.unresolved:
-        body.append("<h2>Unresolved disagreements</h2><ul>" + "".join(
+        body.append("<h2>Remaining disagreements (minor ones included)</h2><ul>" + "".join(
             f"<li><b>{escape(s)}</b>: {escape(t)}</li>" for s, t in report.unresolved) + "</ul>")
     body.append("<h2>Flags</h2>")
     if report.analysis.flags:

@@ -138,7 +138,7 @@ def render_status(status: Status) -> str:
         lines.append("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(cells)).rstrip())
         if index == 0:
             lines.append("  ".join("-" * w for w in widths))
-    lines.append("cells: confidence converged; * turn incomplete; ! file has errors; ~ warnings "
+    lines.append("cells: confidence, then converged (yes/no); * turn incomplete; ! file has errors; ~ warnings "
                  "(see `multidebate validate`)")
     if status.missing:
         waited = f" (waiting {_duration(status.waiting_seconds)})" if status.waiting_seconds is not None else ""

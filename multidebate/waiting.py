@@ -105,7 +105,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
                         # apart cannot tell otherwise whether, and for whom, it waited
                         note = (f"Waited {clock() - started:.0f} s for {', '.join(waited_for)} to write turn "
                                 f"{briefing.turn - 1}.")
-                        return briefing._replace(notes=briefing.notes + (note,))
+                        return briefing._replace(notes=(note,) + briefing.notes)  # first: it came first
                     # still waiting (an empty-looking file, a participant who joined): for a change
                     briefed_at, last = _looks(folder, list(awaited.values()), briefing), None
                     continue
