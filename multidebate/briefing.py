@@ -97,7 +97,7 @@ class Briefing(NamedTuple):
             "absent": list(self.absent),
             "waiting": list(self.waiting),
             "sections": list(self.sections),
-            "write_command": self.write_command,
+            "write_command": None if self.debate_over else self.write_command,  # nothing to write
             "debate_over": self.debate_over,
             "verdict": self.verdict.as_dict(),
             "notes": list(self.notes),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 from helpers import make_debate
@@ -94,6 +96,10 @@ def test_next_after_convergence_offers_no_write(tmp_path: Path) -> None:
     out = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key_of(folder, "a")]).stdout
     assert "converged at turn 2: do not write another turn" in out
     assert "multidebate write" not in out and "<<<PEER" not in out
+    assert f"`multidebate report {os.path.abspath(folder)}` shows the agreed answer" in out  # what to tell the user
+    data = json.loads(CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key_of(folder, "a"),
+                                               "--json"]).stdout)
+    assert data["debate_over"] is True and data["write_command"] is None
 
 
 def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path: Path) -> None:
