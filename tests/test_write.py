@@ -27,3 +27,14 @@ def test_an_answer_over_the_tasks_word_limit_is_written_with_a_warning(tmp_path:
                                 "in your next turn: a converged debate's final answer is the one shown to the user."]
     short = CliRunner().invoke(cli, ["write", folder, "--slug", "b"], input=turn_body(1, "**Use TOML.** Comments."))
     assert short.exit_code == 0 and "warning:" not in short.stdout
+
+
+def test_sealed_write_says_sealed_then_published_in_one_line(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b"), sealed=True)
+    first = CliRunner().invoke(cli, ["write", folder, "--slug", "a"], input=turn_body(1, "**Use TOML.**"))
+    assert first.exit_code == 0, first.output
+    assert "Turn 1 stays sealed (unseen by peers)" in first.stdout and "Turn 1: 1 of 2 written" in first.stdout
+    last = CliRunner().invoke(cli, ["write", folder, "--slug", "b"], input=turn_body(1, "**Use YAML.**"))
+    assert last.exit_code == 0, last.output
+    assert "Every participant has written turn 1: it is now published." in last.stdout
+    assert "2 of 2 written" not in last.stdout  # the same news once, not twice

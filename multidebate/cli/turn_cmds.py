@@ -168,11 +168,13 @@ def write(folder: str, slug_: str, source: Any, key: str | None, as_json: bool) 
         click.echo(f"Your key for `{result.slug}` is {result.key}: keep it, and add --key {result.key} to every "
                    "later `multidebate next` and `multidebate write` of this debate.")
     if result.sealed and result.published:
+        # says all the progress line would: one line, not two
         click.echo(f"Every participant has written turn {result.turn}: it is now published.")
-    elif result.sealed:
-        click.echo(f"Turn {result.turn} stays sealed (unseen by peers) until every participant has written it; "
-                   "nothing to do.")
-    click.echo(progress)
+    else:
+        if result.sealed:
+            click.echo(f"Turn {result.turn} stays sealed (unseen by peers) until every participant has written it; "
+                       "nothing to do.")
+        click.echo(progress)
     if ended:
         click.echo(f"The debate converged at turn {status.verdict.turn}: it is over.")
     elif status.verdict.state == "latent" and status.verdict.turn == result.turn:
