@@ -35,10 +35,33 @@ from .mentions import Claim, Mention
 from .profile import PROFILE_V1
 from .similarity import AnswerSig
 
-__all__ = ["CACHE_FORMAT", "ProgressHook", "cache_dir", "load_shard", "read_entries", "report_progress", "store_shard"]
+__all__ = ["CACHE_FORMAT", "ProgressHook", "cache_dir", "code_stamp", "load_shard", "read_entries", "report_progress", "store_shard"]
 
 CACHE_FORMAT = 9
-_STAMP = f"{CACHE_FORMAT}:{__version__}:{PROFILE_V1.name}"
+# The modules whose results the cache holds (parse results and validate's checks).
+_CODE = ("blocks", "cache", "checks_cache", "entry", "findings", "frontmatter_split", "integrity", "lazy_re",
+         "mentions", "naming", "parse", "profile", "quotes", "similarity", "textfile", "validate")
+
+
+def code_stamp(directory: str, modules: tuple[str, ...] = _CODE) -> str:
+    """A stamp of the code that produced a cache: each module file's size and mtime.
+
+    The version alone does not change while the code is being worked on (or
+    when a local build replaces an install), and a parsing change would then
+    be answered from records the old code made.  Stat, not read: a few
+    microseconds at start-up.  (Integers hash the same in every process.)
+    """
+    parts = []
+    for name in modules:
+        try:
+            info = os.stat(os.path.join(directory, f"{name}.py"))
+            parts.append((info.st_size, info.st_mtime_ns))
+        except OSError:
+            parts.append((-1, -1))
+    return f"{hash(tuple(parts)) & 0xFFFFFFFFFFFF:012x}"
+
+
+_STAMP = f"{CACHE_FORMAT}:{__version__}:{PROFILE_V1.name}:{code_stamp(os.path.dirname(os.path.abspath(__file__)))}"
 _SIDES = (".refs", ".sig", ".vocab")
 
 

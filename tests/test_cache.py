@@ -150,3 +150,24 @@ def test_lost_or_damaged_side_shards_give_the_same_answers(tmp_path: Path) -> No
     for turn in (1, 2):
         for kind in ("refs", "sig"):
             assert json.loads((cache / f"turn-{turn}.{kind}.json").read_text())["stamp"] == stamp
+
+
+def test_a_change_to_the_parsing_code_invalidates_the_cache(tmp_path: Path) -> None:
+    """The version stays the same while code is worked on: the stamp also follows the modules' files."""
+    import time
+
+    from multidebate.cache import code_stamp
+
+    for name in ("parse", "mentions"):
+        Path(tmp_path, f"{name}.py").write_text("rule = 1\n")
+    before = code_stamp(str(tmp_path), ("parse", "mentions"))
+    assert code_stamp(str(tmp_path), ("parse", "mentions")) == before  # stable
+    Path(tmp_path, "mentions.py").write_text("rule = 2\n")  # same size, new mtime
+    later = time.time() + 5
+    os.utime(Path(tmp_path, "mentions.py"), (later, later))
+    assert code_stamp(str(tmp_path), ("parse", "mentions")) != before
+    import subprocess as sp
+
+    code = f"from multidebate.cache import code_stamp; print(code_stamp({str(tmp_path)!r}, ('parse', 'mentions')))"
+    again = sp.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert again == code_stamp(str(tmp_path), ("parse", "mentions"))  # the same in another process
