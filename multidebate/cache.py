@@ -35,7 +35,8 @@ from .mentions import Claim, Mention
 from .profile import PROFILE_V1
 from .similarity import AnswerSig
 
-__all__ = ["CACHE_FORMAT", "ProgressHook", "cache_dir", "code_stamp", "load_shard", "read_entries", "report_progress", "store_shard"]
+__all__ = ["CACHE_FORMAT", "ProgressHook", "cache_dir", "code_stamp", "load_shard", "read_entries", "report_progress",
+           "store_shard"]
 
 CACHE_FORMAT = 9
 # The modules whose results the cache holds (parse results and validate's checks).

@@ -155,7 +155,7 @@ def judge(debate: Debate) -> Verdict:
     if current == 0:
         return Verdict("empty", 0, "no turn files yet")
     complete = [t for t in range(1, current + 1) if debate.complete(t)]
-    blind_notes: dict[int, str] = {}
+    blind_at: dict[int, list[tuple[str, list[str]]]] = {}  # all-yes, agreeing turns that a blind yes kept open
     for turn in complete:
         if turn < 2 or not _all_yes(debate, turn):
             continue
@@ -163,8 +163,8 @@ def judge(debate: Debate) -> Verdict:
         if not answers_agree(pairs):
             continue
         blind = _blind_yeses(debate, turn)
-        if blind:  # said while the next turn is in progress: why this all-yes turn did not end the debate
-            blind_notes[turn] = f"turn {turn} did not converge: {_blind_detail(blind, turn)}"
+        if blind:
+            blind_at[turn] = blind
         else:
             extra = tuple(sorted(e.path for (t, _s), e in debate.entries.items() if t > turn))
             who = "both" if len(debate.participants) == 2 else f"all {len(debate.participants)}"
@@ -175,7 +175,8 @@ def judge(debate: Debate) -> Verdict:
         started = last + 1 if last < current else current
         missing = debate.missing(started)
         detail = f"turn {started} in progress: waiting for {', '.join(missing) or 'nobody'}"
-        notes = (blind_notes[last],) if last in blind_notes else ()
+        # said while the next turn is in progress: why the all-yes turn before it did not end the debate
+        notes = (f"turn {last} did not converge: {_blind_detail(blind_at[last], last)}",) if last in blind_at else ()
         return Verdict("in_progress", last, detail, (), missing, (), notes)
     pairs = _pairs(debate, last)
     agree = answers_agree(pairs)
@@ -190,7 +191,7 @@ def judge(debate: Debate) -> Verdict:
         if holdouts:
             detail = f"answers agree at turn {last} ({_why(pairs)}) but {', '.join(holdouts)} still {verb} no"
         else:  # all say yes, and only a blind yes keeps it from converging
-            detail = f"answers agree at turn {last} ({_why(pairs)}) but {_blind_detail(_blind_yeses(debate, last), last)}"
+            detail = f"answers agree at turn {last} ({_why(pairs)}) but {_blind_detail(blind_at[last], last)}"
         return Verdict("latent", last, detail, pairs)
     if last >= 3 and not any(
         _position_moved(debate, s, last - 2, last - 1) or _position_moved(debate, s, last - 1, last)

@@ -66,25 +66,25 @@ class Running:
 
     def expect_stdout(self, text: str, timeout: float = WAIT) -> str:
         """The next stdout line containing `text` (plain text output; kept in `seen`)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            line = None if self._out_done else self._next(self.out, deadline, f"stdout line with {text!r}")
-            if line is None:
-                self._out_done = True
-                raise AssertionError(f"stdout ended without {text!r}: {self.seen[-20:]}")
-            self.seen.append(line)
-            if text in line:
-                return line
+        return self._expect_line("stdout", text, timeout)
 
     def expect_stderr(self, text: str, timeout: float = WAIT) -> str:
-        """The next stderr line containing `text`."""
+        """The next stderr line containing `text` (kept in `errors`)."""
+        return self._expect_line("stderr", text, timeout)
+
+    def _expect_line(self, stream: str, text: str, timeout: float) -> str:
+        sink, kept = (self.out, self.seen) if stream == "stdout" else (self.err, self.errors)
         deadline = time.monotonic() + timeout
         while True:
-            line = self._next(self.err, deadline, f"stderr line with {text!r}")
+            done = self._out_done if stream == "stdout" else self._err_done
+            line = None if done else self._next(sink, deadline, f"{stream} line with {text!r}")
             if line is None:
-                self._err_done = True
-                raise AssertionError(f"stderr ended without {text!r}: {self.errors}")
-            self.errors.append(line)
+                if stream == "stdout":
+                    self._out_done = True
+                else:
+                    self._err_done = True
+                raise AssertionError(f"{stream} ended without {text!r}: {kept[-20:]}")
+            kept.append(line)
             if text in line:
                 return line
 
