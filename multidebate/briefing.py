@@ -20,7 +20,7 @@ from .naming import TurnName
 from .profile import PROFILE_V1
 from .sealed import sealed_dir
 from .session import check_identity, check_slug, next_turn_number
-from .task import TASK_FILE, create_task, render_task, same_task
+from .task import TASK_FILE, create_task, render_task, same_task, word_limit
 from .verdict import Verdict, judge
 
 __all__ = ["PeerFile", "Briefing", "brief", "render_briefing", "PEER_PREAMBLE"]
@@ -287,6 +287,9 @@ def render_briefing(b: Briefing) -> str:
     out.append("TASK:" if b.task else "TASK: (none recorded)")  # from TASK.md, as the skill says
     if b.task:
         out.append(b.task)
+        words = word_limit(b.task)
+        if words is not None:  # said before the turn is written: `write` only warns once it is
+            out.append(f"(Answer: at most {words} words, bold line included; `write` counts them.)")
     if b.own_previous_answer is not None:
         out += ["", f"YOUR ANSWER IN TURN {b.turn - 1}:", b.own_previous_answer]
     if b.turn == 1:

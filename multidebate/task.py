@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import NamedTuple
 from datetime import datetime, timezone
 
 from .errors import TaskError
 from .findings import Finding, finding
 from .frontmatter_split import split_frontmatter
+from .lazy_re import LazyPattern
 from .naming import is_slug
 from .textfile import read_text
 from . import __version__
 from .atomic import create_exclusive
 
-__all__ = ["Task", "TASK_FILE", "load_task", "render_task", "create_task", "same_task"]
+__all__ = ["Task", "TASK_FILE", "count_words", "load_task", "render_task", "create_task", "same_task", "word_limit"]
 
 TASK_FILE = "TASK.md"
 
@@ -161,3 +163,21 @@ def create_task(folder: str, content: str) -> str:
 def same_task(a: str, b: str) -> bool:
     """Two task texts are the same task when they match ignoring whitespace and case."""
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+_WORD_LIMIT_RE = LazyPattern(
+    r"\b(?:at\s+most|no\s+more\s+than|up\s+to|under|max(?:imum)?|within|fewer\s+than|less\s+than)\s+"
+    r"(\d{1,5})\s+words\b|\b(?:in\s+)?(\d{1,5})\s+words\s+or\s+(?:fewer|less)\b|(?:\u2264|<=)\s*(\d{1,5})\s+words\b",
+    re.IGNORECASE)
+_WORD_RE = LazyPattern(r"[^\W_](?:[\w'\u2019.-]*\w)?")
+
+
+def count_words(text: str) -> int:
+    """Words as a limit counts them: markup and list numbers are not words, `it's` and `v1.2` are one."""
+    return len(_WORD_RE.findall(text))
+
+
+def word_limit(task: str) -> int | None:
+    """The Answer's word limit a task states ("at most 150 words", "in 200 words or fewer"), if any."""
+    found = [int(n) for match in _WORD_LIMIT_RE.compiled.finditer(task) for n in match.groups() if n]
+    return min(found) if found else None

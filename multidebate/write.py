@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -15,14 +14,13 @@ from .debate import visible_scan
 from .errors import FolderError, IdentityError, InvalidTurn, TurnConflict
 from .folder import Scan, served_record_path
 from .identity import claim, free_slug, key_path
-from .lazy_re import LazyPattern
 from .ledger import append_entry
 from .naming import TurnName, turn_file_name
 from .parse import ParsedTurn, parse_turn
 from .profile import PROFILE_V1, PROTOCOL_VERSION
 from .sealed import publish_if_complete, seal, sealed_turns
 from .session import check_identity, check_slug, next_turn_number
-from .task import Task
+from .task import Task, count_words, word_limit
 from .textfile import decode_turn_bytes
 
 __all__ = ["WriteResult", "write_turn", "served_record_path", "compose"]
@@ -202,28 +200,16 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
                        new_key, sealed_mode, published, _limit_warnings(parsed, task))
 
 
-_WORD_LIMIT_RE = LazyPattern(
-    r"\b(?:at\s+most|no\s+more\s+than|up\s+to|under|max(?:imum)?|within|fewer\s+than|less\s+than)\s+"
-    r"(\d{1,5})\s+words\b|\b(?:in\s+)?(\d{1,5})\s+words\s+or\s+(?:fewer|less)\b|(?:\u2264|<=)\s*(\d{1,5})\s+words\b",
-    re.IGNORECASE)
-_WORD_RE = LazyPattern(r"[^\W_](?:[\w'\u2019.-]*\w)?")
-
-
-def word_limit(task: str) -> int | None:
-    """The Answer's word limit a task states ("at most 150 words", "in 200 words or fewer"), if any."""
-    found = [int(n) for match in _WORD_LIMIT_RE.compiled.finditer(task) for n in match.groups() if n]
-    return min(found) if found else None
-
-
 def _limit_warnings(parsed: ParsedTurn, task: Task | None) -> tuple[str, ...]:
     """What the turn breaks of the task's stated limits: said, not refused (the session may disagree)."""
     limit = word_limit(task.text) if task is not None else None
     if limit is None:
         return ()
-    words = len(_WORD_RE.findall(parsed.answer))
+    words = count_words(parsed.answer)
     if words <= limit:
         return ()
-    return (f"your Answer has {words} words; the task asks for at most {limit}. Keep it within the limit "
+    return (f"your Answer has {words} words (the whole section, bold line included); the task asks for at most "
+            f"{limit}. Keep it within the limit "
             "in your next turn: a converged debate's final answer is the one shown to the user.",)
 
 

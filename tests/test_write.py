@@ -23,7 +23,8 @@ def test_an_answer_over_the_tasks_word_limit_is_written_with_a_warning(tmp_path:
     result = CliRunner().invoke(cli, ["write", folder, "--slug", "a", "--json"], input=turn_body(1, long))
     data = json.loads(result.stdout)
     assert result.exit_code == 0 and data["ok"] is True
-    assert data["warnings"] == ["your Answer has 15 words; the task asks for at most 12. Keep it within the limit "
+    assert data["warnings"] == ["your Answer has 15 words (the whole section, bold line included); the task asks "
+                                "for at most 12. Keep it within the limit "
                                 "in your next turn: a converged debate's final answer is the one shown to the user."]
     short = CliRunner().invoke(cli, ["write", folder, "--slug", "b"], input=turn_body(1, "**Use TOML.** Comments."))
     assert short.exit_code == 0 and "warning:" not in short.stdout
@@ -38,3 +39,11 @@ def test_sealed_write_says_sealed_then_published_in_one_line(tmp_path: Path) -> 
     assert last.exit_code == 0, last.output
     assert "Every participant has written turn 1: it is now published." in last.stdout
     assert "2 of 2 written" not in last.stdout  # the same news once, not twice
+
+
+def test_next_states_the_tasks_word_limit_before_the_turn_is_written(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [], task="Pick a config format, in at most 12 words.")
+    out = CliRunner().invoke(cli, ["next", folder, "--slug", "a"]).stdout
+    assert "(Answer: at most 12 words, bold line included; `write` counts them.)" in out
+    plain = make_debate(str(tmp_path / "e"), [], task="Pick a config format.")
+    assert "Answer: at most" not in CliRunner().invoke(cli, ["next", plain, "--slug", "a"]).stdout
