@@ -104,7 +104,8 @@ def render_markdown(report: Report) -> str:
         out += ["## Task", "", report.task.strip(), ""]
     out += ["## Verdict", "", f"**{verdict.state}**" + (f" at turn {verdict.turn}" if verdict.turn else "")
             + f": {verdict.detail}.", "",
-            f"Answers are compared by {MEASURE} (agreement at {AGREE_THRESHOLD} or more).", ""]
+            f"Answers are compared by {MEASURE}, or as whole texts when they are near copies or a "
+            f"recommendation line has no key terms (agreement at {AGREE_THRESHOLD} or more).", ""]
     out += ["## Final answer", ""]
     if final.kind == "none":
         out += ["No answer yet.", ""]

@@ -86,7 +86,7 @@ class Comparison(NamedTuple):
         if self.basis == "conflict":
             return f"opposite stances on {', '.join(self.conflict)} in their recommendation lines"
         if self.basis == "whole answer" and self.score >= _COPY_THRESHOLD:
-            return f"near-identical answers (term similarity {self.score:.2f} of the whole texts)"
+            return f"near-identical answers, term similarity {self.score:.2f} of the whole texts"
         if self.basis == "whole answer":
             return f"term similarity {self.score:.2f} of the whole answers (a recommendation line has no key terms)"
         return f"{MEASURE} {self.score:.2f} between their recommendation lines"
