@@ -2,7 +2,8 @@
 
 One analysis, used by status, watch and report alike.  Every flag is
 computed from the files with the same comparison as the verdict
-(similarity.compare), so the commands never disagree.
+(comparison.py, through the verdict's debate context), so the commands never
+disagree.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from itertools import combinations
 
 from .debate import Debate, Entry
 from .mentions import Mention
-from .similarity import Comparison, compare_signatures, key_terms, slug_words
-from .verdict import Verdict, judge
+from .comparison import DIFFERENT, Comparison
+from .similarity import key_terms
+from .verdict import Verdict, debate_context, judge
 
 __all__ = ["Position", "TurnAnalysis", "Flag", "Analysis", "analyse"]
 
@@ -28,8 +30,8 @@ class Position:
     confidence: int | None
     converged: bool | None
     valid: bool
-    changed: bool | None  # against its own previous turn; None on its first turn
-    self_score: float | None
+    changed: bool | None  # shown to differ from its own previous turn; None on its first turn or when unsure
+    change_evidence: str
     toward: tuple[str, ...]  # peers whose previous answer it now agrees with, and did not before
     disagreements: tuple[str, ...]
 
@@ -37,7 +39,7 @@ class Position:
         return {
             "slug": self.slug, "turn": self.turn, "recommendation": self.recommendation,
             "confidence": self.confidence, "converged": self.converged, "valid": self.valid,
-            "changed": self.changed, "self_score": None if self.self_score is None else round(self.self_score, 3),
+            "changed": self.changed, "change_evidence": self.change_evidence,
             "toward": list(self.toward), "disagreements": list(self.disagreements),
         }
 
@@ -56,8 +58,8 @@ class TurnAnalysis:
             "turn": self.turn,
             "complete": self.complete,
             "positions": {s: p.as_dict() for s, p in self.positions.items()},
-            "matrix": [{"pair": [a, b], "score": round(c.score, 3), "agree": c.agree, "basis": c.basis}
-                       for (a, b), c in sorted(self.matrix.items())],
+            "matrix": [{"pair": [a, b], "relation": c.relation, "agree": c.agree, "basis": c.basis,
+                        "evidence": c.evidence, "items": list(c.items)} for (a, b), c in sorted(self.matrix.items())],
         }
 
 
@@ -106,7 +108,8 @@ def _cites_peers(entry: Entry, peers: set[str]) -> bool:
 class _Analyser:
     def __init__(self, debate: Debate) -> None:
         self.debate = debate
-        self.ignore = slug_words(list(debate.participants) + list(debate.scan.slugs))
+        self.context = debate_context(debate)
+        self.ignore = self.context.ignore
         self.cache: dict[tuple[tuple[int, str], tuple[int, str]], Comparison] = {}
 
     def compare(self, a: tuple[int, str], b: tuple[int, str]) -> Comparison | None:
@@ -115,13 +118,13 @@ class _Analyser:
             return None
         key = (a, b) if a <= b else (b, a)
         if key not in self.cache:
-            self.cache[key] = compare_signatures(left.sig, right.sig, self.ignore)
+            self.cache[key] = self.context.compare(left.sig, right.sig)
         return self.cache[key]
 
     def position(self, turn: int, slug: str, entry: Entry) -> Position:
         previous = self.compare((turn - 1, slug), (turn, slug)) if turn > 1 else None
         toward = []
-        if previous is not None and not previous.agree:  # only a change of position moves toward anyone
+        if previous is not None and previous.relation == DIFFERENT:  # only a change of position moves toward anyone
             for peer in self.debate.participants:
                 if peer == slug:
                     continue
@@ -131,14 +134,16 @@ class _Analyser:
                 before = self.compare((turn - 1, slug), (turn - 1, peer))
                 if before is None or not before.agree:
                     toward.append(peer)
+        changed = None if previous is None or previous.relation not in ("same", DIFFERENT) else previous.differ
         return Position(slug, turn, entry.sig.recommendation, entry.confidence, entry.converged, entry.valid,
-                        None if previous is None else not previous.agree,
-                        None if previous is None else previous.score, tuple(toward), _disagreement_texts(entry))
+                        changed, "" if previous is None else previous.evidence, tuple(toward),
+                        _disagreement_texts(entry))
 
     def turn(self, turn: int, with_matrix: bool) -> TurnAnalysis:
         # turns are analysed in order and compare with the turn before only: forget older
         # pairs, or 100 participants x 100 turns hold a million comparisons
         self.cache = {k: v for k, v in self.cache.items() if max(k[0][0], k[1][0]) >= turn - 1}
+        self.context.forget()
         positions = {}
         for slug in self.debate.participants:
             entry = self.debate.entry(turn, slug)
@@ -177,7 +182,7 @@ class _Analyser:
                               f"{before.confidence} to {pos.confidence} while its Disagreements stayed the same"))
         if turn > 2 and pos.changed:
             back = self.compare((turn - 2, slug), (turn, slug))
-            if back is not None and back.agree:
+            if back is not None and back.agree and back.basis in ("identical", "items", "letters", "refinement"):
                 flags.append(Flag("oscillation", turn, slug, f"{slug} returned at turn {turn} to its answer of "
                                   f"turn {turn - 2}"))
         if entry.converged and pos.disagreements and any(self._names_peer(m) for m in self._mentions(entry)):

@@ -12,6 +12,7 @@ import shlex
 from typing import NamedTuple
 from datetime import date
 
+from .comparison import normalise_line
 from .debate import Debate, Entry, load_debate, read_entry
 from .errors import FolderError, TaskError
 from .folder import TurnEntry, served_record_path
@@ -21,7 +22,7 @@ from .profile import PROFILE_V1
 from .sealed import sealed_dir
 from .session import check_identity, check_slug, next_turn_number
 from .task import TASK_FILE, create_task, render_task, same_task, word_limit
-from .verdict import Verdict, judge
+from .verdict import Verdict, debate_context, judge, proposed_line
 
 __all__ = ["PeerFile", "Briefing", "brief", "render_briefing", "PEER_PREAMBLE"]
 
@@ -63,6 +64,8 @@ class Briefing(NamedTuple):
     roster: bool = False
     task_source: str = ""
     notes: tuple[str, ...] = ()
+    lines: tuple[tuple[str, str], ...] = ()  # (slug, recommendation line) of turn N-1, own included
+    proposed_line: str = ""  # one line for all to reuse, when turn N-1 worded one recommendation differently
 
     @property
     def write_command(self) -> str:
@@ -101,6 +104,8 @@ class Briefing(NamedTuple):
             "debate_over": self.debate_over,
             "verdict": self.verdict.as_dict(),
             "notes": list(self.notes),
+            "recommendation_lines": [{"slug": s, "line": line} for s, line in self.lines],
+            "proposed_line": self.proposed_line or None,
             "peer_text_is_quoted_material": PEER_PREAMBLE,
         }
 
@@ -244,6 +249,7 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
         notes.append(f"This is the last turn (max_turns {limit}): state your final position.")
     _record_served(folder, slug, turn, tuple(peers))
     roster = bool(debate.task and debate.task.participants)
+    lines, proposal = _previous_lines(debate, slug, turn, tuple(p.slug for p in peers))
     return Briefing(
         folder=folder,
         slug=slug,
@@ -261,7 +267,31 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
         roster=roster,
         task_source=TASK_FILE if task_text is not None else "",
         notes=tuple(notes),
+        lines=lines,
+        proposed_line=proposal,
     )
+
+
+def _previous_lines(debate: Debate, slug: str, turn: int, served: tuple[str, ...]
+                    ) -> tuple[tuple[tuple[str, str], ...], str]:
+    """Turn N-1's recommendation lines (the peers served, then the session's own), and a line to reuse.
+
+    A line is proposed when those lines are not all identical and no two are
+    shown to differ: the sessions seem to hold one recommendation in several
+    wordings, and reusing one line word for word lets the verdict confirm it.
+    Every session gets the same proposal (verdict.proposed_line).
+    """
+    if turn < 2:
+        return (), ""
+    lines = [(s, e.sig.recommendation) for s in served + (slug,)
+             if (e := debate.entry(turn - 1, s)) is not None and e.sig.recommendation]
+    if len(lines) < 2 or len({normalise_line(line) for _s, line in lines}) == 1:
+        return tuple(lines), ""
+    context = debate_context(debate)
+    entries = [e for s, _line in lines if (e := debate.entry(turn - 1, s)) is not None]
+    if any(context.compare(a.sig, b.sig).differ for i, a in enumerate(entries) for b in entries[i + 1:]):
+        return tuple(lines), ""
+    return tuple(lines), proposed_line(debate, turn - 1)
 
 
 def _fence_id(peer: PeerFile) -> str:
@@ -310,6 +340,11 @@ def render_briefing(b: Briefing) -> str:
             out.append(f"Not yet written turn {b.turn - 1}: {', '.join(b.waiting)}.")
         if not b.peers and not b.absent and not b.waiting:
             out.append("No peer has written a turn yet: wait for them (run `next` again) unless you debate alone.")
+        if len(b.lines) >= 2:
+            out += ["", f"BOLD LINES OF TURN {b.turn - 1} (to agree, copy one word for word as your bold line):"]
+            out += [f"- {'you' if s == b.slug else s}: **{line}**" for s, line in b.lines]
+            if b.proposed_line:
+                out.append(f"Same recommendation in other words? Then all reuse: **{b.proposed_line}**")
     which = "Reasoning, Answer, Confidence, Converged: no" if b.turn == 1 else "all six sections"
     out += ["", f"WRITE YOUR TURN ({which}):", b.write_command, "...", "TURN"]
     return "\n".join(out)

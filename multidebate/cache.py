@@ -33,14 +33,15 @@ from .findings import CODES, Finding
 from .folder import STATE_DIR, TurnEntry
 from .mentions import Claim, Mention
 from .profile import PROFILE_V1
-from .similarity import AnswerSig
+from .comparison import AnswerSig
 
 __all__ = ["CACHE_FORMAT", "ProgressHook", "cache_dir", "code_stamp", "load_shard", "read_entries", "report_progress",
            "store_shard"]
 
-CACHE_FORMAT = 9
+CACHE_FORMAT = 10
 # The modules whose results the cache holds (parse results and validate's checks).
-_CODE = ("blocks", "cache", "checks_cache", "entry", "findings", "frontmatter_split", "integrity", "lazy_re",
+_CODE = ("blocks", "cache", "checks_cache", "comparison", "entry", "findings", "frontmatter_split", "integrity",
+         "lazy_re", "ledger",
          "mentions", "naming", "parse", "profile", "quotes", "similarity", "textfile", "validate")
 
 

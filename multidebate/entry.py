@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .findings import Finding
 from .folder import TurnEntry
 from .mentions import Claim, Mention, claims_of
-from .similarity import AnswerSig, key_terms, signature
+from .comparison import AnswerSig, signature
+from .similarity import key_terms
 from .textfile import read_text
 
 if TYPE_CHECKING:

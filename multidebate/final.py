@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .debate import Debate
-from .similarity import compare_signatures, slug_words
-from .verdict import Verdict
+from .verdict import Verdict, debate_context
 
 __all__ = ["Dissent", "FinalAnswer", "final_answer"]
 
@@ -72,14 +71,15 @@ def final_answer(debate: Debate, verdict: Verdict, weighted: bool = False) -> Fi
     entries = {s: e for s in debate.participants if (e := debate.entry(turn, s)) is not None and e.readable}
     if not entries:
         return FinalAnswer("none", turn, None, "", "", (), (), ())
-    ignore = slug_words(list(debate.participants))
+    context = debate_context(debate)
     order = sorted(entries, key=lambda s: (entries[s].mtime, s))
     scores: dict[tuple[str, str], float] = {}
     agree: dict[tuple[str, str], bool] = {}
     for i, a in enumerate(order):
         for b in order[i + 1:]:
-            result = compare_signatures(entries[a].sig, entries[b].sig, ignore)
-            scores[(a, b)] = scores[(b, a)] = result.score
+            result = context.compare(entries[a].sig, entries[b].sig)
+            # the representative is the member most often shown the same as the others
+            scores[(a, b)] = scores[(b, a)] = {"same": 1.0, "unsure": 0.5}.get(result.relation, 0.0)
             agree[(a, b)] = result.agree
 
     def weight(group: list[str]) -> float:

@@ -9,7 +9,7 @@ from .analysis import Analysis, analyse
 from .debate import Debate, load_debate
 from .final import FinalAnswer, final_answer
 from .quotes import Attribution, check_attributions
-from .similarity import AGREE_THRESHOLD, MEASURE
+from .verdict import MEASURE
 from .verdict import judge
 
 __all__ = ["Report", "build_report", "render_markdown", "render_json"]
@@ -95,6 +95,9 @@ def _cell(value: object) -> str:
     return str(value).replace("|", "\\|").replace("\n", " ")
 
 
+_MARK = {"same": "✓ same", "different": "✗ different", "unsure": "? unsure"}
+
+
 def render_markdown(report: Report) -> str:
     """The report as Markdown."""
     verdict = report.analysis.verdict
@@ -104,8 +107,9 @@ def render_markdown(report: Report) -> str:
         out += ["## Task", "", report.task.strip(), ""]
     out += ["## Verdict", "", f"**{verdict.state}**" + (f" at turn {verdict.turn}" if verdict.turn else "")
             + f": {verdict.detail}.", "",
-            f"Answers are compared by {MEASURE}, or as whole texts when they are near copies or a "
-            f"recommendation line has no key terms (agreement at {AGREE_THRESHOLD} or more).", ""]
+            f"Answers are compared by their recommendation lines ({MEASURE}): identical lines, the same value for "
+            "every item, or a line that only adds detail count as the same; a different option, number, letter, "
+            "keep-or-change verb, negation or item counts as different; anything else is unsure.", ""]
     out += ["## Final answer", ""]
     if final.kind == "none":
         out += ["No answer yet.", ""]
@@ -144,7 +148,7 @@ def render_markdown(report: Report) -> str:
                     row_cells.append("—")
                     continue
                 result = last.matrix.get((a, b)) or last.matrix.get((b, a))
-                row_cells.append("-" if result is None else f"{result.score:.2f}{' ✓' if result.agree else ''}")
+                row_cells.append("-" if result is None else _MARK[result.relation])
             out.append(f"| {a} | " + " | ".join(row_cells) + " |")
         out.append("")
     if report.unresolved:

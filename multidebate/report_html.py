@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from .report import Report, clip
-from .similarity import AGREE_THRESHOLD, MEASURE
+from .verdict import MEASURE
 
 __all__ = ["render_html"]
 
@@ -20,7 +20,7 @@ h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;bor
 .latent{background:#ef6c00}.max_turns{background:#6a1b9a}
 table{border-collapse:collapse;width:100%;margin:.5rem 0;font-size:.9rem}
 th,td{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
-th{background:#f5f5f5}td.num{text-align:center}.agree{background:#e8f5e9}.differ{background:#ffebee}
+th{background:#f5f5f5}td.num{text-align:center}.agree{background:#e8f5e9}.differ{background:#ffebee}.unsure{background:#fff8e1}
 .answer{background:#fafafa;border-left:4px solid #2e7d32;padding:.1rem 1rem}
 .muted{color:#666}.flag{margin:.2rem 0}.legend span{margin-right:1rem}
 @media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg{break-inside:avoid}}
@@ -95,7 +95,8 @@ def _matrix(report: Report) -> str:
         return "<p class='muted'>Fewer than two answers at the last turn.</p>"
     last = report.analysis.turns[-1]
     names = report.analysis.participants
-    rows = [f"<p class='muted'>Turn {last.turn}; {escape(MEASURE)}, agreement at {AGREE_THRESHOLD} or more.</p>",
+    rows = [f"<p class='muted'>Turn {last.turn}; {escape(MEASURE)}: &#10003; same, &#10007; different, ? unsure "
+            "(hover a cell for the evidence).</p>",
             "<table><thead><tr><th></th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr></thead><tbody>"]
     for a in names:
         cells = []
@@ -104,8 +105,10 @@ def _matrix(report: Report) -> str:
             if a == b or result is None:
                 cells.append("<td class='num muted'>&ndash;</td>")
             else:
-                css = "agree" if result.agree else "differ"
-                cells.append(f"<td class='num {css}' title='{escape(result.explain())}'>{result.score:.2f}</td>")
+                css = {"same": "agree", "different": "differ", "unsure": "unsure"}[result.relation]
+                mark = {"same": "&#10003;", "different": "&#10007;", "unsure": "?"}[result.relation]
+                cells.append(f"<td class='num {css}' title='{escape(result.evidence)}'>{mark} "
+                             f"{escape(result.relation)}</td>")
         rows.append(f"<tr><th>{escape(a)}</th>{''.join(cells)}</tr>")
     rows.append("</tbody></table>")
     return "".join(rows)

@@ -1,29 +1,15 @@
-"""How alike two Answers are, on what they recommend rather than how they word it.
+"""Words of Answers: the recommendation line, key terms with negation, slug words.
 
-The measure ("recommendation overlap"):
+The comparison of two Answers lives in comparison.py; this module holds what
+it and the quote check read from text:
 
-1. The *recommendation* of an Answer is its first bold span when the Answer
-   opens with one, else its first sentence (headings, rules and code skipped).
-2. Its *key terms* are its content words, lowercased, with stop words and
-   generic recommendation verbs ("use", "recommend", "choose"...) removed and
-   a plural "s" dropped.  A term that follows a negation ("not", "avoid",
-   "instead of", "rather than", "avoid"...) inside the same clause is kept as
-   a negated term: "Use TOML, not YAML" -> {toml, not:yaml}.  ("over" is not
-   a negation: "12 attempts over 70 hours" is far commoner than "X over Y".)
-   Participants' slugs are not key terms ("as claude-a and I agree" says who,
-   not what).
-3. Two recommendations that hold one term with opposite signs conflict and
-   score 0 ("use TOML, not YAML" vs "use YAML, not TOML"; "use a monorepo"
-   vs "do not use a monorepo").  Otherwise the score is the overlap
-   coefficient |A & B| / min(|A|, |B|), taken on the whole recommendation
-   line and on its head clause (up to the first comma, semicolon, colon,
-   dash or parenthesis), whichever is higher: a short recommendation
-   contained in a longer, refined one scores 1, and so do two long lines
-   that open with the same recommendation and then add different details.
-4. When either recommendation has no key term, or the whole Answers are near
-   copies, the signed-term cosine of the whole Answers is used instead.
-
-Two Answers agree when the score is at least `AGREE_THRESHOLD`.
+- `recommendation`: the Answer's opening bold span when it opens with one
+  (the skill asks for it), else its first sentence;
+- `key_terms`: content words, lowercased and stemmed, without stop words or
+  generic recommendation verbs; a term after a negation ("not", "avoid",
+  "instead of", "rather than") in the same clause is kept as `not:term`
+  ("Use TOML, not YAML" -> {toml, not:yaml});
+- `slug_words`: participants' slugs, which say who and never what.
 """
 
 from __future__ import annotations
@@ -36,12 +22,7 @@ from typing import NamedTuple
 
 from .lazy_re import LazyPattern
 
-__all__ = ["AGREE_THRESHOLD", "MEASURE", "AnswerSig", "Comparison", "recommendation", "key_terms", "head_clause",
-           "signature", "compare", "compare_signatures", "slug_words"]
-
-AGREE_THRESHOLD = 0.6
-MEASURE = "recommendation overlap"
-_COPY_THRESHOLD = 0.9
+__all__ = ["recommendation", "key_terms", "slug_words"]
 
 _STOP = frozenset(
     """a an the and or but if then than so of to in on at by for from with within into onto as is are was were be
@@ -70,26 +51,6 @@ _BOLD_OPEN_RE = LazyPattern(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)*(\*\*|__)(.+?)\1"
 _HEAD_SPLIT_RE = LazyPattern(r"[,;:(\u2014\u2013]|\s-\s")
 _LABEL_RE = LazyPattern(r"^(?:final\s+)?(?:answer|recommendation|tl;?dr|verdict|decision|summary|position)\s*:\s*",
                        re.IGNORECASE)
-
-
-class Comparison(NamedTuple):
-    """The score of two Answers, how it was measured, and what it rests on."""
-
-    score: float
-    agree: bool
-    basis: str  # "recommendation", "conflict" or "whole answer"
-    left: str
-    right: str
-    conflict: tuple[str, ...] = ()
-
-    def explain(self) -> str:
-        if self.basis == "conflict":
-            return f"opposite stances on {', '.join(self.conflict)} in their recommendation lines"
-        if self.basis == "whole answer" and self.score >= _COPY_THRESHOLD:
-            return f"near-identical answers, term similarity {self.score:.2f} of the whole texts"
-        if self.basis == "whole answer":
-            return f"term similarity {self.score:.2f} of the whole answers (a recommendation line has no key terms)"
-        return f"{MEASURE} {self.score:.2f} between their recommendation lines"
 
 
 def _blocks(answer: str) -> list[str]:
@@ -130,14 +91,28 @@ def recommendation(answer: str) -> str:
     bold = _BOLD_OPEN_RE.match(first)
     if bold and len(bold.group(2).split()) >= 1:
         text = bold.group(2)
+        whole_span = True  # a bold line is the recommendation whatever its sentences
         if _LABEL_RE.match(text.strip()) and len(_LABEL_RE.sub("", text.strip())) == 0:
             # "**Recommendation:** use X" - the bold span is only a label
             text = first[bold.end():]
+            whole_span = False
     else:
         text = first
+        whole_span = False
     text = _LABEL_RE.sub("", re.sub(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)+", "", text.strip()))
-    sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z*_`])", text, maxsplit=1)[0]
-    return sentence[:400].strip(" *_`")
+    return (text if whole_span else _first_sentence(text))[:400].strip(" *_`")
+
+
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "incl.", "no.", "e.g.,", "i.e.,")
+
+
+def _first_sentence(text: str) -> str:
+    """Text up to its first sentence end, not fooled by "e.g." or "vs."."""
+    for match in re.finditer(r"[.!?]\s+(?=[A-Z*_`])", text):
+        before = text[:match.start() + 1].rsplit(None, 1)[-1].lower()
+        if before not in _ABBREVIATIONS:
+            return text[:match.start() + 1]
+    return text
 
 
 def _stem(word: str) -> str:
@@ -195,105 +170,9 @@ def key_terms(text: str, ignore: frozenset[str] = frozenset(), signed: bool = Tr
     return terms
 
 
-def _conflicts(a: Counter[str], b: Counter[str]) -> tuple[str, ...]:
-    found = {t for t in a if f"not:{t}" in b} | {t for t in b if f"not:{t}" in a}
-    return tuple(sorted(t for t in found if not t.startswith("not:")))
-
-
-def _overlap(a: Counter[str], b: Counter[str]) -> float:
-    if not a or not b:
-        return 0.0
-    return len(a.keys() & b.keys()) / min(len(a), len(b))
-
-
 def slug_words(slugs: tuple[str, ...] | list[str]) -> frozenset[str]:
     """The words of participants' slugs, and the slugs themselves, to leave out of key terms."""
     words = set(slugs)
     for slug in slugs:
         words.update(part for part in slug.split("-") if not part.isdigit())
     return frozenset(words | {_stem(w) for w in words})  # key terms are stemmed
-
-
-class AnswerSig:
-    """What the comparison needs of one Answer, computed once (and cacheable as JSON).
-
-    Compared and hashed by identity (the filtered-terms cache keys on it); a
-    plain slotted class because a dataclass costs a millisecond to create at
-    import.  Treat it as immutable.
-    """
-
-    __slots__ = ("recommendation", "rec_terms", "head_terms", "whole_terms", "fingerprint")
-
-    def __init__(self, recommendation: str, rec_terms: dict[str, int], head_terms: dict[str, int],
-                 whole_terms: dict[str, int], fingerprint: str) -> None:
-        self.recommendation = recommendation
-        self.rec_terms = rec_terms
-        self.head_terms = head_terms
-        self.whole_terms = whole_terms
-        self.fingerprint = fingerprint
-
-    def as_json(self) -> list[object]:
-        return [self.recommendation, self.rec_terms, self.head_terms, self.whole_terms, self.fingerprint]
-
-    @classmethod
-    def from_json(cls, data: list[object]) -> AnswerSig:
-        rec, rec_terms, head_terms, whole, fingerprint = data
-        assert isinstance(rec, str) and isinstance(fingerprint, str)
-        return cls(rec, dict(rec_terms), dict(head_terms), dict(whole), fingerprint)  # type: ignore[call-overload]
-
-
-_WHOLE_TERMS_KEPT = 120  # the most frequent terms carry the cosine; the tail only costs memory
-
-
-def signature(answer: str) -> AnswerSig:
-    """The AnswerSig of an Answer's text."""
-    rec = recommendation(answer)
-    whole = dict(key_terms(answer).most_common(_WHOLE_TERMS_KEPT))
-    words = " ".join(answer.split())
-    import hashlib  # signatures are computed when a file is parsed, not on a start from the cache
-
-    fingerprint = hashlib.sha1(words.encode("utf-8")).hexdigest() if words else ""
-    return AnswerSig(rec, dict(key_terms(rec)), dict(key_terms(head_clause(rec))), whole, fingerprint)
-
-
-def _without(terms: dict[str, int], ignore: frozenset[str]) -> Counter[str]:
-    if not ignore:
-        return Counter(terms)
-    return Counter({t: n for t, n in terms.items() if t.removeprefix("not:") not in ignore})
-
-
-@functools.lru_cache(maxsize=32768)
-def _filtered(sig: AnswerSig, ignore: frozenset[str]) -> tuple[Counter[str], Counter[str], Counter[str], float]:
-    """A signature's recommendation, head and whole-answer terms without the ignored words, and the
-    whole-answer vector's norm: computed once per answer, not once per pair."""
-    whole = _without(sig.whole_terms, ignore)
-    norm = math.sqrt(sum(v * v for v in whole.values()))
-    return _without(sig.rec_terms, ignore), _without(sig.head_terms, ignore), whole, norm
-
-
-def _cosine_normed(a: Counter[str], norm_a: float, b: Counter[str], norm_b: float) -> float:
-    if not norm_a or not norm_b:
-        return 0.0
-    return sum(a[t] * b[t] for t in a.keys() & b.keys()) / (norm_a * norm_b)  # the intersection runs in C
-
-
-def compare_signatures(left: AnswerSig, right: AnswerSig, ignore: frozenset[str] = frozenset()) -> Comparison:
-    """Compare two Answers by their signatures; see the module doc for the measure."""
-    rec_l, rec_r = left.recommendation, right.recommendation
-    if left.fingerprint and left.fingerprint == right.fingerprint:
-        return Comparison(1.0, True, "whole answer", rec_l, rec_r)
-    terms_l, head_l, whole_l, norm_l = _filtered(left, ignore)
-    terms_r, head_r, whole_r, norm_r = _filtered(right, ignore)
-    conflict = _conflicts(terms_l, terms_r)
-    if conflict:
-        return Comparison(0.0, False, "conflict", rec_l, rec_r, conflict)
-    whole = _cosine_normed(whole_l, norm_l, whole_r, norm_r)
-    if whole >= _COPY_THRESHOLD or not terms_l or not terms_r:
-        return Comparison(whole, whole >= AGREE_THRESHOLD, "whole answer", rec_l, rec_r)
-    score = max(_overlap(terms_l, terms_r), _overlap(head_l, head_r))
-    return Comparison(score, score >= AGREE_THRESHOLD, "recommendation", rec_l, rec_r)
-
-
-def compare(left: str, right: str, ignore: frozenset[str] = frozenset()) -> Comparison:
-    """Compare two Answers' texts; see the module doc for the measure. `ignore`: words that are no key terms."""
-    return compare_signatures(signature(left), signature(right), ignore)

@@ -1,27 +1,48 @@
 """The verdict on a debate: computed from the files, not only from what sessions say.
 
-PRODUCT.md section 3 gives the order; the first rule that holds wins:
-converged, in_progress (a later turn started / nothing complete), hollow,
-max_turns, latent, stalled, in_progress.  Every verdict says why.
+The first rule that holds wins (PRODUCT.md section 3, made conservative by
+the verdicts issue):
 
-A yes counts toward convergence only when its session was shown every
-participant's turn N-1 (the record `write` keeps of what `next` served): a
-yes given before a late peer's answer existed is `latent` until one more
-turn confirms it.
+1. ``converged`` at turn N: N >= 2 and >= the task's min_turns, at least two
+   participants, all say yes, every yes was given having seen every peer's
+   turn N-1, every pair of turn-N Answers is *shown* to recommend the same
+   thing (comparison.SAME, or a yes to a peer's turn N-1 line that the peer
+   kept), and no turn-N file has an integrity problem.
+2. ``in_progress``: a later turn has been started, or no turn is complete.
+3. All say yes at the last complete turn, but convergence is not shown:
+   ``hollow`` when a pair is shown to differ (and the two did not merely
+   swap positions); otherwise ``unconfirmed`` (non-final), whose detail
+   says what the next turn must do; ``latent`` for a blind yes.
+4. ``max_turns``: the task's turn limit was reached.
+5. ``latent``: the Answers are shown to agree, someone says no, and a peer
+   changed its recommendation at this turn (the no had not seen it).
+6. ``stalled`` (N >= 3): no participant's recommendation or Converged
+   changed over the last two turns.
+7. ``in_progress`` otherwise.  ``empty`` when there is no turn file.
+
+A `yes` vouches only for the peers' turn N-1 answers: two sessions that each
+adopt the other's previous position both say yes and still differ, so the
+turn-N Answers themselves are compared.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import os
 from itertools import combinations
+from typing import NamedTuple
 
-from .debate import Debate
-from .similarity import AGREE_THRESHOLD, MEASURE, Comparison, compare_signatures, slug_words
+from .comparison import DIFFERENT, SAME, UNSURE, Comparison, Context, normalise_line
+from .debate import Debate, Entry
+from .similarity import slug_words
 
-__all__ = ["STATES", "PairScore", "Verdict", "judge", "answers_agree"]
+__all__ = ["STATES", "FINAL_STATES", "PairScore", "Verdict", "judge", "answers_agree", "debate_context",
+           "proposed_line", "MEASURE"]
 
-STATES = ("empty", "in_progress", "converged", "hollow", "latent", "stalled", "max_turns")
+STATES = ("empty", "in_progress", "converged", "unconfirmed", "hollow", "latent", "stalled", "max_turns")
 FINAL_STATES = frozenset({"converged", "hollow", "stalled", "max_turns"})
+MEASURE = "recommendation comparison"
+# Evidence strong enough to carry a yes from a peer's turn N-1 line to its turn-N line.
+_KEPT_BASES = frozenset({"identical", "items", "letters", "refinement"})
 
 
 class PairScore(NamedTuple):
@@ -32,17 +53,13 @@ class PairScore(NamedTuple):
     comparison: Comparison
 
     def as_dict(self) -> dict[str, object]:
-        return {
-            "pair": [self.left, self.right],
-            "score": round(self.comparison.score, 3),
-            "agree": self.comparison.agree,
-            "basis": self.comparison.basis,
-            "conflict": list(self.comparison.conflict),
-        }
+        c = self.comparison
+        return {"pair": [self.left, self.right], "relation": c.relation, "agree": c.agree, "basis": c.basis,
+                "evidence": c.evidence, "items": list(c.items)}
 
 
 class Verdict(NamedTuple):
-    """The state of a debate, the turn it was taken on, and why."""
+    """The state of a debate, the turn it was taken on, why, and what the next turn must do."""
 
     state: str
     turn: int
@@ -51,6 +68,8 @@ class Verdict(NamedTuple):
     missing: tuple[str, ...] = ()
     extra_files: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    next_step: str = ""
+    proposed_line: str = ""
 
     @property
     def final(self) -> bool:
@@ -62,53 +81,269 @@ class Verdict(NamedTuple):
             "turn": self.turn,
             "detail": self.detail,
             "measure": MEASURE,
-            "threshold": AGREE_THRESHOLD,
             "pairs": [p.as_dict() for p in self.pairs],
             "missing": list(self.missing),
             "extra_files": list(self.extra_files),
             "notes": list(self.notes),
+            "next_step": self.next_step,
+            "proposed_line": self.proposed_line,
         }
 
 
-def _pairs(debate: Debate, turn: int) -> tuple[PairScore, ...]:
-    slugs = debate.writers(turn)
-    ignore = slug_words(debate.participants)  # once per turn: pairs grow with the square of participants
-    scores = []
-    for left, right in combinations(slugs, 2):
-        a, b = debate.entry(turn, left), debate.entry(turn, right)
-        assert a is not None and b is not None
-        scores.append(PairScore(left, right, compare_signatures(a.sig, b.sig, ignore)))
-        if not scores[-1].comparison.agree:
-            # one disagreeing pair settles it: the verdict names it, and a debate of
-            # a hundred participants need not compare all 4,950 pairs
-            break
-    return tuple(scores)
+def debate_context(debate: Debate) -> Context:
+    """The comparison context of a debate: its slugs are no evidence, its task lists its options."""
+    slugs = list(debate.participants) + list(debate.scan.slugs)
+    return Context(slug_words(slugs), debate.task.text if debate.task else "")
 
 
 def answers_agree(pairs: tuple[PairScore, ...]) -> bool:
-    """All Answers agree when every pair does (complete linkage: no chain of near-misses)."""
-    return all(p.comparison.agree for p in pairs)
+    """Every pair is shown to recommend the same thing (complete linkage: no chain of near-misses)."""
+    return bool(pairs) and all(p.comparison.agree for p in pairs)
+
+
+class _Judge:
+    def __init__(self, debate: Debate) -> None:
+        self.debate = debate
+        self.context = debate_context(debate)
+        self.participants = debate.participants
+
+    def entry(self, turn: int, slug: str) -> Entry | None:
+        return self.debate.entry(turn, slug)
+
+    def all_yes(self, turn: int) -> bool:
+        return all((e := self.entry(turn, s)) is not None and e.converged is True for s in self.participants)
+
+    def relation(self, turn: int, a: str, b: str) -> Comparison:
+        """How a's and b's turn-N Answers compare, with the sessions' own yes as further evidence."""
+        left, right = self.entry(turn, a), self.entry(turn, b)
+        assert left is not None and right is not None  # only called for writers of `turn`
+        found = self.context.compare(left.sig, right.sig)
+        if found.relation != UNSURE or turn < 2:
+            return found
+        # A yes at N vouches for the peer's turn N-1 Answer; when the peer kept that
+        # recommendation at N (shown, not guessed), the yes covers the peer's turn-N Answer too.
+        for x, y in ((a, b), (b, a)):
+            mine, theirs_before, theirs = self.entry(turn, x), self.entry(turn - 1, y), self.entry(turn, y)
+            if mine is None or theirs_before is None or theirs is None or mine.converged is not True:
+                continue
+            if y in self.blind_to(turn, x) or _disputes(mine, y):
+                continue
+            kept = self.context.compare(theirs_before.sig, theirs.sig)
+            if kept.agree and kept.basis in _KEPT_BASES:
+                return found._replace(relation=SAME, basis="self-report",
+                                      evidence=f"{x} said yes to {y}'s turn {turn - 1} answer, and {y} kept that "
+                                      f"recommendation at turn {turn} ({kept.evidence})")
+        return found
+
+    def pairs(self, turn: int, stop_early: bool = True) -> tuple[PairScore, ...]:
+        writers = self.debate.writers(turn)
+        scores = []
+        for left, right in combinations(writers, 2):
+            scores.append(PairScore(left, right, self.relation(turn, left, right)))
+            if stop_early and not scores[-1].comparison.agree:
+                break  # one pair settles it; 100 participants need not compare 4,950 pairs
+        return tuple(scores)
+
+    def blind_to(self, turn: int, slug: str) -> list[str]:
+        """The peers whose turn N-1 `slug`'s yes at `turn` was given without (from what `next` served)."""
+        entry = self.entry(turn, slug)
+        record = entry.reading_record if entry is not None and entry.converged else None
+        if record is None:
+            return []  # hand-written: no record of what it read, trusted
+        read = {name.rsplit("/", 1)[-1] for name, _digest in record}
+        return [peer for peer in self.participants if peer != slug
+                and (earlier := self.entry(turn - 1, peer)) is not None and earlier.filename not in read]
+
+    def blind_yeses(self, turn: int) -> list[tuple[str, list[str]]]:
+        found = []
+        for slug in self.participants:
+            missed = self.blind_to(turn, slug)
+            if missed:
+                found.append((slug, missed))
+        return found
+
+    def changed(self, slug: str, before: int, after: int) -> bool | None:
+        """Did `slug`'s recommendation change from `before` to `after`? None when unsure."""
+        old, new = self.entry(before, slug), self.entry(after, slug)
+        if old is None or new is None:
+            return True
+        relation = self.context.compare(old.sig, new.sig).relation
+        return None if relation == UNSURE else relation == DIFFERENT
+
+    def crossed(self, turn: int, pair: PairScore) -> bool:
+        """Did the two swap positions (each adopting the other's turn N-1 answer)?"""
+        a, b = pair.left, pair.right
+        a_now, b_now, a_before, b_before = (self.entry(turn, a), self.entry(turn, b), self.entry(turn - 1, a),
+                                            self.entry(turn - 1, b))
+        if a_now is None or b_now is None or a_before is None or b_before is None:
+            return False
+        compare = self.context.compare
+        return (compare(a_now.sig, b_before.sig).agree and compare(b_now.sig, a_before.sig).agree
+                and not compare(a_before.sig, b_before.sig).agree)
+
+    def integrity(self, turn: int) -> list[str]:
+        """Turn-N files a verdict cannot rest on: edited after `write`, or hand-written under a held slug."""
+        from .identity import is_claimed
+        from .ledger import read_ledger
+
+        problems = []
+        for slug in self.participants:
+            entry = self.entry(turn, slug)
+            if entry is None:
+                continue
+            ledger = read_ledger(self.debate.folder, slug)
+            recorded = {e.file: e.sha256 for e in ledger.entries}
+            name = entry.filename
+            if name in recorded and entry.sha256 and recorded[name] != entry.sha256:
+                problems.append(f"{name} was changed after it was written (E080)")
+            elif name not in recorded and is_claimed(self.debate.folder, slug):
+                problems.append(f"{name} was not written by `multidebate write`, yet {slug}'s slug is held by a "
+                                "session with a key")
+        return problems
+
+
+def _disputes(entry: Entry, peer: str) -> bool:
+    """Does the turn still list a real (not minor) disagreement with `peer`?"""
+    return any(m.section == "Disagreements" and m.is_point and (peer in m.slugs or m.everyone)
+               for m in entry.mentions)
+
+
+def proposed_line(debate: Debate, turn: int) -> str:
+    """The recommendation line every session should reuse word for word, chosen the same way by all.
+
+    The line most of the turn's participants hold (folded), ties going to the
+    file written first, then to the slug; empty when the turn has no line.
+    """
+    held: dict[str, list[tuple[float, str, str]]] = {}
+    for slug in debate.writers(turn):
+        entry = debate.entry(turn, slug)
+        if entry is not None and entry.sig.recommendation:
+            held.setdefault(normalise_line(entry.sig.recommendation), []).append(
+                (entry.mtime, slug, entry.sig.recommendation))
+    if not held:
+        return ""
+    best = min(held.values(), key=lambda group: (-len(group), min(group)))
+    return min(best)[2]
 
 
 def _why(pairs: tuple[PairScore, ...]) -> str:
     if not pairs:
         return "only one participant so far"
-    worst = min(pairs, key=lambda p: p.comparison.score)
-    label = "" if len(pairs) == 1 else "lowest pair " if worst.comparison.agree else "for one "
-    return f"{label}{worst.left} vs {worst.right}: {worst.comparison.explain()} (threshold {AGREE_THRESHOLD})"
+    worst = next((p for p in pairs if p.comparison.relation == DIFFERENT), None) or next(
+        (p for p in pairs if not p.comparison.agree), None) or pairs[0]
+    c = worst.comparison
+    label = "" if len(pairs) == 1 else "e.g. "
+    return f"{label}{worst.left} vs {worst.right}: {c.relation}, {c.evidence}"
 
 
-def _all_yes(debate: Debate, turn: int) -> bool:
-    return all((e := debate.entry(turn, s)) is not None and e.converged is True for s in debate.participants)
+def _blind_detail(blind: list[tuple[str, list[str]]], turn: int) -> str:
+    said = "; ".join(f"{slug} said yes without seeing the turn {turn - 1} of {', '.join(peers)}"
+                     for slug, peers in blind)
+    return f"{said} (written after it read its peers): one more turn confirms"
 
 
-def _position_moved(debate: Debate, slug: str, before: int, after: int) -> bool:
-    old, new = debate.entry(before, slug), debate.entry(after, slug)
-    if old is None or new is None:
-        return True
-    if old.converged != new.converged:
-        return True
-    return not compare_signatures(old.sig, new.sig, slug_words(debate.participants)).agree
+_REUSE = ("next turn, a session that agrees opens its Answer with the same bold line, word for word "
+          "(proposed: **{line}**); one that does not says no and why")
+
+
+def judge(debate: Debate) -> Verdict:
+    """The verdict on `debate` (see the module doc)."""
+    current = debate.current_turn
+    if current == 0:
+        return Verdict("empty", 0, "no turn files yet")
+    j = _Judge(debate)
+    task = debate.task
+    min_turns = max(2, task.min_turns or 0) if task else 2
+    complete = [t for t in range(1, current + 1) if debate.complete(t)]
+    held_back: dict[int, str] = {}  # all-yes turns that did not converge, and why (said while a later turn runs)
+    for turn in complete:
+        if turn < min_turns or len(j.participants) < 2 or not j.all_yes(turn):
+            continue
+        blind = j.blind_yeses(turn)
+        if blind:
+            held_back[turn] = _blind_detail(blind, turn)
+            continue
+        pairs = j.pairs(turn)
+        if not answers_agree(pairs):
+            held_back[turn] = f"all said yes, but not every answer is shown to agree ({_why(pairs)})"
+            continue
+        problems = j.integrity(turn)
+        if problems:
+            held_back[turn] = f"it rests on files with integrity problems: {'; '.join(problems)}"
+            continue
+        extra = tuple(sorted(e.path for (t, _s), e in debate.entries.items() if t > turn))
+        who = "both" if len(j.participants) == 2 else f"all {len(j.participants)}"
+        evidence = "; ".join(f"{p.left} vs {p.right}: {p.comparison.evidence}" for p in pairs[:3])
+        more = f"; and {len(pairs) - 3} more pairs" if len(pairs) > 3 else ""
+        detail = f"{who} say yes at turn {turn} and their answers are shown to agree ({evidence}{more})"
+        return Verdict("converged", turn, detail, pairs, (), extra, _disagreement_notes(debate, turn))
+    last = complete[-1] if complete else 0
+    if last < current or last == 0:
+        started = last + 1 if last < current else current
+        missing = debate.missing(started)
+        detail = f"turn {started} in progress: waiting for {', '.join(missing) or 'nobody'}"
+        notes = (f"turn {last} did not converge: {held_back[last]}",) if last in held_back else ()
+        return Verdict("in_progress", last, detail, (), missing, (), notes)
+    if len(j.participants) < 2:
+        return Verdict("in_progress", last, f"only {j.participants[0] if j.participants else 'one session'} "
+                       "has written: a debate needs at least two participants")
+    pairs = j.pairs(last, stop_early=False) if len(j.participants) <= 12 else j.pairs(last)
+    agree = answers_agree(pairs)
+    line = proposed_line(debate, last)
+    limit = task.max_turns if task else None
+    at_limit = limit is not None and last >= limit
+    if j.all_yes(last) and not agree:
+        differing = [p for p in pairs if p.comparison.relation == DIFFERENT]
+        crossed = [p for p in differing if j.crossed(last, p)]
+        if differing and len(crossed) < len(differing):
+            return Verdict("hollow", last, f"all say yes at turn {last} but their answers differ ({_why(pairs)})",
+                           pairs)
+        if differing:
+            p = crossed[0]
+            detail = (f"all say yes at turn {last}, but {p.left} and {p.right} swapped positions: each adopted the "
+                      f"other's turn {last - 1} answer, so they still differ ({p.comparison.evidence})")
+        else:
+            detail = f"all say yes at turn {last}, but the answers are not shown to agree ({_why(pairs)})"
+        if at_limit:  # no turn is left to settle it
+            return Verdict("max_turns", last, f"turn limit {limit} reached: {detail}", pairs)
+        return Verdict("unconfirmed", last, detail, pairs, next_step=_REUSE.format(line=line), proposed_line=line)
+    if j.all_yes(last) and agree:
+        blind = j.blind_yeses(last)
+        if blind:
+            return Verdict("latent", last, f"answers agree at turn {last} ({_why(pairs)}) but "
+                           f"{_blind_detail(blind, last)}", pairs)
+        if last < min_turns:
+            return Verdict("in_progress", last, f"all agree at turn {last}, but the task asks for at least "
+                           f"{min_turns} turns", pairs)
+        reason = held_back.get(last, "")
+        return Verdict("unconfirmed", last, f"all say yes at turn {last} and the answers agree, but {reason}", pairs,
+                       next_step="restore the files or have each session write one more turn")
+    if at_limit:
+        return Verdict("max_turns", last, f"turn limit {limit} reached without convergence ({_why(pairs)})", pairs)
+    holdouts = [s for s in j.participants if (e := j.entry(last, s)) is None or e.converged is not True]
+    if last >= 2 and agree:
+        movers = [s for s in j.participants if j.changed(s, last - 1, last)]
+        verb = "says" if len(holdouts) == 1 else "say"
+        if movers and [h for h in holdouts if [m for m in movers if m != h]]:
+            return Verdict("latent", last, f"answers agree at turn {last} ({_why(pairs)}) but {', '.join(holdouts)} "
+                           f"still {verb} no, having not yet seen the change of {', '.join(movers)} at turn {last}",
+                           pairs, next_step="one more turn: each session reads the others' new answers")
+    if last >= 3 and not any(
+            j.changed(s, last - 2, last - 1) is not False or j.changed(s, last - 1, last) is not False
+            or _converged_moved(j, s, last) for s in j.participants):
+        return Verdict("stalled", last, f"no recommendation changed from turn {last - 2} to {last} "
+                       f"({_why(pairs)})", pairs)
+    if agree and holdouts:
+        detail = (f"turn {last} complete: the answers look the same ({_why(pairs)}), but {', '.join(holdouts)} "
+                  f"{'says' if len(holdouts) == 1 else 'say'} no; the debate goes on")
+    else:
+        detail = f"turn {last} complete; the debate goes on ({_why(pairs)})"
+    return Verdict("in_progress", last, detail, pairs)
+
+
+def _converged_moved(j: _Judge, slug: str, last: int) -> bool:
+    values = [(e.converged if (e := j.entry(t, slug)) is not None else None) for t in (last - 2, last - 1, last)]
+    return len(set(values)) > 1
 
 
 def _disagreement_notes(debate: Debate, turn: int) -> tuple[str, ...]:
@@ -122,80 +357,5 @@ def _disagreement_notes(debate: Debate, turn: int) -> tuple[str, ...]:
     return tuple(notes)
 
 
-def _blind_yeses(debate: Debate, turn: int) -> list[tuple[str, list[str]]]:
-    """Who said yes at `turn` without having been shown a participant's turn N-1 file, and whose.
-
-    `write` records the peer files `next` served; a participant whose turn N-1
-    appeared later (a late joiner when there is no roster, or a peer that
-    wrote after a `--wait` timed out) was never seen, so that yes is not yet
-    agreement with it.  A hand-written file keeps no record and is trusted.
-    """
-    blind = []
-    for slug in debate.participants:
-        entry = debate.entry(turn, slug)
-        record = entry.reading_record if entry is not None and entry.converged else None
-        if record is None:
-            continue
-        read = {name.rsplit("/", 1)[-1] for name, _digest in record}
-        missed = [peer for peer in debate.participants if peer != slug
-                  and (earlier := debate.entry(turn - 1, peer)) is not None and earlier.filename not in read]
-        if missed:
-            blind.append((slug, missed))
-    return blind
-
-
-def _blind_detail(blind: list[tuple[str, list[str]]], turn: int) -> str:
-    said = "; ".join(f"{slug} said yes without seeing the turn {turn - 1} of {', '.join(peers)}" for slug, peers in blind)
-    return f"{said} (written after it read its peers): one more turn confirms"
-
-
-def judge(debate: Debate) -> Verdict:
-    """The verdict on `debate` (see the module doc)."""
-    current = debate.current_turn
-    if current == 0:
-        return Verdict("empty", 0, "no turn files yet")
-    complete = [t for t in range(1, current + 1) if debate.complete(t)]
-    blind_at: dict[int, list[tuple[str, list[str]]]] = {}  # all-yes, agreeing turns that a blind yes kept open
-    for turn in complete:
-        if turn < 2 or not _all_yes(debate, turn):
-            continue
-        pairs = _pairs(debate, turn)
-        if not answers_agree(pairs):
-            continue
-        blind = _blind_yeses(debate, turn)
-        if blind:
-            blind_at[turn] = blind
-        else:
-            extra = tuple(sorted(e.path for (t, _s), e in debate.entries.items() if t > turn))
-            who = "both" if len(debate.participants) == 2 else f"all {len(debate.participants)}"
-            detail = f"{who} say yes at turn {turn} and their answers agree ({_why(pairs)})"
-            return Verdict("converged", turn, detail, pairs, (), extra, _disagreement_notes(debate, turn))
-    last = complete[-1] if complete else 0
-    if last < current or last == 0:
-        started = last + 1 if last < current else current
-        missing = debate.missing(started)
-        detail = f"turn {started} in progress: waiting for {', '.join(missing) or 'nobody'}"
-        # said while the next turn is in progress: why the all-yes turn before it did not end the debate
-        notes = (f"turn {last} did not converge: {_blind_detail(blind_at[last], last)}",) if last in blind_at else ()
-        return Verdict("in_progress", last, detail, (), missing, (), notes)
-    pairs = _pairs(debate, last)
-    agree = answers_agree(pairs)
-    if _all_yes(debate, last) and not agree:
-        return Verdict("hollow", last, f"all say yes at turn {last} but their answers differ ({_why(pairs)})", pairs)
-    limit = debate.task.max_turns if debate.task else None
-    if limit is not None and last >= limit:
-        return Verdict("max_turns", last, f"turn limit {limit} reached without convergence", pairs)
-    if last >= 2 and agree:
-        holdouts = [s for s in debate.participants if (e := debate.entry(last, s)) is None or e.converged is not True]
-        verb = "says" if len(holdouts) == 1 else "say"
-        if holdouts:
-            detail = f"answers agree at turn {last} ({_why(pairs)}) but {', '.join(holdouts)} still {verb} no"
-        else:  # all say yes, and only a blind yes keeps it from converging
-            detail = f"answers agree at turn {last} ({_why(pairs)}) but {_blind_detail(blind_at[last], last)}"
-        return Verdict("latent", last, detail, pairs)
-    if last >= 3 and not any(
-        _position_moved(debate, s, last - 2, last - 1) or _position_moved(debate, s, last - 1, last)
-        for s in debate.participants
-    ):
-        return Verdict("stalled", last, f"no position changed from turn {last - 2} to {last}", pairs)
-    return Verdict("in_progress", last, f"turn {last} complete; the debate goes on ({_why(pairs)})", pairs)
+def _unused(path: str) -> None:  # pragma: no cover - keeps os imported for type checkers of older code
+    os.path.basename(path)

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from multidebate.parse import parse_turn
-from multidebate.similarity import compare
+from multidebate.comparison import compare
 from multidebate.textfile import decode_turn_bytes
 from multidebate.validate import validate_paths
 

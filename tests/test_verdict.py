@@ -23,10 +23,66 @@ def test_empty(tmp_path: Path) -> None:
     assert verdict_of(tmp_path, []).state == "empty"
 
 
-def test_converged_when_all_yes_and_answers_agree(tmp_path: Path) -> None:
-    v = verdict_of(tmp_path, [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (TOML2, True)}])
+def test_converged_when_all_yes_and_the_lines_are_identical(tmp_path: Path) -> None:
+    v = verdict_of(tmp_path, [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": ("**use toml**\n\nFine.", True)}])
     assert (v.state, v.turn) == ("converged", 2)
-    assert "recommendation overlap" in v.detail
+    assert "identical recommendation lines" in v.detail
+
+
+# both reword their lines at turn 2, so neither yes vouches for the other's new line
+REWORDED = [{"a": YAML, "b": "**Pick TOML: it has comments.**"},
+            {"a": (TOML2, True), "b": ("**TOML, read with tomllib.**", True)}]
+
+
+def test_all_yes_in_other_words_is_unconfirmed_and_proposes_a_line(tmp_path: Path) -> None:
+    v = verdict_of(tmp_path, REWORDED)
+    assert (v.state, v.turn) == ("unconfirmed", 2) and not v.final
+    assert v.proposed_line in ("TOML, read with tomllib.", "TOML is the right choice")
+    assert "word for word" in v.next_step and v.proposed_line in v.next_step
+
+
+def test_unconfirmed_at_the_turn_limit_is_max_turns(tmp_path: Path) -> None:
+    v = verdict_of(tmp_path, REWORDED, max_turns=2)
+    assert v.state == "max_turns" and "not shown to agree" in v.detail
+
+
+def test_min_turns_is_honoured(tmp_path: Path) -> None:
+    turns: list[dict[str, str | tuple[str, bool]]] = [{"a": TOML, "b": YAML}] + [{"a": (TOML, True), "b": (TOML, True)}] * 3
+    folder = make_debate(str(tmp_path / "d"), turns[:2])
+    text = Path(folder, "TASK.md").read_text().replace("---\n", "---\nmin_turns: 4\n", 1)
+    Path(folder, "TASK.md").write_text(text)
+    assert judge(load_debate(folder)).state == "in_progress"
+    from helpers import key_of, turn_body, write_keyed
+    from multidebate.briefing import brief
+
+    for turn in (3, 4):
+        for slug in ("a", "b"):
+            brief(folder, slug, key=key_of(folder, slug))
+            write_keyed(folder, slug, turn_body(turn, TOML, converged=True).encode())
+        v = judge(load_debate(folder))
+        assert (v.state, v.turn) == (("in_progress", 3) if turn == 3 else ("converged", 4))
+
+
+def test_one_participant_never_converges(tmp_path: Path) -> None:
+    v = verdict_of(tmp_path, [{"a": TOML}, {"a": (TOML, True)}, {"a": (TOML, True)}])
+    assert v.state == "in_progress" and "at least two participants" in v.detail
+
+
+def test_sessions_that_swap_positions_are_not_converged(tmp_path: Path) -> None:
+    """Each adopts the other's turn-1 answer and says yes: after the turn they still differ."""
+    three = "**Run 3 replicas.**\n\nCheap."
+    five = "**Run 5 replicas.**\n\nSafe."
+    v = verdict_of(tmp_path, [{"a": three, "b": five}, {"a": (five, True), "b": (three, True)}])
+    assert v.state == "unconfirmed" and "swapped positions" in v.detail and "5 replicas vs 3 replicas" in v.detail
+
+
+def test_a_yes_covers_a_peer_line_kept_unchanged(tmp_path: Path) -> None:
+    """b kept its line word for word; a said yes to it having read it: the pair is shown the same."""
+    kafka = "**Use Kafka on the managed service, with seven days of retention.**"
+    reworded = "**Managed Kafka it is: retention of a week.**"
+    v = verdict_of(tmp_path, [{"a": "**Use NATS.**", "b": kafka}, {"a": (reworded, True), "b": (kafka, True)}])
+    assert v.state == "converged", v.detail
+    assert "a said yes to b's turn 1 answer, and b kept that recommendation" in v.detail
 
 
 def test_files_after_convergence_are_extra(tmp_path: Path) -> None:
@@ -41,7 +97,7 @@ def test_in_progress_when_a_later_turn_is_started(tmp_path: Path) -> None:
 
 def test_hollow_when_all_yes_but_answers_differ(tmp_path: Path) -> None:
     v = verdict_of(tmp_path, [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (YAML, True)}])
-    assert v.state == "hollow" and "opposite stances" in v.detail
+    assert v.state == "hollow" and "one line recommends toml, the other rejects it" in v.detail
 
 
 def test_max_turns(tmp_path: Path) -> None:
@@ -49,9 +105,18 @@ def test_max_turns(tmp_path: Path) -> None:
     assert v.state == "max_turns"
 
 
-def test_latent_when_answers_agree_but_someone_says_no(tmp_path: Path) -> None:
-    v = verdict_of(tmp_path, [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (TOML2, False)}])
-    assert v.state == "latent" and "b still says no" in v.detail
+def test_latent_when_a_no_has_not_seen_a_peers_switch(tmp_path: Path) -> None:
+    v = verdict_of(tmp_path, [{"a": TOML, "b": YAML}, {"a": (YAML, True), "b": (YAML, False)}])
+    assert v.state == "latent" and "b still says no, having not yet seen the change of a" in v.detail
+
+
+def test_two_noes_that_saw_each_other_unchanged_are_not_latent(tmp_path: Path) -> None:
+    """Both held the same line and both still say no: nothing is latent; three such turns stall."""
+    two = verdict_of(tmp_path, [{"a": TOML, "b": TOML}, {"a": TOML, "b": TOML}])
+    assert two.state == "in_progress" and "but a, b say no" in two.detail
+    tabs, spaces = "**Indent with tabs.**", "**Indent with 4 spaces.**"
+    three = verdict_of(tmp_path / "x", [{"a": tabs, "b": spaces}] * 3)
+    assert three.state == "stalled" and "'tab' vs '4 space'" in three.detail
 
 
 def test_stalled_when_nobody_moves_for_two_turns(tmp_path: Path) -> None:
@@ -123,7 +188,7 @@ def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path
     last = CliRunner().invoke(cli, ["write", folder, "--slug", "c", "--key", key_of(folder, "c")],
                               input=turn_body(2, answer, converged=True))
     assert last.exit_code == 0, last.output
-    assert "Turn 2 is complete but has not converged: answers agree at turn 2" in last.output  # the last writer
+    assert "Next: multidebate next" in last.output and "answers agree" not in last.output  # peers' turn unseen
     verdict = judge(load_debate(folder))
     assert verdict.state == "latent" and verdict.turn == 2
     assert "a said yes without seeing the turn 1 of c" in verdict.detail
@@ -141,8 +206,30 @@ def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path
 def test_hand_written_turns_keep_no_reading_record_and_are_trusted(tmp_path: Path) -> None:
     from helpers import turn_body
 
+    folder = tmp_path / "d"
+    folder.mkdir()
+    for turn in (1, 2):
+        for slug in ("a", "b"):
+            Path(folder, f"turn-{turn}-{slug}.md").write_text(
+                f"# Turn {turn} — {slug}\n\n" + turn_body(turn, "**Use TOML.**", converged=turn == 2))
+    assert judge(load_debate(str(folder))).state == "converged"
+
+
+def test_a_hand_written_turn_under_a_held_slug_does_not_converge(tmp_path: Path) -> None:
+    from helpers import turn_body
+
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use TOML.**"}])
     for slug in ("a", "b"):
         Path(folder, f"turn-2-{slug}.md").write_text(f"# Turn 2 — {slug}\n\n"
                                                     + turn_body(2, "**Use TOML.**", converged=True))
+    v = judge(load_debate(folder))
+    assert v.state == "unconfirmed" and "turn-2-a.md was not written by `multidebate write`" in v.detail
+
+
+def test_an_edited_turn_does_not_converge(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (TOML, True)}])
     assert judge(load_debate(folder)).state == "converged"
+    path = Path(folder, "turn-2-b.md")
+    path.write_text(path.read_text().replace("Comments and a stdlib parser.", "Comments, and a stdlib parser."))
+    v = judge(load_debate(folder))
+    assert v.state == "unconfirmed" and "turn-2-b.md was changed after it was written (E080)" in v.detail

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shlex
 import sys
 from typing import Any
 
@@ -172,14 +174,16 @@ def write(folder: str, slug_: str, source: Any, key: str | None, as_json: bool) 
         click.echo(f"Every participant has written turn {result.turn}: it is now published.")
     else:
         if result.sealed:
-            click.echo(f"Turn {result.turn} stays sealed (unseen by peers) until every participant has written it; "
-                       "nothing to do.")
+            click.echo(f"Turn {result.turn} stays sealed (unseen by peers) until every participant has written it.")
         click.echo(progress)
     if ended:
         click.echo(f"The debate converged at turn {status.verdict.turn}: it is over.")
-    elif status.verdict.state == "latent" and status.verdict.turn == result.turn:
-        # the turn is complete and agreement is near: say what keeps it open (peers' answers are not shown)
-        click.echo(f"Turn {result.turn} is complete but has not converged: {status.verdict.detail}.")
     elif status.verdict.final:
         click.echo(f"The debate ended: {status.verdict.state} at turn {status.verdict.turn} "
                    f"({status.verdict.detail}). Tell the user.")
+    if not status.verdict.final:
+        # what to run next, without what peers answered: `next` shows their turn when it is time
+        given = result.key or key
+        key_option = f" --key {given}" if given else ""
+        click.echo(f"Next: multidebate next {shlex.quote(os.path.abspath(folder))} --slug {result.slug}{key_option} "
+                   "(hands-free: add --wait); it shows your peers' turn and where the debate stands.")
