@@ -440,13 +440,40 @@ def _compare(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison:
         return Comparison(DIFFERENT, "options", chosen, *lines)
     if letters_a and letters_a == letters_b and len(letters_a) == 1:
         return Comparison(SAME, "letters", f"both choose option {min(letters_a)}", *lines)
-    head_a, head_b = head_clause(left.recommendation), head_clause(right.recommendation)
-    head_tokens = tuple(t for t in tokens(head_a) if t.stem not in ignore)
-    verbs = {_stem(w) for w in _KEEP | _CHANGE}
-    if normalise_line(head_a) == normalise_line(head_b) and any(t.stem not in verbs for t in head_tokens):
-        return Comparison(SAME, "head", f"the same opening clause ('{head_a.strip(' *_')}'); the rest adds "
-                          "detail without a conflicting choice", *lines)
+    head = _same_head(left.recommendation, right.recommendation, ta, tb, ignore)
+    if head is not None:
+        return head
     return _by_alignment(ta, tb, lines, ignore)
+
+
+def _same_head(left: str, right: str, ta: tuple[Token, ...], tb: tuple[Token, ...],
+               ignore: frozenset[str]) -> Comparison | None:
+    """Lines that open with the same clause and differ only in compatible detail after it.
+
+    Same only when neither tail brings a condition or a fallback ("only if",
+    "fall back to", "switch to ... unless") or a name the other line lacks:
+    those change what a person would do.  Otherwise unsure.  A head that names
+    a participant ("I now agree with claude-c's schedule") says who, not what.
+    """
+    head_a, head_b = head_clause(left), head_clause(right)
+    if normalise_line(head_a) != normalise_line(head_b):
+        return None
+    raw_head = {w.lower() for w in _TOKEN_RE.findall(head_a)}
+    head_tokens = [t for t in tokens(head_a) if t.stem not in ignore]
+    verbs = {_stem(w) for w in _KEEP | _CHANGE}
+    if raw_head & ignore or not any(t.stem not in verbs for t in head_tokens):
+        return None
+    lines = left, right
+    tail_a = set(t.stem for t in ta[len(head_tokens):])
+    tail_b = set(t.stem for t in tb[len(head_tokens):])
+    new_names = _new_names(ta, tb, ignore)
+    conditional = (tail_a | tail_b) & ((_CONDITIONAL - {"+"}) | verbs | {"only", "until", "fall", "upgrade", "later"})
+    if conditional or new_names:
+        what = ", ".join(sorted(conditional)) or ", ".join(sorted(new_names))
+        return Comparison(UNSURE, "head", f"the same opening clause ('{head_a.strip(' *_')}'), but the rest "
+                          f"differs in a condition or an option ({what})", *lines)
+    return Comparison(SAME, "head", f"the same opening clause ('{head_a.strip(' *_')}'); the rest only adds "
+                      "detail", *lines)
 
 
 _HEAD_BREAK_RE = re.compile(r"[,;:(\[\u2014\u2013]|\s-\s|\.\s")
@@ -539,6 +566,14 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
         return Comparison(DIFFERENT, "options", f"different named options: {', '.join(sorted(chosen_a))} vs "
                           f"{', '.join(sorted(chosen_b))}", *lines)
     return Comparison(UNSURE, "none", "worded differently; no word that decides was found", *lines)
+
+
+def _new_names(ta: tuple[Token, ...], tb: tuple[Token, ...], ignore: frozenset[str]) -> set[str]:
+    """Names one line has whose word the other line lacks altogether ("Ruff's" and "ruff-format" are one)."""
+    words_a = {part for t in ta for part in re.split(r"[.-]", t.stem)}
+    words_b = {part for t in tb for part in re.split(r"[.-]", t.stem)}
+    return ({n for n in _names(ta, ignore) if not set(re.split(r"[.-]", n)) & words_b}
+            | {n for n in _names(tb, ignore) if not set(re.split(r"[.-]", n)) & words_a})
 
 
 def _head(toks: tuple[Token, ...]) -> tuple[Token, ...]:

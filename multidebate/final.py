@@ -28,7 +28,7 @@ class Dissent:
 class FinalAnswer:
     """The answer a person should take away, who backs it, and who does not."""
 
-    kind: str  # "consensus", "modal" or "none"
+    kind: str  # "consensus", "modal", "split" (a tie: no answer is most held) or "none"
     turn: int
     representative: str | None
     recommendation: str
@@ -87,6 +87,11 @@ def final_answer(debate: Debate, verdict: Verdict, weighted: bool = False) -> Fi
 
     clusters = _clusters(order, agree)
     best = max(clusters, key=lambda g: (weight(g), -min(order.index(s) for s in g)))
+    if verdict.state != "converged" and len(clusters) > 1 and \
+            sum(1 for g in clusters if weight(g) == weight(best)) > 1:
+        # a tie: naming one side "most held" would present it as the winner
+        return FinalAnswer("split", turn, None, "", "", (), tuple(
+            Dissent(s, entries[s].sig.recommendation, entries[s].converged_reason) for s in order), (), weighted)
     # the representative is the member closest to the others of its cluster
     representative = max(best, key=lambda s: (sum(scores.get((s, o), 0.0) for o in best if o != s),
                                               -order.index(s)))

@@ -14,7 +14,7 @@ __all__ = ["Mention", "Claim", "claims_of"]
 
 _MIN_TERMS = 3
 _CLAIM_RE = LazyPattern(
-    r"\b(?:they|it|he|she|\w[\w.-]*)\s+(?:argued|argues|argue|said|says|say|claimed|claims|claim|proposed|proposes|"
+    r"\b(?P<who>they|it|he|she|\w[\w.-]*)\s+(?:argued|argues|argue|said|says|say|claimed|claims|claim|proposed|proposes|"
     r"propose|suggested|suggests|suggest|wants|want|wanted|holds|held|recommends|recommended|prefers|preferred|"
     r"thinks|thought|insists|insisted)\s+(?:that\s+)?(?P<claim>.+)",
     re.IGNORECASE,
@@ -66,7 +66,14 @@ class Claim(NamedTuple):
 def _claim(mention: Mention) -> str | None:
     text = re.sub(r"[*_`]", "", mention.text)
     after = text.split(":", 1)[1] if ":" in text[:200] else text
-    match = _CLAIM_RE.search(after) or _THEY_RE.match(after.strip())
+    after = re.sub(r"^\s*\(?(?:minor|nit)\)?\s*[:,-]\s*", "", after, flags=re.IGNORECASE)
+    # the subject must be the peer: "I also want X" is the writer's own view, not an attribution
+    subjects = {"they", "it", "he", "she", "answer", "turn", "reply", "position", "proposal"} | set(mention.slugs)
+    def by_peer(m: re.Match[str]) -> bool:  # "they say", "your answer still says": one adverb may stand between
+        before = after[:m.start("who")].split()
+        return m.group("who").lower() in subjects or bool(before) and before[-1].lower() in subjects
+
+    match = next((m for m in _CLAIM_RE.compiled.finditer(after) if by_peer(m)), None) or _THEY_RE.match(after.strip())
     if match is None:
         return None
     claim = _MINE_RE.split(match.group("claim"), maxsplit=1)[0]

@@ -113,6 +113,11 @@ def render_markdown(report: Report) -> str:
     out += ["## Final answer", ""]
     if final.kind == "none":
         out += ["No answer yet.", ""]
+    elif final.kind == "split":
+        out += [f"No answer is held by more participants than another at turn {final.turn}: the participants are "
+                "split evenly. Their positions:", ""]
+        out += [f"- {d.slug}: {d.recommendation}" for d in final.dissenters]
+        out.append("")
     else:
         label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
         out += [f"{label} at turn {final.turn}, as written by {final.representative}; held by "

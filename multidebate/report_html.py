@@ -126,6 +126,10 @@ def render_html(report: Report) -> str:
     body.append("<h2>Final answer</h2>")
     if final.kind == "none":
         body.append("<p class='muted'>No answer yet.</p>")
+    elif final.kind == "split":
+        body.append(f"<p>No answer is held by more participants than another at turn {final.turn}: the "
+                    "participants are split evenly.</p><ul>" + "".join(
+                        f"<li>{escape(d.slug)}: {escape(d.recommendation)}</li>" for d in final.dissenters) + "</ul>")
     else:
         label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
         body.append(f"<p>{label} at turn {final.turn}, as written by <b>{escape(final.representative or '')}</b>; "

@@ -1,0 +1,114 @@
+"""The comparison layer: what decides, never shared topic words.
+
+The pairs below are constructed, one or more per class the verdicts issue
+names; the measured numbers on real debates are in bench/verdicts.py
+(tests/test_corpus.py keeps them from regressing).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from multidebate.comparison import Context, compare, items_of, normalise_line
+from multidebate.similarity import key_terms, recommendation, slug_words
+
+DIFFERENT = [  # (left, right, a word the evidence must name)
+    ("**Use NATS for internal events.**", "**Use Redis Streams for internal events.**", "nats"),
+    ("**Run 3 replicas.**", "**Run 5 replicas.**", "3 replicas vs 5 replicas"),
+    ("**Set a 1 MB upload limit.**", "**Set a 10 MB upload limit.**", "1 mb vs 10 mb"),
+    ("**Option C.**", "**Option D.**", "option C vs D"),
+    ("**C) 17 workers.**", "**B) 9 workers.**", "option C vs B"),
+    ("**Merge the feature branch.**", "**Rebase the feature branch.**", "'merge' vs 'rebase'"),
+    ("**Keep Celery.**", "**Replace Celery with Dramatiq.**", "keep, the other change"),
+    ("**Use a monorepo.**", "**Do not use a monorepo.**", "monorepo"),
+    ("**Use TOML, not YAML.**", "**Use YAML, not TOML.**", "rejects"),
+    ("**Indent with tabs.**", "**Indent with 4 spaces.**", "'tab' vs '4 space'"),
+    ("**Set retention to 30 days.**", "**Set retention to 365 days.**", "30 days vs 365 days"),
+    ("**Use connect 3 s, read 12 s, 2 retries.**", "**Use connect 1 s, read 8 s, 1 retry.**", "connect"),
+    ("**Q1: A, Q2: B, Q3: C, Q4: D**", "**Q1: A, Q2: B, Q3: C, Q4: A**", "Q4 D vs A"),
+    ("Answers:\n\nQ1: A\nQ2: B\nQ3: C", "Answers:\n\nQ1: A\nQ2: C\nQ3: C", "Q2 B vs C"),
+    ("**Use Postgres.**", "**Use SQLite.**", "postgres vs sqlite"),
+]
+SAME = [
+    ("**Use TOML.**\n\nComments.", "**use toml**\n\nA stdlib parser."),
+    ("**Use SQLite.**", "**Use SQLite in WAL mode with automated backups.**"),
+    ("**Use Postgres.**", "**Use PostgreSQL.**"),
+    ("**Q1: A, Q2: B**\n\nReasons.", "**Q1: A, Q2: B**\n\nOther reasons."),
+    ("**B: one update waits and updates 0 rows.**", "**B: the second update waits, then updates 0 rows.**"),
+    ("**Enforce tabs for indentation, via ruff-format.**", "**Enforce tabs for indentation, using Ruff's formatter.**"),
+]
+UNSURE = [
+    ("**Keep raising exceptions; add typed errors.**", "**Stay with exceptions, but typed and documented.**"),
+    ("**Use Postgres.**", "**Use Postgres and Redis.**"),
+    ("**Use SQLite; switch to PostgreSQL only if you outgrow one server.**",
+     "**Use SQLite; choose PostgreSQL only if a managed one is already there.**"),
+]
+
+
+@pytest.mark.parametrize(("left", "right", "named"), DIFFERENT)
+def test_what_decides_differs(left: str, right: str, named: str) -> None:
+    for a, b in ((left, right), (right, left)):
+        found = compare(a, b)
+        assert found.relation == "different", found
+    assert named.lower() in compare(left, right).evidence.lower() or named.lower() in compare(right, left).evidence.lower()
+
+
+@pytest.mark.parametrize(("left", "right"), SAME)
+def test_same_recommendation(left: str, right: str) -> None:
+    assert compare(left, right).relation == "same", compare(left, right)
+    assert compare(right, left).relation == "same"
+
+
+@pytest.mark.parametrize(("left", "right"), UNSURE)
+def test_no_guess_when_nothing_decides(left: str, right: str) -> None:
+    """A false same or a false different both cost the user: say unsure instead."""
+    assert compare(left, right).relation == "unsure", compare(left, right)
+
+
+def test_the_task_names_the_options() -> None:
+    task = "Recommend exactly one of NATS JetStream, Redis Streams or Kafka, and say how you would run it."
+    context = Context(task=task)
+    found = compare("**Go with JetStream from NATS, file storage.**", "**Kafka, managed, seven days.**", context)
+    assert found.relation == "different" and "options the task lists" in found.evidence
+
+
+def test_items_name_what_differs() -> None:
+    found = compare("pool_size: 5\nmax_overflow: 5\ntimeout: 10 s", "pool_size: 10\nmax_overflow: 0\ntimeout: 10 s")
+    assert found.relation == "different" and found.items == ("pool_size", "max_overflow")
+    assert "2 of 3 items differ" in found.evidence
+
+
+def test_items_in_code_blocks_are_configuration_not_answers() -> None:
+    answer = "**Enforce tabs.**\n\n```toml\n[tool.ruff.format]\nindent-style = \"tab\"\nline-length = 100\n```\n"
+    assert items_of(answer) == ()
+
+
+def test_a_number_only_one_line_has_is_detail() -> None:
+    assert compare("**Use connect 1 s, read 8 s.**", "**Use connect 1 s, read 8 s (the gateway kills at 10 s).**"
+                   ).relation == "same"
+
+
+def test_slugs_are_no_evidence() -> None:
+    context = Context(ignore=slug_words(["claude-a", "gpt-5-5"]))
+    found = compare("**I agree with claude-a: use uv.**", "**I agree with gpt-5-5: use uv.**", context)
+    assert found.relation != "different"
+
+
+def test_normalise_line_folds_case_markdown_and_punctuation() -> None:
+    assert normalise_line("**Use `uv`, today.**") == normalise_line("use uv today")
+
+
+def test_recommendation_is_the_whole_bold_span_or_first_sentence() -> None:
+    assert recommendation("**Use Kafka (e.g. MSK). Seven days.**\n\nMore.") == "Use Kafka (e.g. MSK). Seven days."
+    assert recommendation("Use Kafka, e.g. MSK. Then more.") == "Use Kafka, e.g. MSK."
+    assert recommendation("### Recommendation\n\n**Recommendation:** use Go.") == "use Go."
+
+
+def test_negation_scope_ends_at_clause_and_but() -> None:
+    assert key_terms("Avoid YAML, use TOML") == {"not:yaml": 1, "toml": 1}
+    assert key_terms("not YAML but TOML") == {"not:yaml": 1, "toml": 1}
+
+
+def test_compare_is_symmetric_in_relation() -> None:
+    for left, right, _named in DIFFERENT:
+        assert compare(left, right).relation == compare(right, left).relation
