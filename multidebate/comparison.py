@@ -233,7 +233,8 @@ def _item_value(value: str) -> str:
         return letter.group(1).upper()
     amounts = quantities(value)
     if amounts:
-        return " ".join(f"{q.value:g}{q.unit if q.unit in ('s', 'b', '%') else ''}" for q in amounts)
+        # the number decides: "10 s", "10 seconds" and a bare "10" under one key are one value
+        return " ".join(f"{q.value:g}" for q in amounts)
     return normalise_line(value)
 
 
@@ -336,7 +337,13 @@ class Context:
         key = (id(left), id(right))
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = _compare(left, right, self)
+            # one canonical order, so that a pair gets one answer whichever way it is asked
+            if (left.recommendation, left.fingerprint) <= (right.recommendation, right.fingerprint):
+                found = _compare(left, right, self)
+            else:
+                found = _compare(right, left, self)
+                found = found._replace(left=found.right, right=found.left)
+            self._memo[key] = found
             self._memo[(id(right), id(left))] = found._replace(left=found.right, right=found.left)
         return found
 

@@ -152,6 +152,8 @@ def render_status(status: Status) -> str:
     lines.append(f"verdict: {verdict.state}" + (f" at turn {verdict.turn}" if verdict.turn else "")
                  + f" - {verdict.detail}")
     lines.extend(f"  note: {note}" for note in verdict.notes)
+    if verdict.next_step:
+        lines.append(f"  next turn: {verdict.next_step}")
     if verdict.extra_files:
         lines.append(f"  written after convergence: {', '.join(verdict.extra_files)}")
     return "\n".join(lines)

@@ -73,7 +73,7 @@ def test_sessions_that_swap_positions_are_not_converged(tmp_path: Path) -> None:
     three = "**Run 3 replicas.**\n\nCheap."
     five = "**Run 5 replicas.**\n\nSafe."
     v = verdict_of(tmp_path, [{"a": three, "b": five}, {"a": (five, True), "b": (three, True)}])
-    assert v.state == "unconfirmed" and "swapped positions" in v.detail and "5 replicas vs 3 replicas" in v.detail
+    assert v.state == "unconfirmed" and "swapped positions" in v.detail and "3 replicas vs 5 replicas" in v.detail
 
 
 def test_a_yes_covers_a_peer_line_kept_unchanged(tmp_path: Path) -> None:
@@ -116,7 +116,7 @@ def test_two_noes_that_saw_each_other_unchanged_are_not_latent(tmp_path: Path) -
     assert two.state == "in_progress" and "but a, b say no" in two.detail
     tabs, spaces = "**Indent with tabs.**", "**Indent with 4 spaces.**"
     three = verdict_of(tmp_path / "x", [{"a": tabs, "b": spaces}] * 3)
-    assert three.state == "stalled" and "'tab' vs '4 space'" in three.detail
+    assert three.state == "stalled" and "'4 space' vs 'tab'" in three.detail
 
 
 def test_stalled_when_nobody_moves_for_two_turns(tmp_path: Path) -> None:
