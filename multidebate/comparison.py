@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from .similarity import key_terms, recommendation
+from .similarity import key_terms, recommendation, stem as _stem
 
 __all__ = ["SAME", "DIFFERENT", "UNSURE", "AnswerSig", "Comparison", "Context", "signature", "compare",
            "compare_signatures", "normalise_line", "items_of"]
@@ -91,14 +91,6 @@ def normalise_line(line: str) -> str:
     text = _MARKUP_RE.sub(" ", line.lower().replace("\u2014", " ").replace("\u2013", " "))
     text = re.sub(r"[.,;:!?]+(?=\s|$)", " ", text)
     return _SPACE_RE.sub(" ", text).strip()
-
-
-def _stem(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 class Token(NamedTuple):

@@ -15,14 +15,12 @@ it and the quote check read from text:
 from __future__ import annotations
 
 import functools
-import math
 import re
 from collections import Counter
-from typing import NamedTuple
 
 from .lazy_re import LazyPattern
 
-__all__ = ["recommendation", "key_terms", "slug_words"]
+__all__ = ["recommendation", "key_terms", "slug_words", "stem"]
 
 _STOP = frozenset(
     """a an the and or but if then than so of to in on at by for from with within into onto as is are was were be
@@ -115,7 +113,8 @@ def _first_sentence(text: str) -> str:
     return text
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
+    """A word without its plural ending: "replicas" -> "replica", "policies" -> "policy"."""
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
@@ -146,7 +145,7 @@ def _word_term(raw: str) -> tuple[str, str]:
         return word, _END_SCOPE
     if word in _STOP or len(word) < 2 or word.endswith("n't"):
         return word, ""
-    return word, _stem(word)
+    return word, stem(word)
 
 
 def key_terms(text: str, ignore: frozenset[str] = frozenset(), signed: bool = True) -> Counter[str]:
@@ -175,4 +174,4 @@ def slug_words(slugs: tuple[str, ...] | list[str]) -> frozenset[str]:
     words = set(slugs)
     for slug in slugs:
         words.update(part for part in slug.split("-") if not part.isdigit())
-    return frozenset(words | {_stem(w) for w in words})  # key terms are stemmed
+    return frozenset(words | {stem(w) for w in words})  # key terms are stemmed

@@ -27,7 +27,6 @@ turn-N Answers themselves are compared.
 
 from __future__ import annotations
 
-import os
 from itertools import combinations
 from typing import NamedTuple
 
@@ -355,7 +354,3 @@ def _disagreement_notes(debate: Debate, turn: int) -> tuple[str, ...]:
             if left:
                 notes.append(f"{slug} says yes but still lists {len(left)} disagreement(s)")
     return tuple(notes)
-
-
-def _unused(path: str) -> None:  # pragma: no cover - keeps os imported for type checkers of older code
-    os.path.basename(path)
