@@ -340,11 +340,12 @@ def render_briefing(b: Briefing) -> str:
             out.append(f"Not yet written turn {b.turn - 1}: {', '.join(b.waiting)}.")
         if not b.peers and not b.absent and not b.waiting:
             out.append("No peer has written a turn yet: wait for them (run `next` again) unless you debate alone.")
-        if len(b.lines) >= 2:
-            out += ["", f"BOLD LINES OF TURN {b.turn - 1} (to agree, copy one word for word as your bold line):"]
-            out += [f"- {'you' if s == b.slug else s}: **{line}**" for s, line in b.lines]
+        peer_lines = [(s, line) for s, line in b.lines if s != b.slug]  # its own is in YOUR ANSWER
+        if peer_lines:
+            out += ["", "PEERS' BOLD LINES (to agree, reuse one word for word):"]
+            out += [f"- {s}: **{line}**" for s, line in peer_lines]
             if b.proposed_line:
-                out.append(f"Same recommendation in other words? Then all reuse: **{b.proposed_line}**")
+                out.append(f"One recommendation in several wordings? All reuse: **{b.proposed_line}**")
     which = "Reasoning, Answer, Confidence, Converged: no" if b.turn == 1 else "all six sections"
     out += ["", f"WRITE YOUR TURN ({which}):", b.write_command, "...", "TURN"]
     return "\n".join(out)

@@ -27,12 +27,12 @@ Every Comparison carries `evidence`, one sentence a person can check.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from .lazy_re import LazyPattern
 from .similarity import key_terms, recommendation, stem as _stem
 
 __all__ = ["SAME", "DIFFERENT", "UNSURE", "AnswerSig", "Comparison", "Context", "signature", "compare",
@@ -74,16 +74,16 @@ _UNITS = {
 }
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10, "twelve": 12, "once": 1, "twice": 2, "single": 1, "double": 2}
-_TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)*|%|[A-Za-z][A-Za-z0-9+#]*(?:['\u2019.][A-Za-z0-9]+)*")
-_LETTER_RE = re.compile(
+_TOKEN_RE = LazyPattern(r"\d+(?:[.,]\d+)*|%|[A-Za-z][A-Za-z0-9+#]*(?:['\u2019.][A-Za-z0-9]+)*")
+_LETTER_RE = LazyPattern(
     r"\b(?:option|choice|answer|alternative|plan|variant|proposal)\s*\(?([A-H])\)?(?![A-Za-z0-9])"
     r"|^\s*\(?([A-H])\)\s|^\s*([A-H])\s*(?:[:.\u2014\u2013-]\s|$)|\(([A-H])\)", re.IGNORECASE | re.MULTILINE)
-_ITEM_RE = re.compile(
+_ITEM_RE = LazyPattern(
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\s*(Q\s*\d+|\d+|[A-Za-z][A-Za-z0-9 _/-]{0,30}?)\s*(?:\*\*|__)?\s*[:=)\u2192]"
     r"\s*(?:\*\*|__)?\s*(.{1,80}?)\s*(?:\*\*|__)?\s*$", re.MULTILINE)
-_INLINE_ITEM_RE = re.compile(r"\b(Q\s*\d+)\s*[:=.)\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])", re.IGNORECASE)
-_MARKUP_RE = re.compile(r"[*_`~>#\[\]()\"'\u201c\u201d\u2018\u2019]")
-_SPACE_RE = re.compile(r"\s+")
+_INLINE_ITEM_RE = LazyPattern(r"\b(Q\s*\d+)\s*[:=.)\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])", re.IGNORECASE)
+_MARKUP_RE = LazyPattern(r"[*_`~>#\[\]()\"'\u201c\u201d\u2018\u2019]")
+_SPACE_RE = LazyPattern(r"\s+")
 
 
 def normalise_line(line: str) -> str:
@@ -105,7 +105,7 @@ def tokens(line: str) -> tuple[Token, ...]:
     """The content words of a recommendation line, in order (glue words dropped, negations kept as 'not')."""
     found: list[Token] = []
     code_spans = {m.group(1).lower() for m in re.finditer(r"`([^`]+)`", line)}
-    for index, match in enumerate(_TOKEN_RE.finditer(line.replace("\u2019", "'"))):
+    for index, match in enumerate(_TOKEN_RE.compiled.finditer(line.replace("\u2019", "'"))):
         raw = re.sub(r"'s$", "", match.group(0))
         word = raw.lower().rstrip(".")
         if word in _NEGATORS or word.endswith("n't"):
@@ -169,7 +169,7 @@ def quantities(line: str) -> tuple[Quantity, ...]:
 
 
 def _letters(line: str) -> frozenset[str]:
-    return frozenset((next(g for g in m.groups() if g)).upper() for m in _LETTER_RE.finditer(line))
+    return frozenset((next(g for g in m.groups() if g)).upper() for m in _LETTER_RE.compiled.finditer(line))
 
 
 def _verb_class(toks: tuple[Token, ...]) -> str:
@@ -185,7 +185,8 @@ def items_of(answer: str) -> tuple[tuple[str, str], ...]:
     Taken from the first run of at least two consecutive `key: value` lines (or
     inline 'Q1 A, Q2 B'), so reasons written after the items are not items.
     """
-    inline = [(re.sub(r"\s+", "", k).upper(), v.upper()) for k, v in _INLINE_ITEM_RE.findall(recommendation(answer))]
+    inline = [(re.sub(r"\s+", "", m.group(1)).upper(), m.group(2).upper())
+              for m in _INLINE_ITEM_RE.compiled.finditer(recommendation(answer))]
     if len(inline) >= 2 and len({k for k, _v in inline}) == len(inline):
         return tuple(inline)  # "**Q1: A, Q2: B, ...**": the line itself is the list
     best: list[tuple[str, str]] = []
@@ -475,7 +476,7 @@ def _same_head(left: str, right: str, ta: tuple[Token, ...], tb: tuple[Token, ..
                       "detail", *lines)
 
 
-_HEAD_BREAK_RE = re.compile(r"[,;:(\[\u2014\u2013]|\s-\s|\.\s")
+_HEAD_BREAK_RE = LazyPattern(r"[,;:(\[\u2014\u2013]|\s-\s|\.\s")
 
 
 def head_clause(line: str) -> str:
@@ -516,6 +517,8 @@ _CONDITIONAL = frozenset("+ not if unless fallback otherwise else alternatively"
 
 def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str, str],
                   ignore: frozenset[str]) -> Comparison:
+    import difflib  # only pairs that reach the alignment need it: not on a start from the cache
+
     a = [t.stem for t in ta]
     b = [t.stem for t in tb]
     ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]

@@ -134,13 +134,15 @@ class _Judge:
                                       f"recommendation at turn {turn} ({kept.evidence})")
         return found
 
-    def pairs(self, turn: int, stop_early: bool = True) -> tuple[PairScore, ...]:
+    def pairs(self, turn: int) -> tuple[PairScore, ...]:
+        """The turn's pairs, up to the first shown to differ: that one settles hollow or not, and a
+        debate of 100 participants need not compare 4,950 pairs."""
         writers = self.debate.writers(turn)
         scores = []
         for left, right in combinations(writers, 2):
             scores.append(PairScore(left, right, self.relation(turn, left, right)))
-            if stop_early and not scores[-1].comparison.agree:
-                break  # one pair settles it; 100 participants need not compare 4,950 pairs
+            if scores[-1].comparison.relation == DIFFERENT:
+                break
         return tuple(scores)
 
     def blind_to(self, turn: int, slug: str) -> list[str]:
@@ -286,7 +288,7 @@ def judge(debate: Debate) -> Verdict:
     if len(j.participants) < 2:
         return Verdict("in_progress", last, f"only {j.participants[0] if j.participants else 'one session'} "
                        "has written: a debate needs at least two participants")
-    pairs = j.pairs(last, stop_early=False) if len(j.participants) <= 12 else j.pairs(last)
+    pairs = j.pairs(last)
     agree = answers_agree(pairs)
     line = proposed_line(debate, last)
     limit = task.max_turns if task else None
