@@ -182,7 +182,7 @@ class _Analyser:
                               f"{before.confidence} to {pos.confidence} while its Disagreements stayed the same"))
         if turn > 2 and pos.changed:
             back = self.compare((turn - 2, slug), (turn, slug))
-            if back is not None and back.agree and back.basis in ("identical", "items", "letters", "refinement"):
+            if back is not None and back.certain_same:
                 flags.append(Flag("oscillation", turn, slug, f"{slug} returned at turn {turn} to its answer of "
                                   f"turn {turn - 2}"))
         if entry.converged and pos.disagreements and any(self._names_peer(m) for m in self._mentions(entry)):

@@ -39,6 +39,7 @@ __all__ = ["SAME", "DIFFERENT", "UNSURE", "AnswerSig", "Comparison", "Context", 
            "compare_signatures", "normalise_line", "items_of"]
 
 SAME, DIFFERENT, UNSURE = "same", "different", "unsure"
+_CERTAIN_BASES = frozenset({"identical", "items", "letters", "refinement"})
 
 # Words that carry no decision: articles, glue, generic verbs of recommending.
 _GLUE = frozenset(
@@ -291,6 +292,12 @@ class Comparison(NamedTuple):
     @property
     def differ(self) -> bool:
         return self.relation == DIFFERENT
+
+    @property
+    def certain_same(self) -> bool:
+        """Same on evidence that leaves no room (identical lines, items, letter, pure refinement): strong
+        enough to carry a peer's yes from one turn to the next, or to call a return an oscillation."""
+        return self.relation == SAME and self.basis in _CERTAIN_BASES
 
     def as_dict(self) -> dict[str, object]:
         return {"relation": self.relation, "basis": self.basis, "evidence": self.evidence,

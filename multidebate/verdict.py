@@ -40,8 +40,6 @@ __all__ = ["STATES", "FINAL_STATES", "PairScore", "Verdict", "judge", "answers_a
 STATES = ("empty", "in_progress", "converged", "unconfirmed", "hollow", "latent", "stalled", "max_turns")
 FINAL_STATES = frozenset({"converged", "hollow", "stalled", "max_turns"})
 MEASURE = "recommendation comparison"
-# Evidence strong enough to carry a yes from a peer's turn N-1 line to its turn-N line.
-_KEPT_BASES = frozenset({"identical", "items", "letters", "refinement"})
 
 
 class PairScore(NamedTuple):
@@ -115,7 +113,8 @@ class _Judge:
     def relation(self, turn: int, a: str, b: str) -> Comparison:
         """How a's and b's turn-N Answers compare, with the sessions' own yes as further evidence."""
         left, right = self.entry(turn, a), self.entry(turn, b)
-        assert left is not None and right is not None  # only called for writers of `turn`
+        if left is None or right is None:  # not a writer of this turn: nothing to compare
+            return Comparison(UNSURE, "none", f"{a if left is None else b} wrote no turn {turn}", "", "")
         found = self.context.compare(left.sig, right.sig)
         if found.relation != UNSURE or turn < 2:
             return found
@@ -128,7 +127,7 @@ class _Judge:
             if y in self.blind_to(turn, x) or _disputes(mine, y):
                 continue
             kept = self.context.compare(theirs_before.sig, theirs.sig)
-            if kept.agree and kept.basis in _KEPT_BASES:
+            if kept.certain_same:
                 return found._replace(relation=SAME, basis="self-report",
                                       evidence=f"{x} said yes to {y}'s turn {turn - 1} answer, and {y} kept that "
                                       f"recommendation at turn {turn} ({kept.evidence})")
