@@ -38,12 +38,14 @@ class Scan:
     """
 
     def __init__(self, folder: str, turns: tuple[TurnEntry, ...], attempts: tuple[str, ...], has_task: bool,
-                 by_slug: dict[str, dict[int, TurnEntry]]) -> None:
+                 by_slug: dict[str, dict[int, TurnEntry]], strays: tuple[TurnEntry, ...] = ()) -> None:
         self.folder = folder
         self.turns = turns
         self.attempts = attempts
         self.has_task = has_task
         self.by_slug = by_slug
+        # turn files cut off from their slug's turn 1 by a missing file: reported (E070), never analysed
+        self.strays = strays
 
     def __repr__(self) -> str:
         return f"Scan({self.folder!r}, {len(self.turns)} turn files, {len(self.attempts)} attempts)"
@@ -65,20 +67,14 @@ class Scan:
 
     def restricted_to(self, turns: set[int]) -> Scan:
         """The same scan with only the turn files of `turns` (a sealed debate's published turns)."""
-        kept = tuple(t for t in self.turns if t.name.turn in turns)
-        by_slug: dict[str, dict[int, TurnEntry]] = {}
-        for entry in kept:
-            by_slug.setdefault(entry.name.slug, {})[entry.name.turn] = entry
-        return Scan(self.folder, kept, self.attempts, self.has_task, by_slug)
+        kept = [t for t in self.turns if t.name.turn in turns]
+        restricted = scan_of(self.folder, kept, self.attempts, self.has_task)
+        restricted.strays = tuple(sorted(self.strays + restricted.strays, key=_order))
+        return restricted
 
     def gaps(self) -> list[TurnEntry]:
-        """Turn files N of a slug that has no file for N-1."""
-        found = []
-        for slug, turns in self.by_slug.items():
-            for number, entry in sorted(turns.items()):
-                if number > 1 and number - 1 not in turns:
-                    found.append(entry)
-        return found
+        """Turn files N of a slug with no unbroken run of files 1..N-1 before them (the strays)."""
+        return list(self.strays)
 
 
 def served_record_path(folder: str, slug: str, turn: int) -> str:
@@ -125,8 +121,27 @@ def scan_folder(folder: str) -> Scan:
 def scan_of(folder: str, turns: list[TurnEntry], attempts: list[str] | tuple[str, ...] = (),
             has_task: bool = False) -> Scan:
     """The Scan of turn entries already known (the watcher keeps them between listings)."""
-    ordered = sorted(turns, key=lambda t: (t.name.turn, t.name.slug))
+    every: dict[str, dict[int, TurnEntry]] = {}
+    for turn_entry in turns:
+        every.setdefault(turn_entry.name.slug, {})[turn_entry.name.turn] = turn_entry
+    # A slug's turns are the unbroken run 1, 2, ... of its files; any later file is a stray.  So the
+    # debate's turn number is bounded by the number of files, never by a number in a name: a
+    # hand-made `turn-999999999-x.md` must not make every command walk a billion turns.
     by_slug: dict[str, dict[int, TurnEntry]] = {}
-    for turn_entry in ordered:
-        by_slug.setdefault(turn_entry.name.slug, {})[turn_entry.name.turn] = turn_entry
-    return Scan(folder, tuple(ordered), tuple(sorted(attempts)), has_task, by_slug)
+    kept: list[TurnEntry] = []
+    strays: list[TurnEntry] = []
+    for slug, files in every.items():
+        number = 1
+        while number in files:
+            by_slug.setdefault(slug, {})[number] = files[number]
+            kept.append(files[number])
+            number += 1
+        if len(files) >= number:
+            strays.extend(entry for turn, entry in files.items() if turn > number)
+    kept.sort(key=_order)
+    strays.sort(key=_order)
+    return Scan(folder, tuple(kept), tuple(sorted(attempts)), has_task, by_slug, tuple(strays))
+
+
+def _order(entry: TurnEntry) -> tuple[int, str]:
+    return (entry.name.turn, entry.name.slug)

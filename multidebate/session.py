@@ -59,6 +59,14 @@ def check_identity(folder: str, scan: Scan, task: Task | None, slug: str, key: s
 def next_turn_number(scan: Scan, slug: str, sealed_own: int = 0) -> int:
     """A slug's next turn: its own count of turn files (published and sealed) + 1; TurnConflict on a gap."""
     turn = scan.own_count(slug) + sealed_own + 1
+    strays = [entry.filename for entry in scan.strays if entry.name.slug == slug]
+    if strays:
+        have = ", ".join(str(t) for t in sorted(scan.by_slug.get(slug, {}))) or "none"
+        raise TurnConflict(
+            f"`{slug}` has turn files that skip turns ({', '.join(strays[:3])}; unbroken turns: {have}), so its "
+            f"next turn cannot be told. Ask the user to restore the missing files (the next is "
+            f"{turn_file_name(scan.own_count(slug) + 1, slug)}) or to move the stray files out of the folder."
+        )
     if scan.entry(turn, slug) is not None:
         have = ", ".join(str(t) for t in sorted(scan.by_slug[slug]))
         raise TurnConflict(

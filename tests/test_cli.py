@@ -175,7 +175,7 @@ def test_write_with_gap_is_refused(tmp_path: Path) -> None:
     os.unlink(tmp_path / "turn-1-a.md")
     code, _, err = run("write", str(tmp_path), "--slug", "a", "--key", key_of(str(tmp_path), "a"),
                        input=turn_body(2, "y"))
-    assert code == 1 and "a turn is missing" in err
+    assert code == 1 and "skip turns (turn-2-a.md; unbroken turns: none)" in err
 
 
 def test_status_table_and_json(tmp_path: Path) -> None:
