@@ -343,9 +343,12 @@ def render_briefing(b: Briefing) -> str:
         peer_lines = [(s, line) for s, line in b.lines if s != b.slug]  # its own is in YOUR ANSWER
         if peer_lines:
             out += ["", "PEERS' BOLD LINES (to agree, reuse one word for word):"]
-            out += [f"- {s}: **{line}**" for s, line in peer_lines]
+            own = next((normalise_line(line) for s, line in b.lines if s == b.slug), None)
+            # sessions compared identical lines by hand and missed it: say so
+            out += [f"- {s}: **{line}**" + (" (identical to yours)" if normalise_line(line) == own else "")
+                    for s, line in peer_lines]
             if b.proposed_line:
-                out.append(f"One recommendation in several wordings? All reuse: **{b.proposed_line}**")
+                out.append(f"If you all hold one recommendation in other words, all reuse: **{b.proposed_line}**")
     which = "Reasoning, Answer, Confidence, Converged: no" if b.turn == 1 else "all six sections"
     out += ["", f"WRITE YOUR TURN ({which}):", b.write_command, "...", "TURN"]
     return "\n".join(out)

@@ -38,7 +38,7 @@ from .comparison import AnswerSig
 __all__ = ["CACHE_FORMAT", "ProgressHook", "cache_dir", "code_stamp", "load_shard", "read_entries", "report_progress",
            "store_shard"]
 
-CACHE_FORMAT = 10
+CACHE_FORMAT = 11
 # The modules whose results the cache holds (parse results and validate's checks).
 _CODE = ("blocks", "cache", "checks_cache", "comparison", "entry", "findings", "frontmatter_split", "integrity",
          "lazy_re", "ledger",

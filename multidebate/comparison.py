@@ -45,7 +45,7 @@ _CERTAIN_BASES = frozenset({"identical", "items", "letters", "refinement"})
 _GLUE = frozenset(
     """a an the and of to in on at by for from with as is are be it its this that these those our your their we
     you they i should would will can could may might must do does just also then so very really all any each
-    both use using used adopt adopting choose chose choosing pick go going recommend recommended recommending
+    both use using used adopt adopting choose chose choosing pick recommend recommended recommending
     prefer preferred suggest suggested propose proposed answer recommendation final position verdict decision
     summary tl dr tldr option but yet however while under over via into onto behind through per across after
     before within during""".split()
@@ -58,7 +58,7 @@ _NEGATORS = frozenset(
 _KEEP = frozenset("keep keeping retain retaining stay staying stick sticking maintain preserve continue remain".split())
 _CHANGE = frozenset(
     "replace replacing switch switching migrate migrating move moving change changing drop dropping remove removing "
-    "rewrite rewriting abandon ditch deprecate retire swap swapping port porting convert converting".split()
+    "rewrite rewriting abandon ditch deprecate retire swap swapping port porting convert converting split splitting".split()
 )
 # A line that adds one of these followed by another option proposes more than the other line does.
 _ALTERNATIVE_GLUE = frozenset("or plus alongside besides and".split())
@@ -82,6 +82,10 @@ _LETTER_RE = LazyPattern(
 _ITEM_RE = LazyPattern(
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\s*(Q\s*\d+|\d+|[A-Za-z][A-Za-z0-9 _/-]{0,30}?)\s*(?:\*\*|__)?\s*[:=)\u2192]"
     r"\s*(?:\*\*|__)?\s*(.{1,80}?)\s*(?:\*\*|__)?\s*$", re.MULTILINE)
+# "1. Use TOML" / "2) B": an ordered list item; an item only when the list opens the Answer (else reasons)
+_ORDERED_RE = LazyPattern(r"^\s*(\d{1,2})[.)]\s+(?:\*\*|__)?\s*(.{1,200}?)\s*(?:\*\*|__)?\s*$")
+# "1. A 2. B", "1-B, 2-C", "1B 2C": numbered letters inline, numbered from 1 without a gap
+_INLINE_NUMBERED_RE = LazyPattern(r"(?<![\w.])(\d{1,2})\s*[.):=\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])")
 _INLINE_ITEM_RE = LazyPattern(r"\b(Q\s*\d+)\s*[:=.)\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])", re.IGNORECASE)
 _MARKUP_RE = LazyPattern(r"[*_`~>#\[\]()\"'\u201c\u201d\u2018\u2019]")
 _SPACE_RE = LazyPattern(r"\s+")
@@ -106,9 +110,23 @@ def tokens(line: str) -> tuple[Token, ...]:
     """The content words of a recommendation line, in order (glue words dropped, negations kept as 'not')."""
     found: list[Token] = []
     code_spans = {m.group(1).lower() for m in re.finditer(r"`([^`]+)`", line)}
-    for index, match in enumerate(_TOKEN_RE.compiled.finditer(line.replace("\u2019", "'"))):
-        raw = re.sub(r"'s$", "", match.group(0))
+    words = [m.group(0) for m in _TOKEN_RE.compiled.finditer(line.replace("\u2019", "'"))]
+    skip = False
+    for index, raw_word in enumerate(words):
+        if skip:
+            skip = False
+            continue
+        raw = re.sub(r"'s$", "", raw_word)
         word = raw.lower().rstrip(".")
+        following = words[index + 1].lower() if index + 1 < len(words) else ""
+        amount = _amount(word, following)
+        if amount:
+            # "30 s", "30 seconds", "30000 ms", "half a minute" is not tried: one token for one duration or size
+            found.append(Token(amount, False))  # numbers are compared as quantities, not as names
+            skip = True
+            continue
+        if word in ("go", "going") and following in ("with", "for", "ahead"):
+            continue  # "go with Postgres" chooses as "use" does; "write it in Go" names a language
         if word in _NEGATORS or word.endswith("n't"):
             found.append(Token("not", False))
             continue
@@ -121,6 +139,20 @@ def tokens(line: str) -> tuple[Token, ...]:
                 or (raw[:1].isupper() and index > 0) or word in code_spans or "+" in raw or "#" in raw)
         found.append(Token(word if name else _stem(word), name))
     return tuple(found)
+
+
+def _amount(word: str, unit: str) -> str:
+    """A number and its unit as one value in the unit family's base ('30 s' and '30000 ms' -> '30s'); else ''."""
+    if unit not in _UNITS or unit == "%" and not _is_number(word):
+        return ""
+    if _is_number(word):
+        value = float(word.replace(",", ""))
+    elif word in _NUMBER_WORDS and word not in ("once", "twice", "single", "double"):
+        value = float(_NUMBER_WORDS[word])
+    else:
+        return ""
+    family, scale = _UNITS[unit]
+    return f"{round(value * scale, 6):g}{family}"
 
 
 class Quantity(NamedTuple):
@@ -190,9 +222,14 @@ def items_of(answer: str) -> tuple[tuple[str, str], ...]:
               for m in _INLINE_ITEM_RE.compiled.finditer(recommendation(answer))]
     if len(inline) >= 2 and len({k for k, _v in inline}) == len(inline):
         return tuple(inline)  # "**Q1: A, Q2: B, ...**": the line itself is the list
+    numbered = [(m.group(1), m.group(2).upper())
+                for m in _INLINE_NUMBERED_RE.compiled.finditer(next(iter(answer.strip().splitlines()), ""))]
+    if len(numbered) >= 2 and [k for k, _v in numbered] == [str(n) for n in range(1, len(numbered) + 1)]:
+        return tuple(numbered)  # "1. A 2. B 3. C"
     best: list[tuple[str, str]] = []
     run: list[tuple[str, str]] = []
     fence = ""
+    opening = True  # no prose yet: an ordered list here is the answer itself, later it lists reasons
     for number, line in enumerate(answer.splitlines()):
         stripped = line.strip()
         marker = re.match(r"^(`{3,}|~{3,})", stripped)
@@ -203,7 +240,11 @@ def items_of(answer: str) -> tuple[tuple[str, str], ...]:
             line = ""
         if number > 40 and not run:
             break  # items come first; later lines are reasons
-        match = _ITEM_RE.match(line) if stripped else None
+        match = _ITEM_RE.match(line) if stripped and not _is_label_line(stripped) else None
+        if match is None and stripped and (opening or run):
+            match = _ORDERED_RE.match(line)
+        if stripped and match is None and not _is_label_line(stripped):
+            opening = False
         if match and not stripped.startswith("#"):
             key = re.sub(r"\s+", " ", match.group(1).strip().lower()).replace("q ", "q")
             run.append((key.upper() if key.startswith("q") and key[1:].isdigit() else key, match.group(2).strip()))
@@ -218,6 +259,17 @@ def items_of(answer: str) -> tuple[tuple[str, str], ...]:
     if len(set(keys)) != len(keys):
         best = []
     return tuple(best)
+
+
+def _is_label_line(line: str) -> bool:
+    """'**My answers:**', '## Answer': a line that only announces what follows."""
+    bare = line.strip(" *_#")
+    return not bare or (bare.endswith(":") and len(bare.split()) <= 4)
+
+
+def _decisive_value(value: str) -> bool:
+    """An item value that is an option letter or a number: two that differ are different answers."""
+    return bool(re.match(r"^\s*\(?([A-H])\)?(?![A-Za-z0-9])", value) or quantities(value))
 
 
 def _item_value(value: str) -> str:
@@ -363,7 +415,7 @@ def _synonyms(a: str, b: str) -> bool:
     return len(short) >= 4 and (long.startswith(short) or long.endswith("." + short))
 
 
-def _compare_items(left: AnswerSig, right: AnswerSig) -> Comparison | None:
+def _compare_items(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison | None:
     if len(left.items) < 2 or len(right.items) < 2:
         return None
     lv = {k: _item_value(v) for k, v in left.items}
@@ -371,17 +423,33 @@ def _compare_items(left: AnswerSig, right: AnswerSig) -> Comparison | None:
     shared = [k for k in lv if k in rv]
     if len(shared) * 2 < max(len(lv), len(rv)):
         return None  # not the same list of items: compare the lines instead
-    differing = tuple(k for k in shared if lv[k] != rv[k])
+    raw_l, raw_r = dict(left.items), dict(right.items)
+    differing: list[str] = []
+    reworded: list[str] = []  # values in other words: compared as lines, never assumed equal or different
+    for key in shared:
+        if lv[key] == rv[key]:
+            continue
+        if _decisive_value(raw_l[key]) and _decisive_value(raw_r[key]):
+            differing.append(key)  # letters or numbers under one key: no wording makes them equal
+            continue
+        found = _compare(AnswerSig(raw_l[key], (), ""), AnswerSig(raw_r[key], (), ""), context)
+        if found.relation == DIFFERENT:
+            differing.append(key)
+        elif found.relation == UNSURE or not found.certain_same:
+            reworded.append(key)
     lines = left.recommendation, right.recommendation
     if differing:
         shown = ", ".join(f"{k} {lv[k]} vs {rv[k]}" for k in differing[:5])
         more = f" and {len(differing) - 5} more" if len(differing) > 5 else ""
         return Comparison(DIFFERENT, "items", f"{len(differing)} of {len(shared)} items differ: {shown}{more}",
-                          *lines, differing)
-    if len(shared) == len(lv) == len(rv):
-        return Comparison(SAME, "items", f"all {len(shared)} items are the same", *lines)
-    return Comparison(UNSURE, "items", f"the {len(shared)} shared items agree, but the answers list different "
-                      "items", *lines)
+                          *lines, tuple(differing))
+    if len(shared) != len(lv) or len(shared) != len(rv):
+        return Comparison(UNSURE, "items", f"the {len(shared)} shared items agree, but the answers list different "
+                          "items", *lines)
+    if reworded:
+        return Comparison(UNSURE, "items", f"items {', '.join(reworded[:5])} are worded differently; the others "
+                          "are the same", *lines)
+    return Comparison(SAME, "items", f"all {len(shared)} items are the same", *lines)
 
 
 def _quantity_conflict(left: str, right: str) -> str:
@@ -417,7 +485,7 @@ def _compare(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison:
     lines = left.recommendation, right.recommendation
     if left.fingerprint and left.fingerprint == right.fingerprint:
         return Comparison(SAME, "identical", "identical answers", *lines)
-    by_items = _compare_items(left, right)
+    by_items = _compare_items(left, right, context)
     if by_items is not None:
         return by_items
     la, lb = left.line, right.line

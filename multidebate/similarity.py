@@ -15,6 +15,7 @@ it and the quote check read from text:
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import Counter
 
@@ -46,6 +47,7 @@ _SCOPE_END = frozenset("but and so yet then while whereas because".split())
 _WORD_RE = LazyPattern(r"[a-z0-9][a-z0-9'+#]*")
 _CLAUSE_RE = LazyPattern(r"[,;:.!?()\[\]\u2014\u2013]|\s-\s|\n")
 _BOLD_OPEN_RE = LazyPattern(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)*(\*\*|__)(.+?)\1", re.DOTALL)
+_LIST_ITEM_RE = LazyPattern(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _HEAD_SPLIT_RE = LazyPattern(r"[,;:(\u2014\u2013]|\s-\s")
 _LABEL_RE = LazyPattern(r"^(?:final\s+)?(?:answer|recommendation|tl;?dr|verdict|decision|summary|position)\s*:\s*",
                        re.IGNORECASE)
@@ -90,10 +92,19 @@ def recommendation(answer: str) -> str:
     if bold and len(bold.group(2).split()) >= 1:
         text = bold.group(2)
         whole_span = True  # a bold line is the recommendation whatever its sentences
-        if _LABEL_RE.match(text.strip()) and len(_LABEL_RE.sub("", text.strip())) == 0:
-            # "**Recommendation:** use X" - the bold span is only a label
-            text = first[bold.end():]
+        label = text.strip()
+        if (_LABEL_RE.match(label) and not _LABEL_RE.sub("", label)) or (
+                label.endswith(":") and len(label.split()) <= 4):
+            # "**Recommendation:** use X", "**My answers:**" over a list: the bold span is only a label
+            text = first[bold.end():].strip()
             whole_span = False
+            listed = list(itertools.takewhile(_LIST_ITEM_RE.match, blocks[1:]))
+            if not text.strip(" *_:") and listed:
+                # the list under the label is the recommendation: every item, not the first one alone
+                text = "; ".join(_LIST_ITEM_RE.sub("", item).strip() for item in listed)
+                whole_span = True
+            elif not text.strip(" *_:") and len(blocks) > 1:
+                text = blocks[1]
     else:
         text = first
         whole_span = False

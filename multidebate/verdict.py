@@ -170,6 +170,17 @@ class _Judge:
         relation = self.context.compare(old.sig, new.sig).relation
         return None if relation == UNSURE else relation == DIFFERENT
 
+    def adopted(self, slug: str, turn: int) -> bool:
+        """Did `slug` give up its own line at `turn` for a peer's turn N-1 line, word for word?
+
+        A switch even when the comparison cannot tell how far the two lines differ.
+        """
+        old, new = self.entry(turn - 1, slug), self.entry(turn, slug)
+        if old is None or new is None or old.sig.line == new.sig.line:
+            return False
+        return any((e := self.entry(turn - 1, peer)) is not None and e.sig.line == new.sig.line
+                   for peer in self.participants if peer != slug)
+
     def crossed(self, turn: int, pair: PairScore) -> bool:
         """Did the two swap positions (each adopting the other's turn N-1 answer)?"""
         a, b = pair.left, pair.right
@@ -322,7 +333,7 @@ def judge(debate: Debate) -> Verdict:
         return Verdict("max_turns", last, f"turn limit {limit} reached without convergence ({_why(pairs)})", pairs)
     holdouts = [s for s in j.participants if (e := j.entry(last, s)) is None or e.converged is not True]
     if last >= 2 and agree:
-        movers = [s for s in j.participants if j.changed(s, last - 1, last)]
+        movers = [s for s in j.participants if j.changed(s, last - 1, last) or j.adopted(s, last)]
         verb = "says" if len(holdouts) == 1 else "say"
         if movers and [h for h in holdouts if [m for m in movers if m != h]]:
             return Verdict("latent", last, f"answers agree at turn {last} ({_why(pairs)}) but {', '.join(holdouts)} "

@@ -260,3 +260,14 @@ def test_next_serves_chosen_sections_only(tmp_path: Path) -> None:
     assert code == 0 and text == "## Answer\n**Use YAML.**\n\n## Confidence\n70"
     code, _, err = run("next", str(tmp_path), "--slug", "a", "--sections", "answer,votes")
     assert code == 2 and "unknown section(s): votes" in err
+
+
+def test_next_marks_a_peer_line_identical_to_the_sessions_own(tmp_path: Path) -> None:
+    """Sessions compared identical bold lines by hand and missed it: `next` says so."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "**Use TOML.**", "b": "**Use TOML.**"}])
+    code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
+    assert code == 0
+    assert "- b: **Use TOML.** (identical to yours)" in out
+    code, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
+    assert "- a: **Use TOML.** (identical to yours)" in out

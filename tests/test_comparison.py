@@ -28,6 +28,17 @@ DIFFERENT = [  # (left, right, a word the evidence must name)
     ("**Q1: A, Q2: B, Q3: C, Q4: D**", "**Q1: A, Q2: B, Q3: C, Q4: A**", "Q4 A vs D"),
     ("Answers:\n\nQ1: A\nQ2: B\nQ3: C", "Answers:\n\nQ1: A\nQ2: C\nQ3: C", "Q2 B vs C"),
     ("**Use Postgres.**", "**Use SQLite.**", "postgres vs sqlite"),
+    # numbered lists are item-by-item answers: multi-line, inline, and under a bold label
+    ("1. A\n2. B\n3. C", "1. A\n2. C\n3. C", "B vs C"),
+    ("**1. A 2. B 3. C**", "**1. A 2. C 3. C**", "B vs C"),
+    ("**1B 2C 3A**", "**1B 2C 3D**", "3 A vs D"),
+    ("**Answers:**\n\n1. Use TOML\n2. Keep tabs\n3. 30 s", "**Answers:**\n\n1. Use TOML\n2. Switch to spaces\n3. 30 s",
+     "keep tabs"),
+    ("**Answers:**\n1. Use TOML\n2. Keep tabs\n3. 30 s", "**Answers:**\n1. Use TOML\n2. Keep tabs\n3. 60 s", "3 30 vs 60"),
+    # a language named after a word that is glue elsewhere ("go with X")
+    ("**Write the service in Go.**", "**Write the service in Rust.**", "go"),
+    ("**Keep the monolith.**", "**Split the monolith into services.**", "keep, the other change"),
+    ("**Set the timeout to 30 s.**", "**Set the timeout to 45000 ms.**", "30 s vs 45000 ms"),
 ]
 SAME = [
     ("**Use TOML.**\n\nComments.", "**use toml**\n\nA stdlib parser."),
@@ -36,6 +47,13 @@ SAME = [
     ("**Q1: A, Q2: B**\n\nReasons.", "**Q1: A, Q2: B**\n\nOther reasons."),
     ("**B: one update waits and updates 0 rows.**", "**B: the second update waits, then updates 0 rows.**"),
     ("**Enforce tabs for indentation, via ruff-format.**", "**Enforce tabs for indentation, using Ruff's formatter.**"),
+    # one duration in other units or words
+    ("**Set the timeout to 30 s.**", "**Set the timeout to 30 seconds.**"),
+    ("**Set the timeout to 30 s.**", "**Set the timeout to 30000 ms.**"),
+    ("**Cache for 60 s.**", "**Cache for one minute.**"),
+    ("**Use JWTs with a 15-minute expiry.**", "**Use JWTs with a 15 minutes expiry.**"),
+    ("**Go with Postgres.**", "**Use PostgreSQL.**"),
+    ("**Answers:**\n1. Use TOML\n2. Keep tabs\n3. 30 s", "**Answers:**\n1. TOML\n2. Keep tabs\n3. 30 seconds"),
 ]
 UNSURE = [
     ("**Keep raising exceptions; add typed errors.**", "**Stay with exceptions, but typed and documented.**"),
@@ -89,6 +107,19 @@ def test_an_item_value_with_or_without_its_unit_is_one_value() -> None:
 def test_items_in_code_blocks_are_configuration_not_answers() -> None:
     answer = "**Enforce tabs.**\n\n```toml\n[tool.ruff.format]\nindent-style = \"tab\"\nline-length = 100\n```\n"
     assert items_of(answer) == ()
+
+
+def test_a_numbered_list_of_reasons_is_no_list_of_answers() -> None:
+    """Only a list that opens the Answer (or follows a bold label) is the answer itself."""
+    left = "**Use TOML.**\n\n1. It is readable.\n2. It is standard."
+    right = "**Use TOML.**\n\n1. Comments work.\n2. Python ships tomllib."
+    assert items_of(left) == ()
+    assert compare(left, right).relation == "same"
+
+
+def test_a_reworded_item_is_not_assumed_equal_or_different() -> None:
+    found = compare("1. Use TOML\n2. Keep tabs", "1. Use TOML\n2. Stay with the current indentation")
+    assert found.relation == "unsure" and "2" in found.evidence
 
 
 def test_a_number_only_one_line_has_is_detail() -> None:
