@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 from datetime import date
 
 from .comparison import normalise_line
@@ -21,8 +21,12 @@ from .naming import TurnName
 from .profile import PROFILE_V1
 from .sealed import sealed_dir
 from .session import check_identity, check_slug, next_turn_number
+from .textfile import read_text
 from .task import TASK_FILE, create_task, render_task, same_task, word_limit
 from .verdict import Verdict, debate_context, judge, proposed_line
+
+if TYPE_CHECKING:
+    from .parse import ParsedTurn
 
 __all__ = ["PeerFile", "Briefing", "brief", "render_briefing", "PEER_PREAMBLE"]
 
@@ -160,13 +164,47 @@ def _own_sealed(folder: str, slug: str, debate: Debate) -> tuple[int, str | None
     return len(waiting_turns), entry.answer
 
 
-def _chosen_sections(entry: Entry, sections: tuple[str, ...]) -> str:
-    """Only the chosen sections of a peer file (for large debates), each under its heading."""
-    parsed = entry.parsed
-    if parsed is None:
-        return ""
-    parts = [f"## {name}\n{parsed.sections[name].body.strip()}" for name in sections if name in parsed.sections]
-    return "\n\n".join(parts)
+def _serve(entry: Entry, sections: tuple[str, ...] | None) -> PeerFile:
+    """A peer file as served: read once (no symlink followed, size-bounded), and exactly those bytes hashed,
+    parsed and quoted, so a file swapped in between cannot be served under another file's hash."""
+    import hashlib
+
+    read = read_text(entry.path, shown_as=os.path.basename(entry.path))
+    digest = hashlib.sha256(read.raw).hexdigest() if read.text is not None else ""
+    file = os.path.basename(entry.path)
+    if read.text is None:
+        return PeerFile(entry.slug, entry.turn, file, digest, "", False)
+    text = strip_frontmatter(read.text).strip()
+    if digest == entry.sha256 and not sections and len(text) <= MAX_SERVED_CHARS:
+        # the bytes the cache describes: its validity holds, and no parse is needed (a warm `next` parses nothing)
+        return PeerFile(entry.slug, entry.turn, file, digest, text, entry.valid)
+    from .parse import parse_turn
+
+    parsed = entry.parsed if digest == entry.sha256 and entry.parsed is not None else parse_turn(
+        read.text, file, TurnName(entry.turn, entry.slug))
+    valid = not any(f.severity == "error" for f in (*read.findings, *parsed.findings))
+    chosen = [name for name in (sections or PROFILE_V1.sections) if name in parsed.sections]
+    if sections:
+        text = "\n\n".join(f"## {name}\n{parsed.sections[name].body.strip()}" for name in chosen)
+    if len(text) <= MAX_SERVED_CHARS:
+        return PeerFile(entry.slug, entry.turn, file, digest, text, valid)
+    return PeerFile(entry.slug, entry.turn, file, digest, _cut(parsed, chosen, text), valid, len(text))
+
+
+def _cut(parsed: ParsedTurn, chosen: list[str], text: str) -> str:
+    """A long peer file within MAX_SERVED_CHARS: Reasoning is cut first, so the Answer, Agreements,
+    Disagreements, Confidence and Converged are always served whole when they fit at all."""
+    kept = {name: parsed.sections[name].body.strip() for name in chosen}
+    if not kept:
+        return text[:MAX_SERVED_CHARS]
+    others = sum(len(body) + len(name) + 6 for name, body in kept.items() if name != "Reasoning")
+    room = MAX_SERVED_CHARS - others - 80
+    if "Reasoning" in kept:
+        reasoning = kept["Reasoning"]
+        kept["Reasoning"] = (reasoning[:max(room, 0)] + f"\n[Reasoning cut by multidebate: {max(room, 0):,} of "
+                             f"{len(reasoning):,} characters shown]") if len(reasoning) > room else reasoning
+    served = "\n\n".join(f"## {name}\n{body}" for name, body in kept.items())
+    return served[:MAX_SERVED_CHARS]
 
 
 def section_names(spec: str) -> tuple[str, ...]:
@@ -216,17 +254,7 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
             if entry is None:
                 (waiting if debate.scan.own_count(peer) >= turn - 2 else absent).append(peer)
                 continue
-            text = ""
-            if entry.readable and sections:
-                text = _chosen_sections(entry, sections)
-            elif entry.readable:
-                with open(entry.path, encoding="utf-8-sig", errors="replace") as handle:
-                    text = strip_frontmatter(handle.read().replace("\r\n", "\n")).strip()
-            cut_from = len(text) if len(text) > MAX_SERVED_CHARS else 0
-            if cut_from:
-                text = text[:MAX_SERVED_CHARS]
-            peers.append(PeerFile(peer, turn - 1, os.path.basename(entry.path), entry.sha256, text, entry.valid,
-                                  cut_from))
+            peers.append(_serve(entry, sections))
     verdict = judge(debate)
     if verdict.state == "converged":
         # what to tell: a session that joined after the end has seen no answer at all
@@ -294,9 +322,14 @@ def _previous_lines(debate: Debate, slug: str, turn: int, served: tuple[str, ...
     return tuple(lines), proposed_line(debate, turn - 1)
 
 
-def _fence_id(peer: PeerFile) -> str:
-    # The file's own hash cannot appear inside the file, so peer text cannot fake the end marker.
-    return peer.sha256[:8] or "unhashed"
+def _fence_id(texts: list[str]) -> str:
+    """A fence id no file can predict (drawn at random for each briefing) and that no served text contains."""
+    import secrets
+
+    while True:
+        fence = secrets.token_hex(8)
+        if not any(fence in text for text in texts):
+            return fence
 
 
 def render_briefing(b: Briefing) -> str:
@@ -326,13 +359,14 @@ def render_briefing(b: Briefing) -> str:
         out += ["", "Turn 1: give your own independent answer; peers' turn-1 answers are not shown."]
     else:
         out += ["", PEER_PREAMBLE]
+        fence = _fence_id([peer.text for peer in b.peers])
         for peer in b.peers:
-            fence = _fence_id(peer)
             flag = "" if peer.valid else " (has format errors)"
             out.append(f"<<<PEER {peer.slug}{flag} [{fence}]")
             out.append(peer.text)
             if peer.cut_from:
-                out.append(f"[cut by multidebate: {MAX_SERVED_CHARS:,} of {peer.cut_from:,} characters shown]")
+                out.append(f"[cut by multidebate: {MAX_SERVED_CHARS:,} of {peer.cut_from:,} characters shown; "
+                           f"the whole file is {os.path.join(os.path.abspath(b.folder), peer.file)}]")
             out.append(f">>>END [{fence}]")
         if b.absent:
             out.append(f"Absent from turn {b.turn - 1}: {', '.join(b.absent)} (write `- With <slug>: absent`).")
