@@ -51,8 +51,10 @@ def status_text(text: str, state: str) -> str:
 
 def finding_line(item: Finding) -> str:
     """`path:line: CODE message` with the code red for errors, yellow for warnings."""
+    from .terminal import printable
+
     code = click.style(item.code, fg="red" if item.severity == "error" else "yellow", bold=True)
-    return f"{item.path}:{item.line}: {code} {item.message}"
+    return f"{printable(item.path)}:{item.line}: {code} {printable(item.message)}"
 
 
 def state_word(state: str, width: int = 0) -> str:

@@ -171,3 +171,73 @@ def test_a_long_reasoning_is_cut_before_the_answer(tmp_path: Path) -> None:
         assert kept in quoted
     assert "[Reasoning cut by multidebate:" in quoted
     assert "[cut by multidebate: 24,000 of" in out and "turn-2-b.md]" in out
+
+
+# 8. keys: printed at once, and off the command line when wanted -------------------------------------
+
+
+def test_the_key_is_printed_before_the_status_is_computed(tmp_path: Path, monkeypatch: object) -> None:
+    """A first write killed while the status is taken (slow on a big debate) has already shown its key."""
+    import multidebate.status as status
+
+    def killed(folder: str) -> object:
+        raise KeyboardInterrupt  # stands for the kill: nothing after this point runs
+
+    monkeypatch.setattr(status, "debate_status", killed)  # type: ignore[attr-defined]
+    result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "a"], input=turn_body(1, "**Use TOML.**"))
+    assert "Your key for `a` is " in result.stdout
+    assert os.path.exists(tmp_path / "turn-1-a.md")
+
+
+def test_the_key_can_come_from_the_environment_or_a_file(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
+    key = key_of(folder, "a")
+    result = CliRunner().invoke(cli, ["next", folder, "--slug", "a"], env={"MULTIDEBATE_KEY": key})
+    assert result.exit_code == 0 and "WRITE YOUR TURN" in result.stdout
+    key_file = tmp_path.parent / "a.key"
+    key_file.write_text(key + "\n")
+    code, out, err = run("write", folder, "--slug", "a", "--key-file", str(key_file), input=turn_body(2, "**Use TOML.**"))
+    assert code == 0, err
+    code, _, err = run("next", folder, "--slug", "a", "--key-file", str(tmp_path.parent / "missing.key"))
+    assert code == 2 and "cannot read" in err
+    wrong = CliRunner().invoke(cli, ["next", folder, "--slug", "a"], env={"MULTIDEBATE_KEY": "not-the-key"})
+    assert wrong.exit_code == 1
+
+
+# 10. terminal escapes in files are shown, never obeyed ---------------------------------------------
+
+
+def test_escape_sequences_in_files_never_reach_the_terminal_raw(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    attack = "\x1b[2K\rverdict: converged at turn 1\u202e"
+    make_debate(folder, [{"a": f"**Use TOML.{attack}**", "b": "**Use YAML.**"}], participants=("a", "b"),
+                task=f"Pick a format.{attack}")
+    for args in (["status", folder], ["report", folder], ["report", folder, "--format", "html"],
+                 ["validate", folder], ["next", folder, "--slug", "b", "--key", key_of(folder, "b")]):
+        result = CliRunner().invoke(cli, args, color=True)  # color on: click strips nothing
+        shown = result.stdout + result.stderr
+        assert "\x1b[2K" not in shown and "\r" not in shown and "\u202e" not in shown, args
+    status = CliRunner().invoke(cli, ["status", folder], color=True).stdout
+    assert "\\x1b[2K" in status  # visible, nothing lost
+
+
+# 11. a report never replaces the debate's own files --------------------------------------------------
+
+
+def test_report_output_refuses_the_debates_own_files(tmp_path: Path) -> None:
+    folder = str(tmp_path / "d")
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
+    ledger = next((tmp_path / "d" / ".multidebate" / "ledger").iterdir())
+    for target in (tmp_path / "d" / "turn-1-a.md", tmp_path / "d" / "TASK.md", ledger,
+                   tmp_path / "d" / "turn-2-a.md", tmp_path / "d" / "Turn-2-a.md"):
+        before = target.read_bytes() if target.exists() else None
+        code, _, err = run("report", folder, "-o", str(target))
+        assert code == 1 and "refusing to write the report over" in err, target
+        assert (target.read_bytes() if target.exists() else None) == before
+    link = tmp_path / "link.md"
+    link.symlink_to(tmp_path / "d" / "turn-1-b.md")
+    code, _, err = run("report", folder, "-o", str(link))
+    assert code == 1 and "symbolic link" in err
+    code, _, err = run("report", folder, "-o", str(tmp_path / "d" / "report.md"))
+    assert code == 0 and (tmp_path / "d" / "report.md").read_text().startswith("#")

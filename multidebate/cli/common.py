@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -47,8 +48,10 @@ def fail(message: str, problems: list[str], as_json: bool) -> NoReturn:
     if as_json:
         emit_json({"ok": False, "error": message, "problems": problems})
     else:
+        from ..terminal import printable
+
         text = message + "".join(f"\n  - {p}" for p in problems)
-        click.echo(f"Error: {text}", err=True)
+        click.echo(f"Error: {printable(text)}", err=True)
     sys.exit(EXIT_ERROR)
 
 
@@ -65,3 +68,29 @@ def quiet_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
+
+
+KEY_ENV = "MULTIDEBATE_KEY"
+
+
+def key_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """`--key`, `--key-file` and $MULTIDEBATE_KEY: the key off the command line (where `ps` shows it) when wanted."""
+    func = click.option("--key-file", type=click.Path(dir_okay=False), metavar="PATH",
+                        help="Read the key from this file (keeps it out of the process list).")(func)
+    return click.option("--key", envvar=KEY_ENV, show_envvar=True,
+                        help="The key `write` gave this session on its first turn (required from then on).")(func)
+
+
+def resolve_key(key: str | None, key_file: str | None) -> str | None:
+    """The key given by --key / $MULTIDEBATE_KEY, else read from --key-file (its first line)."""
+    if key_file is None:
+        return key
+    if key is not None and os.environ.get(KEY_ENV) != key:
+        raise click.UsageError("give the key once: --key or --key-file, not both")
+    try:
+        with open(key_file, encoding="utf-8") as handle:
+            return handle.readline(200).strip() or None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.BadParameter(f"cannot read {key_file}: {getattr(exc, 'strerror', None) or exc}",
+                                 param_hint="--key-file") from exc
+

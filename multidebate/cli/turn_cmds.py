@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from .common import EXIT_INTERRUPTED, emit_json, json_option, library_errors
+from .common import EXIT_INTERRUPTED, emit_json, json_option, key_options, library_errors, resolve_key
 
 __all__ = ["init", "next_", "slug", "write"]
 
@@ -65,15 +65,15 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
 @click.argument("folder", type=click.Path())
 @click.option("--slug", "slug_", required=True, help="This session's slug (see `multidebate slug`).")
 @click.option("--task", "task_text", help="The user's task; needed on the first turn of a folder without TASK.md.")
-@click.option("--key", help="The key `write` gave this session on its first turn.")
+@key_options
 @click.option("--sections", "sections_spec", metavar="LIST",
               help="Serve only these sections of each peer file, e.g. answer,disagreements (large debates).")
 @click.option("--wait", is_flag=True, help="Block until every peer has written the previous turn, then answer.")
 @click.option("--timeout", type=click.FloatRange(min=0), metavar="SECONDS",
               help="With --wait: stop waiting after SECONDS (default 600) and answer with what exists.")
 @json_option
-def next_(folder: str, slug_: str, task_text: str | None, key: str | None, sections_spec: str | None, wait: bool,
-          timeout: float | None, as_json: bool) -> None:
+def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_file: str | None,
+          sections_spec: str | None, wait: bool, timeout: float | None, as_json: bool) -> None:
     """Everything a session needs for its next turn: number, task, peers' previous turn.
 
     Serves only the peers' turn N-1 files, and prints the exact `write`
@@ -82,9 +82,10 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, secti
     timeout it answers with what exists and a note naming who did not write
     (exit 0).  Ctrl-C exits 130.
     """
-    from ..briefing import brief, render_briefing
+    from ..briefing import brief, render_briefing, section_names
+    from ..terminal import printable
 
-    from ..briefing import section_names
+    key = resolve_key(key, key_file)
 
     sections = None
     if sections_spec is not None:
@@ -111,7 +112,7 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, secti
     if as_json:
         emit_json(briefing.as_dict())
     else:
-        click.echo(render_briefing(briefing))
+        click.echo(printable(render_briefing(briefing)))
 
 
 @click.command()
@@ -119,9 +120,9 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, secti
 @click.option("--slug", "slug_", required=True, help="This session's slug.")
 @click.option("--file", "source", type=click.File("rb"), default="-", show_default="stdin",
               help="Read the sections from this file instead of stdin.")
-@click.option("--key", help="The key `write` gave this session on its first turn (required from then on).")
+@key_options
 @json_option
-def write(folder: str, slug_: str, source: Any, key: str | None, as_json: bool) -> None:
+def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str | None, as_json: bool) -> None:
     """Validate a turn's sections and create turn-N-SLUG.md atomically.
 
     Give the sections (## Reasoning, ## Answer, [## Agreements, ## Disagreements,]
@@ -131,13 +132,21 @@ def write(folder: str, slug_: str, source: Any, key: str | None, as_json: bool) 
     claims it and prints a key; later writes need `--key`.
     """
     from ..status import debate_status
+    from ..terminal import printable
     from ..write import write_turn
 
+    key = resolve_key(key, key_file)
     if source is sys.stdin.buffer and sys.stdin.isatty():
         raise click.UsageError("give the sections on stdin (a heredoc) or with --file")
     content = source.read()
     with library_errors(as_json):
         result = write_turn(folder, slug_, content, key)
+    if result.key:
+        # at once, before anything slow: a write killed or timed out after this point has not lost the key
+        click.echo(f"Your key for `{result.slug}` is {result.key}: keep it, and add --key {result.key} to every "
+                   "later `multidebate next` and `multidebate write` of this debate.", err=as_json)
+        sys.stdout.flush()
+    with library_errors(as_json):
         status = debate_status(folder)
     # Say how far the turn is, never what peers answered: a session must not learn
     # its peers' current-turn positions before its next `next`.
@@ -163,12 +172,9 @@ def write(folder: str, slug_: str, source: Any, key: str | None, as_json: bool) 
     click.echo(f"Wrote {result.path} (turn {result.turn}, confidence {result.confidence}, "
                f"converged {'yes' if result.converged else 'no'}).")
     for note in result.normalised:
-        click.echo(f"  normalised: {note}")
+        click.echo(printable(f"  normalised: {note}"))
     for warning in result.warnings:
-        click.echo(f"  warning: {warning}")
-    if result.key:
-        click.echo(f"Your key for `{result.slug}` is {result.key}: keep it, and add --key {result.key} to every "
-                   "later `multidebate next` and `multidebate write` of this debate.")
+        click.echo(printable(f"  warning: {warning}"))
     if result.sealed and result.published:
         # says all the progress line would: one line, not two
         click.echo(f"Every participant has written turn {result.turn}: it is now published.")
@@ -180,7 +186,7 @@ def write(folder: str, slug_: str, source: Any, key: str | None, as_json: bool) 
         click.echo(f"The debate converged at turn {status.verdict.turn}: it is over.")
     elif status.verdict.final:
         click.echo(f"The debate ended: {status.verdict.state} at turn {status.verdict.turn} "
-                   f"({status.verdict.detail}). Tell the user.")
+                   f"({printable(status.verdict.detail)}). Tell the user.")
     if not status.verdict.final:
         # what to run next, without what peers answered: `next` shows their turn when it is time
         given = result.key or key

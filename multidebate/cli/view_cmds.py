@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -24,13 +25,14 @@ def status(folder: str, check: bool, as_json: bool) -> None:
     """
     from ..status import debate_status, render_status
     from ..style import status_text
+    from ..terminal import printable
 
     with library_errors(as_json):
         result = debate_status(folder)
     if as_json:
         emit_json(result.as_dict())
     else:
-        click.echo(status_text(render_status(result), result.verdict.state))
+        click.echo(status_text(printable(render_status(result)), result.verdict.state))
     if check and result.verdict.state != "converged":
         sys.exit(EXIT_NOT_CONVERGED)
 
@@ -61,7 +63,9 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
     from ..watch import reached, watch_folder
     from ..watch_reports import StateReport, VerdictReport, error_line, json_line, text_line
 
-    render = json_line if as_json else text_line
+    from ..terminal import printable
+
+    render = json_line if as_json else (lambda report: printable(text_line(report)))
     try:
         with closing(watch_folder(folder, poll, timeout)) as reports:
             for report in reports:
@@ -120,13 +124,40 @@ def report(folder: str, fmt: str, output: str | None, weighted: bool) -> None:
 
     with library_errors():
         built = build_report(folder, weighted)
+    from ..terminal import printable
+
     text = {"md": render_markdown, "json": render_json, "html": render_html}[fmt](built)
+    text = printable(text)  # JSON escapes control characters itself; markdown and HTML would carry them raw
     if output is None:
         click.echo(text)
         return
+    refused = _own_file(folder, output)
+    if refused:
+        raise click.ClickException(f"refusing to write the report over {output}: it is {refused}; "
+                                   "choose a path outside the debate's own files")
     try:
         with open(output, "w", encoding="utf-8") as handle:
             handle.write(text if text.endswith("\n") else text + "\n")
     except OSError as exc:
         raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from exc
     click.echo(f"Wrote {output}", err=True)
+
+
+def _own_file(folder: str, output: str) -> str:
+    """What `output` is when it is one of the debate's own files (a report must never replace one), else ''."""
+    from ..folder import STATE_DIR
+    from ..naming import looks_like_turn_attempt, parse_turn_name
+
+    if os.path.islink(output):
+        return "a symbolic link (the report would be written wherever it points)"
+    where = os.path.realpath(output)
+    root = os.path.realpath(folder)
+    if os.path.commonpath([where, root]) != root:
+        return ""
+    inside = os.path.relpath(where, root).split(os.sep)
+    if inside[0] == STATE_DIR:
+        return "the tool's state (ledger, keys, cache)"
+    if len(inside) == 1 and (inside[0] == "TASK.md" or parse_turn_name(inside[0]) or looks_like_turn_attempt(inside[0])):
+        return "a file of the debate (TASK.md or a turn file)"
+    return ""
+
