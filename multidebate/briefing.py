@@ -22,7 +22,7 @@ from .profile import PROFILE_V1
 from .sealed import sealed_dir
 from .session import check_identity, check_slug, next_turn_number
 from .textfile import read_text
-from .task import TASK_FILE, create_task, render_task, same_task, word_limit
+from .task import TASK_FILE, create_task, render_task, require_readable, same_task, word_limit
 from .verdict import Verdict, debate_context, judge, proposed_line
 
 if TYPE_CHECKING:
@@ -230,6 +230,7 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
         hint = f"; to start a debate there, run `multidebate next {shlex.quote(folder)} --slug {slug} --task \"...\"`"
         raise FolderError(f"no such folder: {folder}" + ("" if os.path.exists(folder) else hint))
     debate = load_debate(folder)
+    require_readable(debate.task)
     check_slug(slug, debate.task)
     check_identity(folder, debate.scan, debate.task, slug, key, "next")
     sealed_count, sealed_answer = _own_sealed(folder, slug, debate)
@@ -256,6 +257,9 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
                 continue
             peers.append(_serve(entry, sections))
     verdict = judge(debate)
+    notes.extend(f"{note}. It names you: ask the user to remove it (then run `next` again)."
+                 for note in verdict.notes if note.startswith(tuple(f"turn-{t}-{slug}.md is left out"
+                                                                    for t in range(max(1, turn - 2), turn + 1))))
     if verdict.state == "converged":
         # what to tell: a session that joined after the end has seen no answer at all
         notes.insert(0, f"The debate converged at turn {verdict.turn}: do not write another turn. Tell the user; "

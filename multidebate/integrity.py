@@ -17,7 +17,12 @@ from .ledger import read_ledger
 from .naming import parse_turn_name
 from .sealed import sealed_dir
 
-__all__ = ["integrity_findings", "ledger_findings", "ledger_slugs", "reading_findings", "recorded_file_exists"]
+__all__ = ["disowned", "file_problems", "problem_lines", "integrity_findings", "ledger_findings", "ledger_slugs", "reading_findings",
+           "recorded_file_exists"]
+
+# what a turn file's integrity problem means for the verdict: E085 and E022 files are no turn of the slug
+# they name (left out); an E080 file is that slug's turn, changed (a verdict cannot rest on it)
+DISOWNING = frozenset({"E085", "E022"})
 
 
 def ledger_slugs(debate: Debate) -> list[str]:
@@ -51,12 +56,49 @@ def ledger_findings(debate: Debate, slug: str) -> tuple[list[Finding], tuple[str
         if current.sha256 and current.sha256 != entry.sha256:
             found.append(finding(path, 1, "E080", f"differs from what was written at {entry.written_at} "
                                  "(ledger sha256): it was edited or replaced; turn files are never changed"))
+    held = None
     for number in sorted(debate.scan.by_slug.get(slug, {})):
         own = debate.entry(number, slug)
         if own is not None and own.filename not in recorded:
-            found.append(finding(own.path, 1, "W080", "has no ledger entry: it was not written by "
-                                 "`multidebate write` (hand-written), or its write was interrupted"))
+            if held is None:
+                from .identity import is_claimed
+
+                # held: a session has its key and has written through `write` (a first write killed
+                # before its ledger entry leaves a claim but no entry: that file is only unrecorded)
+                held = bool(recorded) and is_claimed(debate.folder, slug)
+            if held:
+                found.append(finding(own.path, 1, "E085", f"has no ledger entry, yet `{slug}` is held by a session "
+                                     "with a key: it was written by hand (or its write was killed before recording "
+                                     "it), so it is not counted as that session's turn; remove it, or restore the "
+                                     "file `write` made"))
+            else:
+                found.append(finding(own.path, 1, "W080", "has no ledger entry: it was not written by "
+                                     "`multidebate write` (hand-written), or its write was interrupted"))
     return found, tuple(recorded)
+
+
+def file_problems(debate: Debate) -> dict[tuple[int, str], Finding]:
+    """Each turn file's worst integrity problem (E080, E085, E022, W080): one ledger read per slug.
+
+    What status and report mark, and what the verdict leaves out or will not rest on.
+    """
+    found: dict[tuple[int, str], Finding] = {}
+    for (turn, slug), entry in debate.entries.items():
+        for item in entry.findings:
+            if item.code == "E022":
+                found[(turn, slug)] = item
+    for slug in debate.scan.slugs:
+        for item in ledger_findings(debate, slug)[0]:
+            name = parse_turn_name(os.path.basename(item.path))
+            if name is None or item.code not in ("E080", "E085", "W080") or (name.turn, name.slug) in found:
+                continue
+            found[(name.turn, name.slug)] = item
+    return found
+
+
+def disowned(problems: dict[tuple[int, str], Finding]) -> frozenset[tuple[int, str]]:
+    """The turn files that are no turn of the slug they name (left out of verdicts)."""
+    return frozenset(key for key, item in problems.items() if item.code in DISOWNING)
 
 
 def recorded_file_exists(folder: str, name: str, sealed: bool) -> bool:
@@ -91,3 +133,15 @@ def integrity_findings(debate: Debate) -> list[Finding]:
     for entry in debate.entries.values():
         found.extend(reading_findings(debate, entry))
     return found
+
+
+def problem_lines(debate: Debate, problems: dict[tuple[int, str], Finding]) -> tuple[str, ...]:
+    """What a person must know before trusting a table or a report, one line each: a TASK.md that cannot be
+    used, files changed, hand-written under a held slug, copied, or skipping turns."""
+    lines = [f"TASK.md: {f.code} {f.message} (next and write refuse to run until it is fixed)"
+             for f in (debate.task.findings if debate.task else ()) if f.severity == "error"]
+    lines += [f"{os.path.basename(f.path)}: {f.code} {f.message}" for _k, f in sorted(problems.items())]
+    lines += [f"{e.filename}: E070 skips turns: it is not read (restore the missing turns or move it away)"
+              for e in debate.scan.gaps()]
+    return tuple(lines)
+

@@ -217,6 +217,7 @@ class _Reader:
         if split.error:
             self.add(split.error_line, "E010", split.error)
         self.metadata = split.metadata
+        self._check_metadata()
         self.line_offset = split.body_line - 1
         self.outline = outline(split.body)
         title, t_turn, t_slug = self._title()
@@ -244,6 +245,16 @@ class _Reader:
             findings=tuple(self.findings),
             extra_sections=tuple(extras),
         )
+
+    def _check_metadata(self) -> None:
+        """A copied file replayed under another name keeps the frontmatter `write` gave the original."""
+        if self.name is None:
+            return
+        turn, slug = self.metadata.get("turn"), self.metadata.get("slug")
+        # YAML reads a slug such as `0x10` as a number: only a value of the written type can contradict
+        if (isinstance(turn, int) and turn != self.name.turn) or (isinstance(slug, str) and slug != self.name.slug):
+            self.add(1, "E022", f"frontmatter says turn {turn} of `{slug}` but the file name is turn "
+                     f"{self.name.turn} of `{self.name.slug}`: a copy of another turn file is no turn")
 
     def _line(self, heading_or_line: Heading | int) -> int:
         line = heading_or_line.line if isinstance(heading_or_line, Heading) else heading_or_line

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from .analysis import Analysis, analyse
 from .debate import Debate, load_debate
 from .final import FinalAnswer, final_answer
+from .integrity import file_problems, problem_lines
 from .quotes import Attribution, check_attributions
 from .verdict import MEASURE
 from .verdict import judge
@@ -25,6 +26,7 @@ class Report:
     final: FinalAnswer
     attributions: tuple[Attribution, ...]
     unresolved: tuple[tuple[str, str], ...]  # (slug, disagreement item) at the final turn
+    problems: tuple[str, ...] = ()  # TASK.md and integrity problems (integrity.problem_lines)
 
     @property
     def misquotes(self) -> tuple[Attribution, ...]:
@@ -42,6 +44,7 @@ class Report:
             "flags": [f.as_dict() for f in self.analysis.flags],
             "attributions": [a.as_dict() for a in self.attributions],
             "unresolved_disagreements": [{"slug": s, "text": t} for s, t in self.unresolved],
+            "problems": list(self.problems),
         }
 
 
@@ -70,7 +73,8 @@ def _unresolved(debate: Debate, turn: int) -> tuple[tuple[str, str], ...]:
 def build_report(folder: str, weighted: bool = False) -> Report:
     """Read the debate in `folder` once and build its report."""
     debate = load_debate(folder)
-    verdict = judge(debate)
+    problems = file_problems(debate)
+    verdict = judge(debate, problems)
     analysis = analyse(debate, verdict)
     final = final_answer(debate, verdict, weighted)
     attributions = tuple(check_attributions(debate))
@@ -84,7 +88,7 @@ def build_report(folder: str, weighted: bool = False) -> Report:
                               f"support ({item.support:.0%} of its terms)"))
     analysis = Analysis(analysis.verdict, analysis.participants, analysis.turns, tuple(flags))
     return Report(folder, debate.task.text if debate.task else None, analysis, final, attributions,
-                  _unresolved(debate, final.turn))
+                  _unresolved(debate, final.turn), problem_lines(debate, problems))
 
 
 def render_json(report: Report) -> str:
@@ -110,6 +114,10 @@ def render_markdown(report: Report) -> str:
             f"Answers are compared by their recommendation lines ({MEASURE}): identical lines, the same value for "
             "every item, or a line that only adds detail count as the same; a different option, number, letter, "
             "keep-or-change verb, negation or item counts as different; anything else is unsure.", ""]
+    if report.problems:
+        out += ["## Problems", "", "Act on these before trusting this report (`multidebate validate` explains):", ""]
+        out += [f"- {line}" for line in report.problems]
+        out.append("")
     out += ["## Final answer", ""]
     if final.kind == "none":
         out += ["No answer yet.", ""]

@@ -6,6 +6,8 @@ import time
 from typing import NamedTuple
 
 from .debate import Debate, load_debate
+from .findings import Finding
+from .integrity import file_problems, problem_lines
 from .verdict import Verdict, judge
 
 __all__ = ["Cell", "TurnRow", "Status", "debate_status", "render_status"]
@@ -20,10 +22,12 @@ class Cell(NamedTuple):
     valid: bool
     errors: int
     warnings: int
+    integrity: str = ""  # the file's integrity finding code (E080, E085, E022, W080), or ""
 
     def as_dict(self) -> dict[str, object]:
         return {"file": self.file, "confidence": self.confidence, "converged": self.converged,
-                "valid": self.valid, "errors": self.errors, "warnings": self.warnings}
+                "valid": self.valid, "errors": self.errors, "warnings": self.warnings,
+                "integrity": self.integrity or None}
 
 
 class TurnRow(NamedTuple):
@@ -46,6 +50,7 @@ class Status(NamedTuple):
     outsiders: tuple[str, ...]
     sealed: dict[int, tuple[str, ...]]
     roster: bool = False
+    problems: tuple[str, ...] = ()  # TASK.md and integrity findings, one line each, for people to act on
 
     def progress(self, turn: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(who has written `turn`, who has not), sealed files included."""
@@ -71,24 +76,31 @@ class Status(NamedTuple):
             "outsiders": list(self.outsiders),
             "sealed": {str(t): list(s) for t, s in sorted(self.sealed.items())},
             "roster": self.roster,
+            "problems": list(self.problems),
         }
 
 
-def _cells(debate: Debate) -> dict[int, dict[str, Cell]]:
+def _cells(debate: Debate, problems: dict[tuple[int, str], Finding]) -> dict[int, dict[str, Cell]]:
     """Every turn's cells, in one pass over the entries."""
     cells: dict[int, dict[str, Cell]] = {}
     for (turn, slug), entry in sorted(debate.entries.items()):
         errors = sum(1 for f in entry.findings if f.severity == "error")
-        cells.setdefault(turn, {})[slug] = Cell(entry.path, entry.confidence, entry.converged, entry.valid, errors,
-                           len(entry.findings) - errors)
+        warnings = len(entry.findings) - errors
+        problem = problems.get((turn, slug))
+        if problem is not None and problem.code not in {f.code for f in entry.findings}:
+            errors, warnings = (errors + 1, warnings) if problem.severity == "error" else (errors, warnings + 1)
+        cells.setdefault(turn, {})[slug] = Cell(entry.path, entry.confidence, entry.converged,
+                                                entry.valid and errors == 0, errors, warnings,
+                                                problem.code if problem else "")
     return cells
 
 
 def debate_status(folder: str, now: float | None = None) -> Status:
     """The status of the debate in `folder` (FolderError when it is no folder)."""
     debate = load_debate(folder)
+    problems = file_problems(debate)
     current = debate.current_turn
-    cells = _cells(debate)
+    cells = _cells(debate, problems)
     rows = tuple(TurnRow(t, debate.complete(t), cells.get(t, {})) for t in range(1, current + 1))
     missing = debate.missing(current) if current else ()
     waiting = None
@@ -100,7 +112,8 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     outsiders = tuple(s for s in debate.scan.slugs if s not in roster)
     sealed = {t: tuple(sorted(s)) for t, s in debate.sealed_pending.items()}
     return Status(folder, debate.task.text if debate.task else None, debate.participants, current, missing,
-                  waiting, rows, judge(debate), outsiders, sealed, bool(debate.task and debate.task.participants))
+                  waiting, rows, judge(debate, problems), outsiders, sealed,
+                  bool(debate.task and debate.task.participants), problem_lines(debate, problems))
 
 
 def _duration(seconds: float) -> str:
@@ -123,7 +136,8 @@ def _cell_text(cell: Cell | None) -> str:
 def render_status(status: Status) -> str:
     """The status as a plain-text table for people."""
     if status.current_turn == 0 and not status.sealed:
-        return f"{status.folder}: no turn files yet.\nverdict: {status.verdict.state} - {status.verdict.detail}"
+        return "\n".join([f"{status.folder}: no turn files yet."] + [f"problem: {line}" for line in status.problems]
+                         + [f"verdict: {status.verdict.state} - {status.verdict.detail}"])
     names = list(status.participants) + [s for s in status.outsiders if s not in status.participants]
     header = ["turn"] + names
     rows = [header]
@@ -148,6 +162,7 @@ def render_status(status: Status) -> str:
                      "(published when every participant has written it)")
     if status.outsiders:
         lines.append(f"not on the roster: {', '.join(status.outsiders)}")
+    lines.extend(f"problem: {line}" for line in status.problems)
     verdict = status.verdict
     lines.append(f"verdict: {verdict.state}" + (f" at turn {verdict.turn}" if verdict.turn else "")
                  + f" - {verdict.detail}")

@@ -17,7 +17,8 @@ from .textfile import read_text
 from . import __version__
 from .atomic import create_exclusive
 
-__all__ = ["Task", "TASK_FILE", "count_words", "load_task", "render_task", "create_task", "same_task", "word_limit"]
+__all__ = ["Task", "TASK_FILE", "count_words", "load_task", "render_task", "create_task", "require_readable",
+           "same_task", "word_limit"]
 
 TASK_FILE = "TASK.md"
 
@@ -99,6 +100,19 @@ def load_task(folder: str) -> Task | None:
     return task
 
 
+def require_readable(task: Task | None) -> None:
+    """Fail closed: a TASK.md that exists but cannot be read must not silently drop the roster or `sealed`
+    (a write would then publish a sealed turn and admit any slug).  TaskError naming the problems."""
+    if task is None:
+        return
+    errors = [f for f in task.findings if f.severity == "error"]
+    if errors:
+        shown = "; ".join(f"{f.code} {f.message}" for f in errors[:3])
+        raise TaskError(f"TASK.md cannot be used ({shown}); nothing was done. Ask the user to fix it "
+                        "(`multidebate validate FOLDER` lists the problems): its roster, turn limits and `sealed` "
+                        "decide who may write and what peers see.")
+
+
 def _read_task(path: str) -> Task:
     read = read_text(path, shown_as=path)
     if read.text is None:
@@ -125,6 +139,8 @@ def _read_task(path: str) -> Task:
         if value is not None and limits[key] is None:
             notes.append(finding(path, 2, "E073", f"{key} must be a positive integer, not {value!r}"))
     sealed = meta.get("sealed") is True
+    if meta.get("sealed") not in (None, True, False):
+        notes.append(finding(path, 2, "E073", f"sealed must be true or false, not {meta.get('sealed')!r}"))
     if sealed and not participants:
         notes.append(finding(path, 2, "E073", "sealed: true needs a participants roster (who must write before "
                              "a turn is published)"))

@@ -27,11 +27,14 @@ turn-N Answers themselves are compared.
 
 from __future__ import annotations
 
+import os
 from itertools import combinations
 from typing import NamedTuple
 
 from .comparison import DIFFERENT, SAME, UNSURE, Comparison, Context, normalise_line
 from .debate import Debate, Entry
+from .findings import Finding
+from .integrity import disowned, file_problems
 from .similarity import slug_words
 
 __all__ = ["STATES", "FINAL_STATES", "PairScore", "Verdict", "judge", "answers_agree", "debate_context",
@@ -99,8 +102,9 @@ def answers_agree(pairs: tuple[PairScore, ...]) -> bool:
 
 
 class _Judge:
-    def __init__(self, debate: Debate) -> None:
+    def __init__(self, debate: Debate, problems: dict[tuple[int, str], Finding]) -> None:
         self.debate = debate
+        self.problems = problems
         self.context = debate_context(debate)
         self.participants = debate.participants
 
@@ -193,23 +197,12 @@ class _Judge:
                 and not compare(a_before.sig, b_before.sig).agree)
 
     def integrity(self, turn: int) -> list[str]:
-        """Turn-N files a verdict cannot rest on: edited after `write`, or hand-written under a held slug."""
-        from .identity import is_claimed
-        from .ledger import read_ledger
-
+        """Turn-N files a verdict cannot rest on: changed after `write` (the ledger's sha256 differs)."""
         problems = []
         for slug in self.participants:
-            entry = self.entry(turn, slug)
-            if entry is None:
-                continue
-            ledger = read_ledger(self.debate.folder, slug)
-            recorded = {e.file: e.sha256 for e in ledger.entries}
-            name = entry.filename
-            if name in recorded and entry.sha256 and recorded[name] != entry.sha256:
-                problems.append(f"{name} was changed after it was written (E080)")
-            elif name not in recorded and is_claimed(self.debate.folder, slug):
-                problems.append(f"{name} was not written by `multidebate write`, yet {slug}'s slug is held by a "
-                                "session with a key")
+            item = self.problems.get((turn, slug))
+            if item is not None and item.code == "E080":
+                problems.append(f"{os.path.basename(item.path)} was changed after it was written (E080)")
         return problems
 
 
@@ -257,12 +250,26 @@ _REUSE = ("next turn, a session that agrees opens its Answer with the same bold 
           "(proposed: **{line}**); one that does not says no and why")
 
 
-def judge(debate: Debate) -> Verdict:
-    """The verdict on `debate` (see the module doc)."""
-    current = debate.current_turn
-    if current == 0:
+def judge(debate: Debate, problems: dict[tuple[int, str], Finding] | None = None) -> Verdict:
+    """The verdict on `debate` (see the module doc); `problems`: its file_problems, when already known."""
+    if debate.current_turn == 0:
         return Verdict("empty", 0, "no turn files yet")
-    j = _Judge(debate)
+    if problems is None:
+        problems = file_problems(debate)
+    left_out = disowned(problems)
+    if not left_out:
+        return _judge(debate, problems)
+    # a hand-written file under a held slug, or a copy replayed under another name, is no turn of that slug
+    kept = debate._replace(entries={k: e for k, e in debate.entries.items() if k not in left_out})
+    verdict = _judge(kept, problems)
+    said = tuple(f"{os.path.basename(problems[k].path)} is left out of the verdict ({problems[k].code}: "
+                 f"{problems[k].message})" for k in sorted(left_out))
+    return verdict._replace(notes=verdict.notes + said)
+
+
+def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:
+    current = debate.current_turn
+    j = _Judge(debate, problems)
     task = debate.task
     min_turns = max(2, task.min_turns or 0) if task else 2
     complete = [t for t in range(1, current + 1) if debate.complete(t)]
@@ -278,9 +285,9 @@ def judge(debate: Debate) -> Verdict:
         if not answers_agree(pairs):
             held_back[turn] = f"all said yes, but not every answer is shown to agree ({_why(pairs)})"
             continue
-        problems = j.integrity(turn)
-        if problems:
-            held_back[turn] = f"it rests on files with integrity problems: {'; '.join(problems)}"
+        changed = j.integrity(turn)
+        if changed:
+            held_back[turn] = f"it rests on files with integrity problems: {'; '.join(changed)}"
             continue
         extra = tuple(sorted(e.path for (t, _s), e in debate.entries.items() if t > turn))
         who = "both" if len(j.participants) == 2 else f"all {len(j.participants)}"

@@ -20,7 +20,7 @@ from .parse import ParsedTurn, parse_turn
 from .profile import PROFILE_V1, PROTOCOL_VERSION
 from .sealed import publish_if_complete, seal, sealed_turns
 from .session import check_identity, check_slug, next_turn_number
-from .task import Task, count_words, word_limit
+from .task import Task, count_words, require_readable, word_limit
 from .textfile import decode_turn_bytes
 
 __all__ = ["WriteResult", "write_turn", "served_record_path", "compose"]
@@ -153,6 +153,7 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
     file exists; IdentityError when the slug is another session's.
     """
     scan, task, _pending = visible_scan(folder)
+    require_readable(task)
     check_slug(slug, task)
     unclaimed = check_identity(folder, scan, task, slug, key, "next")
     sealed_mode = bool(task and task.sealed)

@@ -88,7 +88,11 @@ def test_sigkill_at_any_point_leaves_no_partial_turn(tmp_path: Path) -> None:
 
 
 def _failing(monkeypatch: Any, name: str, err: int) -> None:
-    def fail(*_args: object, **_kwargs: object) -> None:
+    real = getattr(os, name)
+
+    def fail(*args: Any, **kwargs: Any) -> Any:
+        if name == "open" and not (args[1] if len(args) > 1 else kwargs.get("flags", 0)) & (os.O_WRONLY | os.O_RDWR):
+            return real(*args, **kwargs)  # reading TASK.md still works: the fault is in writing
         raise OSError(err, os.strerror(err))
     monkeypatch.setattr(os, name, fail)
 

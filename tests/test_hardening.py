@@ -241,3 +241,80 @@ def test_report_output_refuses_the_debates_own_files(tmp_path: Path) -> None:
     assert code == 1 and "symbolic link" in err
     code, _, err = run("report", folder, "-o", str(tmp_path / "d" / "report.md"))
     assert code == 0 and (tmp_path / "d" / "report.md").read_text().startswith("#")
+
+
+# 6. a TASK.md that cannot be read fails closed ------------------------------------------------------
+
+
+def _broken_task(folder: Path, how: str) -> None:
+    from multidebate.task import create_task, render_task
+
+    folder.mkdir()
+    task = folder / "TASK.md"
+    good = render_task("Pick a format.", ("a", "b"), sealed=True)
+    if how == "yaml slip":
+        task.write_text(good.replace("protocol: 1", "protocol: 1\nnote: SQL vs NoSQL: which?"))
+    elif how == "symlink":
+        (folder.parent / "elsewhere.md").write_text(good)
+        task.symlink_to(folder.parent / "elsewhere.md")
+    elif how == "fifo":
+        os.mkfifo(task)
+    elif how == "over the limit":
+        task.write_text(good + "x" * (1024 * 1024 + 1))
+    elif how == "sealed as text":
+        task.write_text(good.replace("sealed: true", "sealed: 'yes please'"))
+    else:
+        create_task(str(folder), good)
+
+
+def test_an_unreadable_task_refuses_write_and_next(tmp_path: Path) -> None:
+    for how in ("yaml slip", "symlink", "fifo", "over the limit", "sealed as text"):
+        folder = tmp_path / how.replace(" ", "-")
+        _broken_task(folder, how)
+        done = run_process("write", str(folder), "--slug", "intruder", input=turn_body(1, "**Use TOML.**"))
+        assert done.returncode == 1 and "TASK.md cannot be used" in done.stderr, (how, done.stderr)
+        assert not [n for n in os.listdir(folder) if n.startswith("turn-")], how
+        assert not os.path.exists(folder / ".multidebate" / "sealed"), how
+        done = run_process("next", str(folder), "--slug", "a")
+        assert done.returncode == 1 and "TASK.md cannot be used" in done.stderr, (how, done.stderr)
+        validate = run_process("validate", str(folder))
+        assert validate.returncode == 1 and "TASK.md" in validate.stdout, how
+
+
+# 4 and 14. files that impersonate are errors, left out of the verdict, and shown -----------------------
+
+
+def test_a_hand_written_turn_under_a_held_slug_is_an_error_left_out_and_shown(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
+    code, _, err = run("write", folder, "--slug", "b", "--key", key_of(folder, "b"),
+                       input=turn_body(2, "**Use TOML.**", converged=True))
+    assert code == 0, err
+    # someone writes a's turn 2 by hand, agreeing: it must not end the debate for a
+    (tmp_path / "turn-2-a.md").write_text("# Turn 2 — a\n\n" + turn_body(2, "**Use TOML.**", converged=True))
+    code, out, _ = run("validate", folder)
+    assert "turn-2-a.md:1: E085" in out
+    status = json.loads(run("status", folder, "--json")[1])
+    assert status["verdict"]["state"] == "in_progress"
+    assert status["turns"][1]["entries"]["a"]["integrity"] == "E085"
+    assert status["turns"][1]["entries"]["a"]["valid"] is False
+    assert any(p.startswith("turn-2-a.md: E085") for p in status["problems"])
+    text = run("status", folder)[1]
+    assert "problem: turn-2-a.md: E085" in text and " !" in text.split("problem:")[0]
+    code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
+    assert "turn-2-a.md is left out of the verdict (E085" in out and "ask the user to remove it" in out
+
+
+def test_an_edited_turn_and_a_broken_task_are_shown_by_status(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
+    path = tmp_path / "turn-1-b.md"
+    path.write_text(path.read_text().replace("Use YAML.", "Use INI."))
+    text = run("status", folder)[1]
+    assert "problem: turn-1-b.md: E080" in text
+    task = tmp_path / "TASK.md"
+    task.write_text(task.read_text().replace("protocol: 1", "protocol: 1\nnote: SQL vs NoSQL: which?"))
+    status = json.loads(run("status", folder, "--json")[1])
+    assert any(p.startswith("TASK.md: E073") for p in status["problems"])
+    report = run("report", folder)[1]
+    assert "E080" in report and "TASK.md" in report

@@ -60,7 +60,7 @@ def test_broken_chain_is_reported(tmp_path: Path) -> None:
     del lines[1]  # someone removes the record of turn 2
     ledger.write_text("\n".join(lines) + "\n")
     found = codes(tmp_path)
-    assert ("a.jsonl", "E082") in found and ("turn-2-a.md", "W080") in found
+    assert ("a.jsonl", "E082") in found and ("turn-2-a.md", "E085") in found
 
 
 def test_reading_rule_and_changed_peer_are_reported(tmp_path: Path) -> None:

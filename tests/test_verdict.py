@@ -223,7 +223,19 @@ def test_a_hand_written_turn_under_a_held_slug_does_not_converge(tmp_path: Path)
         Path(folder, f"turn-2-{slug}.md").write_text(f"# Turn 2 — {slug}\n\n"
                                                     + turn_body(2, "**Use TOML.**", converged=True))
     v = judge(load_debate(folder))
-    assert v.state == "unconfirmed" and "turn-2-a.md was not written by `multidebate write`" in v.detail
+    # no turn of theirs: turn 2 is still to be written, and the verdict says which files it left out
+    assert v.state == "in_progress" and "waiting for a, b" in v.detail
+    assert any(n.startswith("turn-2-a.md is left out of the verdict (E085:") for n in v.notes)
+
+
+def test_a_copied_turn_replayed_under_another_name_is_left_out(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": YAML}, {"a": (TOML, False), "b": (YAML, False)}],
+                         participants=("a", "b"))
+    for slug in ("a", "b"):  # turn 1's files replayed as turn 3: the frontmatter still says turn 1
+        Path(folder, f"turn-3-{slug}.md").write_text(Path(folder, f"turn-1-{slug}.md").read_text())
+    v = judge(load_debate(folder))
+    assert v.state == "in_progress" and "turn 3 in progress: waiting for a, b" in v.detail
+    assert any(n.startswith("turn-3-a.md is left out of the verdict (E022:") for n in v.notes)
 
 
 def test_an_edited_turn_does_not_converge(tmp_path: Path) -> None:
