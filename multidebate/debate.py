@@ -60,10 +60,28 @@ def visible_scan(folder: str) -> tuple[Scan, Task | None, dict[int, frozenset[st
     task = load_task(folder) if scan.has_task else None
     pending: dict[int, frozenset[str]] = {}
     if task is not None and task.sealed:
+        if task.participants and _finish_publishing(folder, task.participants):
+            scan = scan_folder(folder)
         published = published_turns(folder)
         scan = scan.restricted_to(published)
         pending = {t: frozenset(s) for t, s in sealed_turns(folder).items() if t not in published}
     return scan, task, pending
+
+
+def _finish_publishing(folder: str, roster: tuple[str, ...]) -> bool:
+    """Publish every turn all of the roster has sealed: a completing write killed between sealing and
+    publishing must not leave the debate stuck for ever, so any later command finishes its work."""
+    from .sealed import publish_if_complete
+
+    published = published_turns(folder)
+    done = False
+    for turn, slugs in sorted(sealed_turns(folder).items()):
+        if turn not in published and set(roster) <= slugs:
+            try:
+                done = publish_if_complete(folder, turn, roster) or done
+            except OSError:
+                pass  # a read-only folder: shown as sealed, published by the next command that can
+    return done
 
 
 def load_debate(folder: str, use_cache: bool = True) -> Debate:

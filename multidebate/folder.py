@@ -88,6 +88,10 @@ def scan_folder(folder: str) -> Scan:
         raise FolderError(f"no such folder: {folder}")
     if not os.path.isdir(folder):
         raise FolderError(f"not a folder: {folder}")
+    if STATE_DIR in os.path.realpath(folder).split(os.sep):
+        # sealed turns, keys and the ledger live there: read as a debate, they would show unpublished turns
+        raise FolderError(f"{folder} is inside a debate's {STATE_DIR}/ (the tool's own state), not a debate "
+                          "folder: give the folder that holds TASK.md and the turn files")
     turns: list[TurnEntry] = []
     attempts: list[str] = []
     has_task = False

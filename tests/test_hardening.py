@@ -318,3 +318,32 @@ def test_an_edited_turn_and_a_broken_task_are_shown_by_status(tmp_path: Path) ->
     assert any(p.startswith("TASK.md: E073") for p in status["problems"])
     report = run("report", folder)[1]
     assert "E080" in report and "TASK.md" in report
+
+
+# 7. sealed debates: a killed publish is finished; the state folder is no debate --------------------
+
+
+def test_a_publish_killed_after_sealing_is_finished_by_the_next_command(tmp_path: Path, monkeypatch: object) -> None:
+    import multidebate.write as write
+
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**"}], participants=("a", "b"), sealed=True)
+    # b's write seals its file, then dies before publishing (the publish step raises as a kill would stop it)
+    monkeypatch.setattr(write, "publish_if_complete", lambda *a: (_ for _ in ()).throw(OSError("killed")))  # type: ignore[attr-defined]
+    write.write_turn(folder, "b", turn_body(1, "**Use YAML.**").encode())
+    assert not os.path.exists(tmp_path / "turn-1-b.md")
+    monkeypatch.undo()  # type: ignore[attr-defined]
+    status = json.loads(run("status", folder, "--json")[1])
+    assert status["sealed"] == {} and status["turns"][0]["complete"] is True
+    assert (tmp_path / "turn-1-a.md").exists() and (tmp_path / "turn-1-b.md").exists()
+
+
+def test_the_tools_state_folders_are_refused_as_debates(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**"}], participants=("a", "b"), sealed=True)
+    for inner in (".multidebate/sealed", ".multidebate", ".multidebate/ledger"):
+        for args in (["status", f"{folder}/{inner}"], ["report", f"{folder}/{inner}"],
+                     ["next", f"{folder}/{inner}", "--slug", "b"]):
+            code, out, err = run(*args)
+            assert code == 1 and "the tool's own state" in err, (args, out, err)
+            assert "Use TOML" not in out
