@@ -58,7 +58,8 @@ _NEGATORS = frozenset(
 _KEEP = frozenset("keep keeping retain retaining stay staying stick sticking maintain preserve continue remain".split())
 _CHANGE = frozenset(
     "replace replacing switch switching migrate migrating move moving change changing drop dropping remove removing "
-    "rewrite rewriting abandon ditch deprecate retire swap swapping port porting convert converting split splitting".split()
+    "rewrite rewriting abandon ditch deprecate retire swap swapping port porting convert converting split "
+    "splitting".split()
 )
 # A line that adds one of these followed by another option proposes more than the other line does.
 _ALTERNATIVE_GLUE = frozenset("or plus alongside besides and".split())

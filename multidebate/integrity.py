@@ -17,8 +17,8 @@ from .ledger import read_ledger
 from .naming import parse_turn_name
 from .sealed import sealed_dir
 
-__all__ = ["disowned", "file_problems", "problem_lines", "integrity_findings", "ledger_findings", "ledger_slugs", "reading_findings",
-           "recorded_file_exists"]
+__all__ = ["disowned", "file_problems", "problem_lines", "integrity_findings", "ledger_findings", "ledger_slugs",
+           "reading_findings", "recorded_file_exists"]
 
 # what a turn file's integrity problem means for the verdict: E085 and E022 files are no turn of the slug
 # they name (left out); an E080 file is that slug's turn, changed (a verdict cannot rest on it)

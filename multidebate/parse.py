@@ -294,7 +294,9 @@ class _Reader:
         openers: list[tuple[Heading, str | None]] = []
         for heading in outline_.headings:
             name, _exact = _canon_name(heading.text, self.profile)
-            if _TITLE_RE.match(_strip_emphasis(heading.text)):
+            # only a heading before every section is the title: "### Turn 2: what changed" inside a
+            # section is that section's text, never a title that swallows what follows it
+            if _TITLE_RE.match(_strip_emphasis(heading.text)) and not any(n != "__title__" for _h, n in openers):
                 openers.append((heading, "__title__"))
             elif name is not None or heading.level <= 2:
                 openers.append((heading, name))

@@ -85,6 +85,15 @@ def _problems(parsed: ParsedTurn, participants: tuple[str, ...], slug: str) -> t
             problems.append(f"line {item.line}: {message}: {_REFUSED_WARNINGS[item.code]}")
         elif item.code in _NORMALISED:
             normalised.append(message)
+    for name in ("Confidence", "Converged"):
+        section = parsed.sections.get(name)
+        extra = [ln.strip() for ln in section.body.strip().splitlines()[1:] if ln.strip()] if section else []
+        if extra:
+            # one line each: what follows would be dropped from the file, so nothing is written
+            holds = "an integer 0-100" if name == "Confidence" else "`yes` or `no — <reason>`"
+            more = ", ..." if len(extra) > 1 else ""
+            problems.append(f"`## {name}` holds one line ({holds}); move the other lines ({extra[0][:60]!r}{more}) "
+                            "to `## Reasoning`")
     everyone = set(participants) | {slug}
     for mention in parsed.mentions:
         for named in mention.slugs:

@@ -197,7 +197,8 @@ def test_the_key_can_come_from_the_environment_or_a_file(tmp_path: Path) -> None
     assert result.exit_code == 0 and "WRITE YOUR TURN" in result.stdout
     key_file = tmp_path.parent / "a.key"
     key_file.write_text(key + "\n")
-    code, out, err = run("write", folder, "--slug", "a", "--key-file", str(key_file), input=turn_body(2, "**Use TOML.**"))
+    code, out, err = run("write", folder, "--slug", "a", "--key-file", str(key_file),
+                         input=turn_body(2, "**Use TOML.**"))
     assert code == 0, err
     code, _, err = run("next", folder, "--slug", "a", "--key-file", str(tmp_path.parent / "missing.key"))
     assert code == 2 and "cannot read" in err
@@ -347,3 +348,28 @@ def test_the_tools_state_folders_are_refused_as_debates(tmp_path: Path) -> None:
             code, out, err = run(*args)
             assert code == 1 and "the tool's own state" in err, (args, out, err)
             assert "Use TOML" not in out
+
+
+# 3. write never drops text ----------------------------------------------------------------------------
+
+
+def test_a_title_like_subsection_is_kept(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    body = ("## Reasoning\nFirst point.\n\n### Turn 1 - recap\nThe recap must survive.\n\n## Answer\n**Use TOML.**\n\n"
+            "### Turn 2: what changed\nThe change must survive.\n\n## Confidence\n70\n\n## Converged\nno\n")
+    code, _, err = run("write", folder, "--slug", "a", input=body)
+    assert code == 0, err
+    text = (tmp_path / "turn-1-a.md").read_text()
+    assert "The recap must survive." in text and "The change must survive." in text
+    assert "### Turn 2: what changed" in text
+
+
+def test_lines_after_confidence_or_converged_are_refused_not_dropped(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    for name, extra in (("Confidence", "70\nbecause the benchmark was run"), ("Converged", "no\n- a bulleted reason")):
+        body = turn_body(1, "**Use TOML.**")
+        body = body.replace("## Confidence\n70", "## Confidence\n" + extra) if name == "Confidence" else \
+            body.replace("## Converged\nno", "## Converged\n" + extra)
+        code, _, err = run("write", folder, "--slug", "a", input=body)
+        assert code == 1 and f"`## {name}` holds one line" in err and "move the other lines" in err, err
+        assert not (tmp_path / "turn-1-a.md").exists()
