@@ -13,15 +13,16 @@ from .atomic import create_exclusive, sweep_stale_temps
 from .debate import visible_scan
 from .errors import FolderError, IdentityError, InvalidTurn, TurnConflict
 from .folder import Scan, served_record_path
+from .frontmatter_split import strip_frontmatter
 from .identity import claim, free_slug, key_path
 from .ledger import append_entry
 from .naming import TurnName, turn_file_name
 from .parse import ParsedTurn, parse_turn
 from .profile import PROFILE_V1, PROTOCOL_VERSION
-from .sealed import publish_if_complete, seal, sealed_turns
+from .sealed import publish_if_complete, seal, sealed_dir, sealed_turns
 from .session import check_identity, check_slug, next_turn_number
 from .task import Task, count_words, require_readable, word_limit
-from .textfile import decode_turn_bytes
+from .textfile import decode_turn_bytes, read_text
 
 __all__ = ["WriteResult", "write_turn", "served_record_path", "compose"]
 
@@ -52,7 +53,7 @@ class WriteResult:
 
 
 def _peers_read(folder: str, scan: Scan, slug: str, turn: int) -> tuple[tuple[str, str], ...]:
-    """The peer files `next` served for this turn; else the N-1 peer files as they are now."""
+    """The peer files `next` served for this turn, as `next` recorded them (none when it never ran)."""
     record = served_record_path(folder, slug, turn)
     try:
         with open(record, encoding="utf-8") as handle:
@@ -61,13 +62,7 @@ def _peers_read(folder: str, scan: Scan, slug: str, turn: int) -> tuple[tuple[st
             return tuple(sorted(served.items()))
     except (OSError, ValueError):
         pass
-    peers = []
-    for entry in scan.turns:
-        if entry.name.turn == turn - 1 and entry.name.slug != slug and entry.is_file:
-            digest = sha256_of(entry.path)
-            if digest:
-                peers.append((entry.filename, digest))
-    return tuple(sorted(peers))
+    return ()  # `next` served nothing for this turn: the session read no peer file, and says so
 
 
 def _problems(parsed: ParsedTurn, participants: tuple[str, ...], slug: str) -> tuple[list[str], list[str]]:
@@ -171,7 +166,9 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
     turn = next_turn_number(scan, slug, len(own_sealed - own_published))
     participants = task.participants if task and task.participants else scan.slugs
     parsed, normalised = _check_input(content, participants, slug, turn)
-    assert parsed.confidence is not None and parsed.converged is not None
+    if parsed.confidence is None or parsed.converged is None:  # _check_input refuses these; never write a guess
+        raise InvalidTurn(f"nothing written: turn {turn} of `{slug}` has no readable Confidence or Converged", [])
+    _refuse_repeat(folder, parsed, slug, turn, sealed_mode)
     path = os.path.join(folder, turn_file_name(turn, slug))
     new_key = None
     try:
@@ -207,7 +204,46 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
         except OSError:
             pass  # the turn stays sealed; the next write publishes it
     return WriteResult(path, turn, slug, parsed.confidence, parsed.converged, tuple(normalised), peers,
-                       new_key, sealed_mode, published, _limit_warnings(parsed, task))
+                       new_key, sealed_mode, published,
+                       _ahead_warnings(scan, participants, slug, turn, peers) + _limit_warnings(parsed, task))
+
+
+def _body(text: str) -> str:
+    """A turn's sections as `compose` writes them: no frontmatter, no title (they name the turn)."""
+    body = strip_frontmatter(text)
+    return body.split("\n", 1)[1].strip() if body.startswith("# Turn ") else body.strip()
+
+
+def _refuse_repeat(folder: str, parsed: ParsedTurn, slug: str, turn: int, sealed_mode: bool) -> None:
+    """A retried command must not write the same turn again as the next one (turns 2, 3 and 4 of one text)."""
+    if turn < 2:
+        return
+    name = turn_file_name(turn - 1, slug)
+    where = os.path.join(sealed_dir(folder), name) if sealed_mode and not os.path.exists(
+        os.path.join(folder, name)) else os.path.join(folder, name)
+    previous = read_text(where)
+    if previous.text is None:
+        return
+    new = _body(compose(parsed, slug, turn, (), ""))
+    if new == _body(previous.text):
+        raise InvalidTurn(f"nothing written: this is word for word your turn {turn - 1} ({name}), which is already "
+                          f"written. If a command was retried, your turn is safe; run `multidebate next` for turn "
+                          f"{turn}", [])
+
+
+def _ahead_warnings(scan: Scan, participants: tuple[str, ...], slug: str, turn: int,
+                    peers: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """Said, not refused: a turn written before any peer wrote the previous one, or without reading them."""
+    if turn < 2:
+        return ()
+    others = [p for p in participants if p != slug]
+    if others and not any(scan.entry(turn - 1, p) is not None for p in others):
+        return (f"no peer has written turn {turn - 1} yet: you are ahead of every peer. Run `multidebate next "
+                "--wait` before your next turn, so that it answers theirs.",)
+    if not peers:
+        return (f"`next` served you no peer file for turn {turn}: this turn lists none as read. Run `multidebate "
+                "next` before each `write`.",)
+    return ()
 
 
 def _limit_warnings(parsed: ParsedTurn, task: Task | None) -> tuple[str, ...]:

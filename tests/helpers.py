@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import os
 
+from multidebate.briefing import brief
 from multidebate.task import create_task, render_task
 from multidebate.write import WriteResult, write_turn
+
+
+def _served(folder: str, slug: str, key: str | None) -> None:
+    """Run `next` first, as a session does: `write` records as read only the peer files `next` served."""
+    if key is not None:
+        brief(folder, slug, key=key)
 
 
 def turn_body(turn: int, answer: str, confidence: int = 70, converged: bool = False,
@@ -37,6 +44,7 @@ def make_debate(folder: str, turns: list[dict[str, str | tuple[str, bool]]], tas
         for slug, value in row.items():
             answer, converged = value if isinstance(value, tuple) else (value, False)
             where = (os.path.abspath(folder), slug)
+            _served(folder, slug, KEYS.get(where))
             result = write_turn(folder, slug, turn_body(number, answer, converged=converged and number > 1).encode(),
                                 KEYS.get(where))
             if result.key:
@@ -47,6 +55,7 @@ def make_debate(folder: str, turns: list[dict[str, str | tuple[str, bool]]], tas
 def write_keyed(folder: str, slug: str, content: bytes) -> WriteResult:
     """`write_turn` as the session that owns `slug` (keeping the key its first write handed out)."""
     where = (os.path.abspath(folder), slug)
+    _served(folder, slug, KEYS.get(where))
     result = write_turn(folder, slug, content, KEYS.get(where))
     if result.key:
         KEYS[where] = result.key

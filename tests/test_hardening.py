@@ -373,3 +373,37 @@ def test_lines_after_confidence_or_converged_are_refused_not_dropped(tmp_path: P
         code, _, err = run("write", folder, "--slug", "a", input=body)
         assert code == 1 and f"`## {name}` holds one line" in err and "move the other lines" in err, err
         assert not (tmp_path / "turn-1-a.md").exists()
+
+
+# 12. write guards -------------------------------------------------------------------------------------
+
+
+def test_a_retried_write_is_not_a_new_turn(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
+    key = key_of(folder, "a")
+    run("next", folder, "--slug", "a", "--key", key)
+    body = turn_body(2, "**Use TOML.**")
+    assert run("write", folder, "--slug", "a", "--key", key, input=body)[0] == 0
+    for _retry in range(2):
+        code, _, err = run("write", folder, "--slug", "a", "--key", key, input=body)
+        assert code == 1 and "word for word your turn 2" in err
+    assert not (tmp_path / "turn-3-a.md").exists()
+
+
+def test_running_ahead_and_writing_unread_are_said(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**"}], participants=("a", "b"))
+    code, out, _ = run("write", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json",
+                       input=turn_body(2, "**Use TOML.**"))
+    result = json.loads(out)
+    assert code == 0 and any("ahead of every peer" in w for w in result["warnings"])
+    assert result["peers_read"] == []
+    # b has written turn 1 now; a writes turn 3 without running `next`: nothing is recorded as read
+    (tmp_path / "extra").mkdir()
+    make_debate(str(tmp_path / "extra"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
+    extra = str(tmp_path / "extra")
+    code, out, _ = run("write", extra, "--slug", "a", "--key", key_of(extra, "a"), "--json",
+                       input=turn_body(2, "**Use TOML.**"))
+    result = json.loads(out)
+    assert result["peers_read"] == [] and any("served you no peer file" in w for w in result["warnings"])

@@ -137,9 +137,12 @@ def test_roster_member_who_never_wrote_keeps_turn_incomplete(tmp_path: Path) -> 
 
 def test_minor_and_none_items_are_not_open_disagreements(tmp_path: Path) -> None:
     from helpers import key_of, turn_body
+    from multidebate.briefing import brief
     from multidebate.write import write_turn
 
     folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML2}])
+    for slug in ("a", "b"):
+        brief(folder, slug, key=key_of(folder, slug))  # read each other's turn 1, as sessions do
     write_turn(folder, "a", turn_body(2, TOML, converged=True, disagreements="- With b: None").encode(),
                key_of(folder, "a"))
     write_turn(folder, "b", turn_body(2, TOML2, converged=True,
@@ -171,6 +174,7 @@ def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path
     """No roster: c writes turn 1 after a and b have read theirs, so their turn-2 yes never saw c's answer."""
     from helpers import key_of, turn_body, write_keyed
     from multidebate.briefing import brief
+    from multidebate.write import write_turn
 
     folder = str(tmp_path / "d")
     answer = "**Keep the cache inside the folder.**"
@@ -179,8 +183,8 @@ def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path
         brief(folder, slug, key=key_of(folder, slug))  # served each other's turn 1 only
     write_keyed(folder, "c", turn_body(1, answer).encode())  # the late joiner
     brief(folder, "c", key=key_of(folder, "c"))
-    for slug in ("a", "b"):
-        write_keyed(folder, slug, turn_body(2, answer, converged=True).encode())
+    for slug in ("a", "b"):  # written on what they were served before c joined (no second `next`)
+        write_turn(folder, slug, turn_body(2, answer, converged=True).encode(), key_of(folder, slug))
     from click.testing import CliRunner
 
     from multidebate.cli import cli
