@@ -21,6 +21,7 @@ from .naming import TurnName
 from .profile import PROFILE_V1
 from .sealed import sealed_dir
 from .session import check_identity, check_slug, next_turn_number
+from .state_io import write_state
 from .textfile import read_text
 from .task import TASK_FILE, create_task, render_task, require_readable, same_task, word_limit
 from .verdict import Verdict, debate_context, judge, proposed_line
@@ -118,11 +119,7 @@ def _record_served(folder: str, slug: str, turn: int, peers: tuple[PeerFile, ...
     """Remember what was served so `write` can put its hashes in the turn's metadata."""
     path = served_record_path(folder, slug, turn)
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump({p.file: p.sha256 for p in peers}, handle)
-        os.replace(tmp, path)
+        write_state(path, json.dumps({p.file: p.sha256 for p in peers}).encode("utf-8"))
     except OSError:
         pass  # a read-only folder still gets its briefing; write falls back to current hashes
 
@@ -308,9 +305,9 @@ def _previous_lines(debate: Debate, slug: str, turn: int, served: tuple[str, ...
                     ) -> tuple[tuple[tuple[str, str], ...], str]:
     """Turn N-1's recommendation lines (the peers served, then the session's own), and a line to reuse.
 
-    A line is proposed when those lines are not all identical and no two are
-    shown to differ: the sessions seem to hold one recommendation in several
-    wordings, and reusing one line word for word lets the verdict confirm it.
+    A line is proposed when those lines are not all identical but every two
+    are shown to say the same thing: one recommendation in several wordings,
+    and reusing one line word for word lets the verdict confirm it.
     Every session gets the same proposal (verdict.proposed_line).
     """
     if turn < 2:
@@ -321,7 +318,9 @@ def _previous_lines(debate: Debate, slug: str, turn: int, served: tuple[str, ...
         return tuple(lines), ""
     context = debate_context(debate)
     entries = [e for s, _line in lines if (e := debate.entry(turn - 1, s)) is not None]
-    if any(context.compare(a.sig, b.sig).differ for i, a in enumerate(entries) for b in entries[i + 1:]):
+    # only lines shown to say the same thing: sessions read a proposal for lines that merely might
+    # (DRF-or-ninja vs ninja, five status codes of which three differed) as advice to adopt a peer's answer
+    if not all(context.compare(a.sig, b.sig).agree for i, a in enumerate(entries) for b in entries[i + 1:]):
         return tuple(lines), ""
     return tuple(lines), proposed_line(debate, turn - 1)
 

@@ -33,12 +33,13 @@ from .findings import CODES, Finding
 from .folder import STATE_DIR, TurnEntry
 from .mentions import Claim, Mention
 from .profile import PROFILE_V1
+from .state_io import make_state_dirs, read_state
 from .comparison import AnswerSig
 
 __all__ = ["CACHE_FORMAT", "ProgressHook", "cache_dir", "code_stamp", "load_shard", "read_entries", "report_progress",
            "store_shard"]
 
-CACHE_FORMAT = 11
+CACHE_FORMAT = 12
 # The modules whose results the cache holds (parse results and validate's checks).
 _CODE = ("blocks", "cache", "checks_cache", "comparison", "entry", "findings", "frontmatter_split", "integrity",
          "lazy_re", "ledger",
@@ -78,8 +79,7 @@ def _shard_name(turn: int, kind: str = "") -> str:
 def load_shard(path: str) -> dict[str, Any]:
     """A shard's records; {} when it is missing, damaged or from another version."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = json.loads(read_state(path))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict) or data.get("stamp") != _STAMP or not isinstance(data.get("files"), dict):
@@ -91,7 +91,7 @@ def load_shard(path: str) -> dict[str, Any]:
 def store_shard(path: str, files: dict[str, Any]) -> None:
     """Replace a shard atomically; a read-only folder or a full disk only means no cache."""
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        make_state_dirs(os.path.dirname(path))
         fd, tmp = open_temp(os.path.dirname(path), ".cache-")
     except OSError:
         return  # read-only folder: the next reader parses again

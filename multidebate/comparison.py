@@ -85,6 +85,8 @@ _ITEM_RE = LazyPattern(
     r"\s*(?:\*\*|__)?\s*(.{1,80}?)\s*(?:\*\*|__)?\s*$", re.MULTILINE)
 # "1. Use TOML" / "2) B": an ordered list item; an item only when the list opens the Answer (else reasons)
 _ORDERED_RE = LazyPattern(r"^\s*(\d{1,2})[.)]\s+(?:\*\*|__)?\s*(.{1,200}?)\s*(?:\*\*|__)?\s*$")
+# "1: 401 Unauthorized, 2: 403 Forbidden": numbered values inline, separated by commas or semicolons
+_INLINE_VALUES_RE = LazyPattern(r"(?:^|[,;]\s*)(\d{1,2})\s*[:=)\u2192]\s*([^,;]+?)\s*(?=[,;]|$)")
 # "1. A 2. B", "1-B, 2-C", "1B 2C": numbered letters inline, numbered from 1 without a gap
 _INLINE_NUMBERED_RE = LazyPattern(r"(?<![\w.])(\d{1,2})\s*[.):=\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])")
 _INLINE_ITEM_RE = LazyPattern(r"\b(Q\s*\d+)\s*[:=.)\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])", re.IGNORECASE)
@@ -223,10 +225,14 @@ def items_of(answer: str) -> tuple[tuple[str, str], ...]:
               for m in _INLINE_ITEM_RE.compiled.finditer(recommendation(answer))]
     if len(inline) >= 2 and len({k for k, _v in inline}) == len(inline):
         return tuple(inline)  # "**Q1: A, Q2: B, ...**": the line itself is the list
-    numbered = [(m.group(1), m.group(2).upper())
-                for m in _INLINE_NUMBERED_RE.compiled.finditer(next(iter(answer.strip().splitlines()), ""))]
-    if len(numbered) >= 2 and [k for k, _v in numbered] == [str(n) for n in range(1, len(numbered) + 1)]:
+    first_line = next(iter(answer.strip().splitlines()), "")
+    numbered = [(m.group(1), m.group(2).upper()) for m in _INLINE_NUMBERED_RE.compiled.finditer(first_line)]
+    if _counts_from_one(numbered):
         return tuple(numbered)  # "1. A 2. B 3. C"
+    valued = [(m.group(1), m.group(2).strip(" *_")) for m in _INLINE_VALUES_RE.compiled.finditer(
+        recommendation(answer))]
+    if _counts_from_one(valued):
+        return tuple(valued)  # "1: 401 Unauthorized, 2: 403 Forbidden"
     best: list[tuple[str, str]] = []
     run: list[tuple[str, str]] = []
     fence = ""
@@ -260,6 +266,11 @@ def items_of(answer: str) -> tuple[tuple[str, str], ...]:
     if len(set(keys)) != len(keys):
         best = []
     return tuple(best)
+
+
+def _counts_from_one(items: list[tuple[str, str]]) -> bool:
+    """At least two items numbered 1, 2, 3, ... without a gap: a list, not numbers in a sentence."""
+    return len(items) >= 2 and [k for k, _v in items] == [str(n) for n in range(1, len(items) + 1)]
 
 
 def _is_label_line(line: str) -> bool:

@@ -12,7 +12,7 @@ from .naming import TurnName, looks_like_turn_attempt, parse_turn_name
 
 __all__ = ["STATE_DIR", "Scan", "TurnEntry", "scan_folder", "scan_of"]
 
-STATE_DIR = ".multidebate"
+from .state_io import STATE_DIR
 
 
 class TurnEntry(NamedTuple):

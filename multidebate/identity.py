@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 
 from .atomic import create_exclusive
 from .folder import STATE_DIR, Scan
+from .state_io import make_state_dirs, read_state
 
 __all__ = ["key_path", "claim", "check_key", "free_slug", "is_claimed", "KeyMismatch"]
 
@@ -38,8 +39,7 @@ def _digest(key: str) -> str:
 
 def _stored_digest(folder: str, slug: str) -> str | None:
     try:
-        with open(key_path(folder, slug), encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = json.loads(read_state(key_path(folder, slug), 64 * 1024))
         value = data.get("key_sha256") if isinstance(data, dict) else None
         return value if isinstance(value, str) else ""
     except FileNotFoundError:
@@ -68,7 +68,7 @@ def claim(folder: str, slug: str) -> str | None:
     record = {"slug": slug, "key_sha256": _digest(key),
               "claimed_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
     path = key_path(folder, slug)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    make_state_dirs(os.path.dirname(path))
     if not create_exclusive(path, (json.dumps(record) + "\n").encode("utf-8")):
         return None
     return key

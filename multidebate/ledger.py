@@ -15,6 +15,7 @@ import os
 from dataclasses import dataclass
 
 from .folder import STATE_DIR
+from .state_io import open_state_append, read_state
 
 __all__ = ["LedgerEntry", "Ledger", "GENESIS", "ledger_path", "append_entry", "read_ledger"]
 
@@ -66,8 +67,7 @@ def read_ledger(folder: str, slug: str) -> Ledger:
     broken: list[tuple[int, str]] = []
     prev = GENESIS
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read(16 * 1024 * 1024).split("\n")
+        lines = read_state(path).decode("utf-8", errors="replace").split("\n")
     except OSError:
         return Ledger(slug, path, (), (), GENESIS)
     numbered = [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
@@ -100,9 +100,7 @@ def append_entry(folder: str, slug: str, file: str, data: bytes, turn: int, writ
     ledger = read_ledger(folder, slug)
     entry = LedgerEntry(file, hashlib.sha256(data).hexdigest(), len(data), written_at, slug, turn,
                         ledger.last_hash, len(ledger.entries) + 1)
-    path = ledger.path
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = open_state_append(ledger.path)
     try:
         os.write(fd, (entry.as_json() + "\n").encode("utf-8"))
         os.fsync(fd)

@@ -15,6 +15,7 @@ import os
 from .atomic import create_exclusive
 from .folder import STATE_DIR
 from .naming import parse_turn_name, turn_file_name
+from .state_io import make_state_dirs
 
 __all__ = ["sealed_dir", "sealed_turns", "published_turns", "seal", "publish_if_complete"]
 
@@ -57,7 +58,7 @@ def published_turns(folder: str) -> set[int]:
 
 def seal(folder: str, turn: int, slug: str, data: bytes) -> bool:
     """Create the sealed file; False when it exists."""
-    os.makedirs(sealed_dir(folder), exist_ok=True)
+    make_state_dirs(sealed_dir(folder))
     return create_exclusive(os.path.join(sealed_dir(folder), turn_file_name(turn, slug)), data)
 
 

@@ -13,6 +13,7 @@ from .findings import Finding, finding
 from .frontmatter_split import split_frontmatter
 from .lazy_re import LazyPattern
 from .naming import is_slug
+from .state_io import read_state, write_state
 from .textfile import read_text
 from . import __version__
 from .atomic import create_exclusive
@@ -54,8 +55,7 @@ def _cache_path(folder: str) -> str:
 
 def _from_cache(folder: str, path: str, identity: list[int]) -> Task | None:
     try:
-        with open(_cache_path(folder), encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = json.loads(read_state(_cache_path(folder), 1024 * 1024))
         if data["identity"] != identity or data["version"] != __version__:
             return None
         return Task(str(data["text"]), tuple(data["participants"]) if data["participants"] else None,
@@ -73,11 +73,7 @@ def _to_cache(folder: str, identity: list[int], task: Task) -> None:
             "findings": [[f.line, f.code, f.message] for f in task.findings]}
     path = _cache_path(folder)
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(data, handle)
-        os.replace(tmp, path)
+        write_state(path, json.dumps(data).encode("utf-8"))
     except OSError:
         pass
 

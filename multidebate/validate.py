@@ -44,8 +44,44 @@ def _name_findings(debate: Debate) -> list[Finding]:
     return found
 
 
-def _folder_findings(debate: Debate) -> list[Finding]:
+def _state_findings(folder: str) -> list[Finding]:
+    """Entries of `.multidebate/` that the tool never follows or opens: symlinks, FIFOs, devices, or
+    `.multidebate` itself not a folder.  Walked without following links, at most 10,000 entries."""
+    import stat
+
+    from .state_io import STATE_DIR
+
+    root = os.path.join(folder, STATE_DIR)
     found: list[Finding] = []
+    try:
+        info = os.lstat(root)
+    except OSError:
+        return found
+    pending = [root]
+    seen = 0
+    while pending and seen < 10_000:
+        here = pending.pop()
+        try:
+            mode = os.lstat(here).st_mode
+        except OSError:
+            continue
+        seen += 1
+        if stat.S_ISDIR(mode):
+            try:
+                pending.extend(os.path.join(here, name) for name in os.listdir(here))
+            except OSError:
+                pass
+        elif not stat.S_ISREG(mode):
+            what = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file or folder"
+            found.append(finding(here, 1, "E086", f"is {what}: the tool never follows or opens it, so what it "
+                                 "held (ledger, key, cache, sealed turn) is unavailable; remove it"))
+    if not stat.S_ISDIR(info.st_mode) and not found:
+        found.append(finding(root, 1, "E086", "is not a folder: the tool keeps its ledger and keys there"))
+    return found
+
+
+def _folder_findings(debate: Debate) -> list[Finding]:
+    found: list[Finding] = _state_findings(debate.folder)
     for entry in debate.scan.gaps():
         found.append(finding(entry.path, 1, "E070", f"turn {entry.name.turn} of `{entry.name.slug}` has no turn "
                              f"{entry.name.turn - 1} before it"))

@@ -22,6 +22,7 @@ from .profile import PROFILE_V1, PROTOCOL_VERSION
 from .sealed import publish_if_complete, seal, sealed_dir, sealed_turns
 from .session import check_identity, check_slug, next_turn_number
 from .task import Task, count_words, require_readable, word_limit
+from .state_io import read_state
 from .textfile import decode_turn_bytes, read_text
 
 __all__ = ["WriteResult", "write_turn", "served_record_path", "compose"]
@@ -56,8 +57,7 @@ def _peers_read(folder: str, scan: Scan, slug: str, turn: int) -> tuple[tuple[st
     """The peer files `next` served for this turn, as `next` recorded them (none when it never ran)."""
     record = served_record_path(folder, slug, turn)
     try:
-        with open(record, encoding="utf-8") as handle:
-            served = json.load(handle)
+        served = json.loads(read_state(record, 1024 * 1024))
         if isinstance(served, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in served.items()):
             return tuple(sorted(served.items()))
     except (OSError, ValueError):

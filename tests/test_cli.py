@@ -271,3 +271,16 @@ def test_next_marks_a_peer_line_identical_to_the_sessions_own(tmp_path: Path) ->
     assert "- b: **Use TOML.** (identical to yours)" in out
     code, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
     assert "- a: **Use TOML.** (identical to yours)" in out
+
+
+def test_next_proposes_no_line_for_lines_that_might_differ(tmp_path: Path) -> None:
+    """Sessions read a proposal as advice to adopt a peer's answer: only lines shown to agree get one."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Django, with DRF or django-ninja for the public API.**",
+                          "b": "**Django, with django-ninja for the public API.**"}])
+    code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json")
+    assert code == 0 and json.loads(out)["proposed_line"] is None
+    other = str(tmp_path / "same")
+    make_debate(other, [{"a": "**Use PostgreSQL.**", "b": "**Use Postgres.**"}])
+    code, out, _ = run("next", other, "--slug", "a", "--key", key_of(other, "a"), "--json")
+    assert json.loads(out)["proposed_line"] in ("Use PostgreSQL.", "Use Postgres.")

@@ -35,6 +35,8 @@ DIFFERENT = [  # (left, right, a word the evidence must name)
     ("**Answers:**\n\n1. Use TOML\n2. Keep tabs\n3. 30 s", "**Answers:**\n\n1. Use TOML\n2. Switch to spaces\n3. 30 s",
      "keep tabs"),
     ("**Answers:**\n1. Use TOML\n2. Keep tabs\n3. 30 s", "**Answers:**\n1. Use TOML\n2. Keep tabs\n3. 60 s", "3 30 vs 60"),
+    ("**1: 403 Forbidden, 2: 201 Created, 3: 409 Conflict**", "**1: 401 Unauthorized, 2: 201 Created, 3: 412 "
+     "Precondition Failed**", "1 401 vs 403"),
     # a language named after a word that is glue elsewhere ("go with X")
     ("**Write the service in Go.**", "**Write the service in Rust.**", "go"),
     ("**Keep the monolith.**", "**Split the monolith into services.**", "keep, the other change"),

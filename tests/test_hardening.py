@@ -407,3 +407,47 @@ def test_running_ahead_and_writing_unread_are_said(tmp_path: Path) -> None:
                        input=turn_body(2, "**Use TOML.**"))
     result = json.loads(out)
     assert result["peers_read"] == [] and any("served you no peer file" in w for w in result["warnings"])
+
+
+# 9. the tool's state folder: never written through a link, never blocking on a FIFO ------------------
+
+
+def test_a_symlinked_ledger_folder_is_never_written_through(tmp_path: Path) -> None:
+    folder = tmp_path / "d"
+    make_debate(str(folder), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    ledger = folder / ".multidebate" / "ledger"
+    for name in os.listdir(ledger):
+        (ledger / name).rename(elsewhere / name)
+    ledger.rmdir()
+    ledger.symlink_to(elsewhere)
+    before = {name: (elsewhere / name).read_bytes() for name in os.listdir(elsewhere)}
+    done = run_process("write", str(folder), "--slug", "a", "--key", key_of(str(folder), "a"),
+                       input=turn_body(2, "**Use TOML.**"))
+    assert {name: (elsewhere / name).read_bytes() for name in os.listdir(elsewhere)} == before, done.stdout
+    assert "E086" in run_process("validate", str(folder)).stdout
+
+
+def test_a_fifo_in_the_state_folder_hangs_nothing(tmp_path: Path) -> None:
+    folder = tmp_path / "d"
+    make_debate(str(folder), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
+    ledger = folder / ".multidebate" / "ledger" / "a.jsonl"
+    ledger.unlink()
+    os.mkfifo(ledger)
+    os.mkfifo(folder / ".multidebate" / "keys" / "b.json.tmp")
+    for args in (["status", str(folder)], ["validate", str(folder)], ["report", str(folder)],
+                 ["next", str(folder), "--slug", "b", "--key", key_of(str(folder), "b")]):
+        done = run_process(*args)  # a hang fails here on the timeout instead of hanging the suite
+        assert "Traceback" not in done.stderr, (args, done.stderr)
+    assert "E086" in run_process("validate", str(folder)).stdout
+
+
+def test_a_state_folder_that_is_a_file_gives_a_clear_error(tmp_path: Path) -> None:
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / ".multidebate").write_text("not a folder")
+    done = run_process("write", str(folder), "--slug", "a", input=turn_body(1, "**Use TOML.**"))
+    assert done.returncode == 1 and "Error:" in done.stderr and "Traceback" not in done.stderr
+    assert (folder / ".multidebate").read_text() == "not a folder"
+    assert "E086" in run_process("validate", str(folder)).stdout
