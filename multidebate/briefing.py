@@ -230,9 +230,16 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
     require_readable(debate.task)
     check_slug(slug, debate.task)
     check_identity(folder, debate.scan, debate.task, slug, key, "next")
+    notes: list[str] = []
+    if slug not in debate.participants and not (debate.task and debate.task.participants):
+        import difflib
+
+        close = difflib.get_close_matches(slug, debate.participants, n=1, cutoff=0.75)
+        if close:  # a typo would silently add a participant whose turns nobody writes
+            notes.append(f"`{slug}` is not a participant yet, and writing under it adds one; did you mean "
+                         f"`{close[0]}`? If so, run `next` with `--slug {close[0]}`.")
     sealed_count, sealed_answer = _own_sealed(folder, slug, debate)
     turn = next_turn_number(debate.scan, slug, sealed_count)
-    notes: list[str] = []
     task_text = _task_text(debate, slug, turn, task, notes)
     if task and debate.task is None:
         debate = load_debate(folder)  # TASK.md was just recorded

@@ -58,7 +58,10 @@ def slugify(name: str) -> str:
     """
     import unicodedata  # slugs are made rarely; a status never needs it
 
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    # accents fold away; any other character that has no ASCII form separates words, as vendors'
+    # non-breaking hyphens do ("GPT\u20115.5" is gpt-5-5, not gpt5-5)
+    folded = "".join(c if c.isascii() else "" if unicodedata.category(c).startswith("M") else " "
+                     for c in unicodedata.normalize("NFKD", name))
     slug = re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
     if len(slug) > SLUG_MAX:
         slug = slug[:SLUG_MAX].rstrip("-")

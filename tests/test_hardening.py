@@ -451,3 +451,29 @@ def test_a_state_folder_that_is_a_file_gives_a_clear_error(tmp_path: Path) -> No
     assert done.returncode == 1 and "Error:" in done.stderr and "Traceback" not in done.stderr
     assert (folder / ".multidebate").read_text() == "not a folder"
     assert "E086" in run_process("validate", str(folder)).stdout
+
+
+# 15. found as a new user would -------------------------------------------------------------------------
+
+
+def test_slug_keeps_unicode_dashes_as_separators() -> None:
+    for name, slug in (("GPT\u20115.5", "gpt-5-5"), ("GPT\u20105", "gpt-5"), ("o3\u2212mini", "o3-mini"),
+                       ("Gemini\u20143 Pro", "gemini-3-pro"), ("Caf\u00e9 2", "cafe-2")):
+        code, out, _ = run("slug", name)
+        assert code == 0 and out.strip() == slug, (name, out)
+
+
+def test_init_refuses_a_roster_twice_and_limits_that_cannot_be_met(tmp_path: Path) -> None:
+    code, _, err = run("init", str(tmp_path / "a"), "--task", "x", "--participants", "a,b,a")
+    assert code == 2 and "listed twice: a" in err and not (tmp_path / "a").exists()
+    code, _, err = run("init", str(tmp_path / "b"), "--task", "x", "--min-turns", "5", "--max-turns", "3")
+    assert code == 2 and "--min-turns 5 is more than --max-turns 3" in err and not (tmp_path / "b").exists()
+
+
+def test_a_slug_typo_without_a_roster_gets_did_you_mean(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"gpt-5-5": "**Use TOML.**", "opus-4-7": "**Use YAML.**"}])
+    code, out, _ = run("next", folder, "--slug", "gpt-55")
+    assert code == 0 and "did you mean `gpt-5-5`?" in out
+    code, out, _ = run("next", folder, "--slug", "gemini-3-pro")
+    assert "did you mean" not in out

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +37,7 @@ def test_frontmatter_keys_are_the_specifications() -> None:
 
 
 def test_reference_validator_accepts_it(tmp_path: Path) -> None:
-    from skills_ref.validator import validate
+    validate = pytest.importorskip("skills_ref.validator", reason="skills-ref needs Python 3.11").validate
 
     folder = tmp_path / "multidebate"
     folder.mkdir()

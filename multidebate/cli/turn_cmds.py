@@ -43,11 +43,19 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
 
     roster: tuple[str, ...] | None = None
     if participants:
-        roster = tuple(dict.fromkeys(p.strip() for p in participants.split(",") if p.strip()))
+        listed = [p.strip() for p in participants.split(",") if p.strip()]
+        roster = tuple(dict.fromkeys(listed))
         bad = [p for p in roster if not is_slug(p)]
         if bad:
             raise click.BadParameter(f"not slugs: {', '.join(bad)} (see `multidebate slug NAME`)",
                                      param_hint="--participants")
+        if len(roster) != len(listed):
+            twice = sorted({p for p in listed if listed.count(p) > 1})
+            raise click.BadParameter(f"listed twice: {', '.join(twice)}; each participant once",
+                                     param_hint="--participants")
+    if min_turns is not None and max_turns is not None and min_turns > max_turns:
+        raise click.UsageError(f"--min-turns {min_turns} is more than --max-turns {max_turns}: the debate could "
+                               "never converge")
     if sealed and not roster:
         raise click.UsageError("--sealed needs --participants: the roster says who must write before publishing")
     if not task_text.strip():
