@@ -43,6 +43,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "E082": ("error", "ledger damaged (broken hash chain)"),
     "E083": ("error", "session was served a file of its own turn or later"),
     "E084": ("error", "peer file changed after the session read it"),
+    "E087": ("error", "a file another turn read is gone"),
     "E086": ("error", "an entry of .multidebate/ is a symlink or not a regular file or folder"),
     "E085": ("error", "turn file not written by `write` under a slug held by a key"),
     "W001": ("warning", "byte order mark"),

@@ -36,8 +36,22 @@ def ledger_slugs(debate: Debate) -> list[str]:
     return sorted(slugs)
 
 
-def ledger_findings(debate: Debate, slug: str) -> tuple[list[Finding], tuple[str, ...]]:
-    """A slug's ledger against the folder: (findings, the file names the ledger records)."""
+def _content_sha256(path: str) -> str:
+    """The sha256 of a file's bytes as they are now (no cache, no symlink followed); "" when unreadable."""
+    import hashlib
+
+    from .textfile import read_text
+
+    read = read_text(path)
+    return hashlib.sha256(read.raw).hexdigest() if read.raw else ""
+
+
+def ledger_findings(debate: Debate, slug: str, rehash: bool = False) -> tuple[list[Finding], tuple[str, ...]]:
+    """A slug's ledger against the folder: (findings, the file names the ledger records).
+
+    `rehash`: hash every file's bytes instead of trusting the parse cache's sha256 (validate does: a
+    forged cache record must not hide an edit).
+    """
     found: list[Finding] = []
     sealed = bool(debate.task and debate.task.sealed)
     ledger = read_ledger(debate.folder, slug)
@@ -53,7 +67,8 @@ def ledger_findings(debate: Debate, slug: str) -> tuple[list[Finding], tuple[str
                 found.append(finding(path, 1, "E081", f"was written at {entry.written_at} (ledger) and has "
                                      "since been deleted or renamed"))
             continue
-        if current.sha256 and current.sha256 != entry.sha256:
+        digest = _content_sha256(current.path) if rehash else current.sha256
+        if digest and digest != entry.sha256:
             found.append(finding(path, 1, "E080", f"differs from what was written at {entry.written_at} "
                                  "(ledger sha256): it was edited or replaced; turn files are never changed"))
     held = None
@@ -119,6 +134,11 @@ def reading_findings(debate: Debate, entry: Entry) -> list[Finding]:
                                  f"session at turn {entry.turn} reads only turn {entry.turn - 1}"))
             continue
         peer = debate.entry(read.turn, read.slug)
+        if peer is None and not recorded_file_exists(debate.folder, os.path.basename(name),
+                                                     bool(debate.task and debate.task.sealed)):
+            found.append(finding(entry.path, 1, "E087", f"its session read `{name}`, which is gone: a turn file "
+                                 "(and perhaps its slug's ledger) was deleted or renamed after it was read"))
+            continue
         if peer is not None and peer.sha256 and peer.sha256 != digest:
             found.append(finding(entry.path, 1, "E084", f"its session read `{name}`, which has changed since "
                                  "(sha256 differs)"))

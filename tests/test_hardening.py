@@ -477,3 +477,36 @@ def test_a_slug_typo_without_a_roster_gets_did_you_mean(tmp_path: Path) -> None:
     assert code == 0 and "did you mean `gpt-5-5`?" in out
     code, out, _ = run("next", folder, "--slug", "gemini-3-pro")
     assert "did you mean" not in out
+
+
+# 5. edits that used to pass ----------------------------------------------------------------------------
+
+
+def test_a_forged_cache_record_does_not_hide_an_edit(tmp_path: Path) -> None:
+    import hashlib
+
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
+    path = tmp_path / "turn-1-b.md"
+    original = hashlib.sha256(path.read_bytes()).hexdigest()
+    path.write_text(path.read_text().replace("Use YAML.", "Use INI."))
+    edited = hashlib.sha256(path.read_bytes()).hexdigest()
+    run("status", folder)  # builds the parse cache with the edited file's hash (not validate's own cache)
+    forged = 0
+    for shard in (tmp_path / ".multidebate" / "cache").iterdir():
+        text = shard.read_text()
+        if edited in text:
+            shard.write_text(text.replace(edited, original))
+            forged += 1
+    assert forged  # the attack really rewrote a record
+    assert "turn-1-b.md:1: E080" in run("validate", folder)[1]
+
+
+def test_a_slugs_files_and_ledger_deleted_are_seen_from_what_peers_read(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "**Use TOML.**", "b": "**Use TOML.**"}])
+    for name in ("turn-1-b.md", "turn-2-b.md"):
+        (tmp_path / name).unlink()
+    (tmp_path / ".multidebate" / "ledger" / "b.jsonl").unlink()
+    out = run("validate", folder)[1]
+    assert "turn-2-a.md:1: E087" in out and "turn-1-b.md" in out

@@ -200,4 +200,5 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
         given = result.key or key
         key_option = f" --key {given}" if given else ""
         click.echo(f"Next: multidebate next {shlex.quote(os.path.abspath(folder))} --slug {result.slug}{key_option} "
-                   "(hands-free: add --wait); it shows your peers' turn and where the debate stands.")
+                   "(hands-free: add --wait, and --timeout SECONDS below your shell's command limit; the default "
+                   "is 600); it shows your peers' turn and where the debate stands.")
