@@ -337,7 +337,7 @@ def _fence_id(texts: list[str]) -> str:
     import secrets
 
     while True:
-        fence = secrets.token_hex(8)
+        fence = secrets.token_hex(4)  # 32 random bits drawn per run: a file cannot guess them, and few tokens
         if not any(fence in text for text in texts):
             return fence
 
