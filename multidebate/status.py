@@ -136,7 +136,11 @@ def _cell_text(cell: Cell | None) -> str:
 def render_status(status: Status) -> str:
     """The status as a plain-text table for people."""
     if status.current_turn == 0 and not status.sealed:
-        return "\n".join([f"{status.folder}: no turn files yet."] + [f"problem: {line}" for line in status.problems]
+        hint = [] if status.task is not None else [
+            "This folder has no TASK.md and no turn file: it is no debate yet. Start one with `multidebate init "
+            "FOLDER --task \"...\"`, or give the folder the sessions write their turn-N-<slug>.md files to."]
+        return "\n".join([f"{status.folder}: no turn files yet."] + hint
+                         + [f"problem: {line}" for line in status.problems]
                          + [f"verdict: {status.verdict.state} - {status.verdict.detail}"])
     names = list(status.participants) + [s for s in status.outsiders if s not in status.participants]
     header = ["turn"] + names

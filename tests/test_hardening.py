@@ -510,3 +510,10 @@ def test_a_slugs_files_and_ledger_deleted_are_seen_from_what_peers_read(tmp_path
     (tmp_path / ".multidebate" / "ledger" / "b.jsonl").unlink()
     out = run("validate", folder)[1]
     assert "turn-2-a.md:1: E087" in out and "turn-1-b.md" in out
+
+
+def test_a_folder_that_is_no_debate_gets_a_hint(tmp_path: Path) -> None:
+    code, out, _ = run("status", str(tmp_path))
+    assert code == 0 and "it is no debate yet. Start one with `multidebate init" in out
+    make_debate(str(tmp_path / "d"), [])
+    assert "no debate yet" not in run("status", str(tmp_path / "d"))[1]
