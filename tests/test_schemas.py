@@ -20,7 +20,7 @@ from multidebate.profile import PROFILE_V1
 from multidebate.skill import STATES as SKILL_STATES
 from multidebate.verdict import STATES
 
-NAMES = ("status", "validate", "next", "write", "skill-list", "error")
+NAMES = ("status", "validate", "next", "write", "skill-list", "error", "report")
 
 
 def schema(name: str) -> dict[str, Any]:
@@ -65,7 +65,7 @@ def test_no_other_schema_files() -> None:
 def test_shared_definitions_agree_with_the_code() -> None:
     status, next_ = schema("status"), schema("next")
     for name in ("slug", "verdict", "pair"):
-        assert status["$defs"][name] == next_["$defs"][name], name
+        assert status["$defs"][name] == next_["$defs"][name] == schema("report")["$defs"][name], name
     assert status["$defs"]["verdict"]["properties"]["state"]["enum"] == list(STATES)
     assert schema("write")["properties"]["debate"]["properties"]["state"]["enum"] == list(STATES)
     assert next_["properties"]["sections"]["items"]["enum"] == list(PROFILE_V1.sections)
@@ -163,3 +163,17 @@ def test_skill_list_output_matches_the_schema(tmp_path: Path, monkeypatch: pytes
     assert code == 0 and {c["state"] for c in data["copies"]} == {"current", "modified", "linked", "missing"}
     assert data["copies"][-1]["scope"] == "custom"
     check("skill-list", data)
+
+
+def test_report_json_matches_its_schema(tmp_path: Path) -> None:
+    """Every shipped example, and a folder with problems, flags and a split: `report --format json` validates."""
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    folders = [str(p) for p in sorted(examples.iterdir()) if p.is_dir()]
+    broken = str(tmp_path / "broken")
+    make_debate(broken, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "**Use TOML.**", "b": "**Use YAML.**"}])
+    Path(broken, "turn-1-b.md").write_text(Path(broken, "turn-1-b.md").read_text().replace("YAML", "INI"))
+    for folder in folders + [broken, str(tmp_path / "empty")]:
+        os.makedirs(folder, exist_ok=True)
+        result = CliRunner().invoke(cli, ["report", folder, "--format", "json"])
+        assert result.exit_code == 0, result.output
+        check("report", json.loads(result.stdout))
