@@ -27,7 +27,8 @@ class Debate(NamedTuple):
         """The roster when TASK.md has one, else everyone who has written a turn."""
         if self.task and self.task.participants:
             return self.task.participants
-        return self.scan.slugs
+        retired = set(self.task.retired) if self.task else set()
+        return tuple(s for s in self.scan.slugs if s not in retired)
 
     @property
     def current_turn(self) -> int:

@@ -19,6 +19,9 @@ def check_slug(slug: str, task: Task | None) -> None:
         suggestion = slugify(slug)
         hint = f"; use `{suggestion}`" if suggestion else ""
         raise SlugError(f"`{slug}` is not a slug (lowercase letters, digits, single hyphens, at most 64){hint}")
+    if task is not None and slug in task.retired:
+        raise RosterError(f"`{slug}` was retired from this debate by the user: it writes no more turns. If you are a "
+                          "session that lost its key, ask the user which slug to use.")
     roster = task.participants if task else None
     if roster and slug not in roster:
         raise RosterError(
@@ -36,7 +39,8 @@ def check_identity(folder: str, scan: Scan, task: Task | None, slug: str, key: s
     if key is not None:
         raise IdentityError(
             f"the key given does not match `{slug}`'s key. Use the key `write` printed on your first turn; "
-            f"if it is lost, a person can delete .multidebate/keys/{slug}.json to free the slug."
+            f"if it is lost, a person can delete .multidebate/keys/{slug}.json to free the slug (the same session "
+            f"goes on), or run `multidebate retire {shlex.quote(folder)} {slug}` (turns complete without it)."
         )
     if not scan.by_slug.get(slug):
         raise IdentityError(

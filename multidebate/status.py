@@ -109,7 +109,8 @@ def debate_status(folder: str, now: float | None = None) -> Status:
         if written:
             waiting = max(0.0, (now if now is not None else time.time()) - min(written))
     roster = set(debate.participants)
-    outsiders = tuple(s for s in debate.scan.slugs if s not in roster)
+    retired = set(debate.task.retired) if debate.task else set()
+    outsiders = tuple(s for s in debate.scan.slugs if s not in roster and s not in retired)
     sealed = {t: tuple(sorted(s)) for t, s in debate.sealed_pending.items()}
     return Status(folder, debate.task.text if debate.task else None, debate.participants, current, missing,
                   waiting, rows, judge(debate, problems), outsiders, sealed,

@@ -18,7 +18,7 @@ from .textfile import read_text
 from . import __version__
 from .atomic import create_exclusive
 
-__all__ = ["Task", "TASK_FILE", "count_words", "load_task", "render_task", "create_task", "require_readable",
+__all__ = ["Task", "TASK_FILE", "count_words", "load_task", "render_task", "create_task", "require_readable", "retire",
            "same_task", "word_limit"]
 
 TASK_FILE = "TASK.md"
@@ -33,6 +33,7 @@ class Task(NamedTuple):
     min_turns: int | None = None
     findings: tuple[Finding, ...] = ()
     sealed: bool = False
+    retired: tuple[str, ...] = ()  # slugs the user retired: their turns stay as history, they write no more
 
 
 def _positive_int(value: object) -> int | None:
@@ -61,7 +62,7 @@ def _from_cache(folder: str, path: str, identity: list[int]) -> Task | None:
         return Task(str(data["text"]), tuple(data["participants"]) if data["participants"] else None,
                     data["max_turns"], data["min_turns"],
                     tuple(finding(path, int(line), str(code), str(msg)) for line, code, msg in data["findings"]),
-                    bool(data["sealed"]))
+                    bool(data["sealed"]), tuple(data.get("retired") or ()))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -69,7 +70,7 @@ def _from_cache(folder: str, path: str, identity: list[int]) -> Task | None:
 def _to_cache(folder: str, identity: list[int], task: Task) -> None:
     data = {"version": __version__, "identity": identity, "text": task.text,
             "participants": list(task.participants) if task.participants else None, "max_turns": task.max_turns,
-            "min_turns": task.min_turns, "sealed": task.sealed,
+            "min_turns": task.min_turns, "sealed": task.sealed, "retired": list(task.retired),
             "findings": [[f.line, f.code, f.message] for f in task.findings]}
     path = _cache_path(folder)
     try:
@@ -137,20 +138,35 @@ def _read_task(path: str) -> Task:
     sealed = meta.get("sealed") is True
     if meta.get("sealed") not in (None, True, False):
         notes.append(finding(path, 2, "E073", f"sealed must be true or false, not {meta.get('sealed')!r}"))
+    retired: tuple[str, ...] = ()
+    raw_retired = meta.get("retired")
+    if raw_retired is not None:
+        if isinstance(raw_retired, list) and all(isinstance(p, str) and is_slug(p) for p in raw_retired):
+            retired = tuple(dict.fromkeys(raw_retired))
+            if participants and set(retired) & set(participants):
+                notes.append(finding(path, 2, "E073", "a retired slug cannot also be a participant: "
+                                     f"{', '.join(sorted(set(retired) & set(participants)))}"))
+        else:
+            notes.append(finding(path, 2, "E073", "retired must be a list of slugs"))
     if sealed and not participants:
         notes.append(finding(path, 2, "E073", "sealed: true needs a participants roster (who must write before "
                              "a turn is published)"))
         sealed = False
-    return Task(split.body.strip(), participants, limits["max_turns"], limits["min_turns"], tuple(notes), sealed)
+    return Task(split.body.strip(), participants, limits["max_turns"], limits["min_turns"], tuple(notes), sealed,
+                retired)
 
 
 def render_task(text: str, participants: tuple[str, ...] | None = None, max_turns: int | None = None,
-                min_turns: int | None = None, recorded_by: str | None = None, sealed: bool = False) -> str:
+                min_turns: int | None = None, recorded_by: str | None = None, sealed: bool = False,
+                retired: tuple[str, ...] = (), created_at: str | None = None) -> str:
     """The TASK.md text for a task (frontmatter written by hand: a fixed, readable layout)."""
     lines = ["---", "protocol: 1"]
     if participants:
         lines.append("participants:")
         lines.extend(f"  - {slug}" for slug in participants)
+    if retired:
+        lines.append("retired:")
+        lines.extend(f"  - {slug}" for slug in retired)
     if max_turns is not None:
         lines.append(f"max_turns: {max_turns}")
     if min_turns is not None:
@@ -159,7 +175,7 @@ def render_task(text: str, participants: tuple[str, ...] | None = None, max_turn
         lines.append("sealed: true")
     if recorded_by:
         lines.append(f"recorded_by: {recorded_by}")
-    lines.append(f"created_at: '{datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')}'")
+    lines.append(f"created_at: '{created_at or datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')}'")
     lines.append("---")
     return "\n".join(lines) + "\n\n" + text.strip() + "\n"
 
@@ -193,3 +209,40 @@ def word_limit(task: str) -> int | None:
     """The Answer's word limit a task states ("at most 150 words", "in 200 words or fewer"), if any."""
     found = [int(n) for match in _WORD_LIMIT_RE.compiled.finditer(task) for n in match.groups() if n]
     return min(found) if found else None
+
+
+def retire(folder: str, slug: str) -> Task:
+    """Retire `slug` from the debate in `folder` (the user's decision, e.g. its session lost its key):
+    off the roster, onto `retired:`; its turns stay as history, it writes no more, and turns complete
+    without it.  TaskError when there is no usable TASK.md or the slug is not in the debate."""
+    from .atomic import open_temp
+
+    task = load_task(folder)
+    if task is None:
+        raise TaskError(f"{folder} has no TASK.md: retiring a participant is recorded there")
+    require_readable(task)
+    if slug in task.retired:
+        raise TaskError(f"`{slug}` is retired already")
+    roster = task.participants
+    if roster is not None and slug not in roster:
+        raise TaskError(f"`{slug}` is not on the roster ({', '.join(roster)})")
+    path = os.path.join(folder, TASK_FILE)
+    meta = split_frontmatter(read_text(path).text or "").metadata
+    new_roster = tuple(s for s in roster if s != slug) if roster else None
+    created = meta.get("created_at")
+    content = render_task(task.text, new_roster, task.max_turns, task.min_turns,
+                          str(meta["recorded_by"]) if meta.get("recorded_by") else None, task.sealed and bool(new_roster),
+                          (*task.retired, slug), str(created) if created else None)
+    fd, tmp = open_temp(folder, ".TASK-", ".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(content)
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise TaskError(f"cannot rewrite {path}: {exc.strerror or exc}") from exc
+    return load_task(folder) or task
+

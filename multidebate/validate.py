@@ -90,7 +90,7 @@ def _folder_findings(debate: Debate) -> list[Finding]:
         found.extend(task.findings)
         if task.participants:
             for entry in debate.scan.turns:
-                if entry.name.slug not in task.participants:
+                if entry.name.slug not in task.participants and entry.name.slug not in task.retired:
                     found.append(finding(entry.path, 1, "E072", f"`{entry.name.slug}` is not on the roster "
                                          f"({', '.join(task.participants)})"))
         if task.max_turns:

@@ -517,3 +517,29 @@ def test_a_folder_that_is_no_debate_gets_a_hint(tmp_path: Path) -> None:
     assert code == 0 and "it is no debate yet. Start one with `multidebate init" in out
     make_debate(str(tmp_path / "d"), [])
     assert "no debate yet" not in run("status", str(tmp_path / "d"))[1]
+
+
+# 8. a participant that lost its key can be retired by the user --------------------------------------------
+
+
+def test_a_retired_participant_no_longer_blocks_turns(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**", "c": "**Use INI.**"}],
+                participants=("a", "b", "c"))
+    for slug in ("a", "b"):
+        run("next", folder, "--slug", slug, "--key", key_of(folder, slug))
+        run("write", folder, "--slug", slug, "--key", key_of(folder, slug), input=turn_body(2, "**Use TOML.**"))
+    assert json.loads(run("status", folder, "--json")[1])["missing"] == ["c"]  # c lost its key: stuck for ever
+    code, _, err = run("retire", folder, "c")  # no confirmation given: nothing changes
+    assert code == 1 and "Aborted" in err
+    result = CliRunner().invoke(cli, ["retire", folder, "c"], input="y\n")
+    assert result.exit_code == 0 and "Participants now: a, b." in result.stdout
+    status = json.loads(run("status", folder, "--json")[1])
+    assert status["participants"] == ["a", "b"] and status["missing"] == [] and status["outsiders"] == []
+    assert status["turns"][1]["complete"] is True
+    assert "E072" not in run("validate", folder)[1]  # c's turn 1 stays, as history
+    code, _, err = run("write", folder, "--slug", "c", input=turn_body(2, "**Use INI.**"))
+    assert code == 1 and "was retired from this debate by the user" in err
+    code, _, err = run("retire", folder, "c", "--yes")
+    assert code == 1 and "retired already" in err
+    assert "created_at:" in (tmp_path / "TASK.md").read_text()

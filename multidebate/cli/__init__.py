@@ -24,6 +24,7 @@ _COMMANDS = {
     "init": ("turn_cmds", "init"),
     "next": ("turn_cmds", "next_"),
     "write": ("turn_cmds", "write"),
+    "retire": ("turn_cmds", "retire"),
     "status": ("view_cmds", "status"),
     "watch": ("view_cmds", "watch"),
     "validate": ("view_cmds", "validate"),

@@ -11,7 +11,7 @@ import click
 
 from .common import EXIT_INTERRUPTED, emit_json, json_option, key_options, library_errors, resolve_key
 
-__all__ = ["init", "next_", "slug", "write"]
+__all__ = ["init", "next_", "retire", "slug", "write"]
 
 
 @click.command()
@@ -202,3 +202,26 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
         click.echo(f"Next: multidebate next {shlex.quote(os.path.abspath(folder))} --slug {result.slug}{key_option} "
                    "(hands-free: add --wait, and --timeout SECONDS below your shell's command limit; the default "
                    "is 600); it shows your peers' turn and where the debate stands.")
+
+
+@click.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.argument("slug_", metavar="SLUG")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation (the user has decided).")
+def retire(folder: str, slug_: str, yes: bool) -> None:
+    """Retire a participant: off the roster, its turns kept as history.
+
+    For the user, when a session is gone or lost its key: later turns complete
+    without SLUG, which can write no more.  Recorded in TASK.md (`retired:`).
+    A session never runs this on its own.
+    """
+    from ..task import retire as retire_slug
+
+    if not yes:
+        click.confirm(f"Retire `{slug_}` from {folder}? Its turns stay as history; it can no longer write, and "
+                      "turns complete without it.", abort=True)
+    with library_errors():
+        task = retire_slug(folder, slug_)
+    left = ", ".join(task.participants) if task.participants else "whoever writes"
+    click.echo(f"Retired `{slug_}` from {folder}. Participants now: {left}.")
+
