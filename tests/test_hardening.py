@@ -543,3 +543,13 @@ def test_a_retired_participant_no_longer_blocks_turns(tmp_path: Path) -> None:
     code, _, err = run("retire", folder, "c", "--yes")
     assert code == 1 and "retired already" in err
     assert "created_at:" in (tmp_path / "TASK.md").read_text()
+
+
+def test_color_works_after_the_command_too(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
+    after = CliRunner().invoke(cli, ["status", folder, "--color", "always"])
+    before = CliRunner().invoke(cli, ["--color", "always", "status", folder])
+    assert after.exit_code == 0 and "\x1b[" in after.stdout and after.stdout == before.stdout
+    never = CliRunner().invoke(cli, ["validate", folder, "--color", "never"], color=True)
+    assert "\x1b[" not in never.stdout

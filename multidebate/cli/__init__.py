@@ -44,13 +44,33 @@ class _LazyGroup(click.Group):
         if where is None:
             return None
         command = getattr(importlib.import_module(f"{__name__}.{where[0]}"), where[1])
-        assert isinstance(command, click.Command)
-        return command
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{where} is no click command")
+        return _with_color(command)
+
+
+_COLOR_CHOICE = click.Choice(["auto", "always", "never"])
+
+
+def _set_color(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        from ..style import color_setting
+
+        ctx.color = color_setting(value, os.environ.get("NO_COLOR"))
+
+
+def _with_color(command: click.Command) -> click.Command:
+    """`--color` also after the command (`multidebate status X --color never`), as people type it."""
+    if not any(p.name == "color" for p in command.params):
+        command.params.append(click.Option(["--color"], type=_COLOR_CHOICE, default=None, expose_value=False,
+                                           callback=_set_color, is_eager=True,
+                                           help="As `multidebate --color`, given after the command."))
+    return command
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
 @click.version_option(__version__, prog_name="multidebate")
-@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+@click.option("--color", type=_COLOR_CHOICE, default="auto", show_default=True,
               help="Color human output: auto colors a terminal unless NO_COLOR is set. JSON is never colored.")
 @click.pass_context
 def cli(ctx: click.Context, color: str) -> None:
