@@ -20,6 +20,10 @@ the verdicts issue):
    changed over the last two turns.
 7. ``in_progress`` otherwise.  ``empty`` when there is no turn file.
 
+Files that are no turn of the slug they name - written by hand under a slug
+held by a key (E085), or a copy whose frontmatter names another turn (E022) -
+are left out before any rule, and the verdict's notes say so.
+
 A `yes` vouches only for the peers' turn N-1 answers: two sessions that each
 adopt the other's previous position both say yes and still differ, so the
 turn-N Answers themselves are compared.
