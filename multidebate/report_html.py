@@ -21,17 +21,25 @@ h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;bor
 table{border-collapse:collapse;width:100%;margin:.5rem 0;font-size:.9rem}
 th,td{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
 th{background:#f5f5f5}td.num{text-align:center}.agree{background:#e8f5e9}.differ{background:#ffebee}.unsure{background:#fff8e1}
-.answer{background:#fafafa;border-left:4px solid #2e7d32;padding:.1rem 1rem}
+.answer{background:#fafafa;border-left:4px solid #2e7d32;padding:.1rem 1rem}.answer.modal{border-left:4px dashed #b26a00}
 .muted{color:#666}.flag{margin:.2rem 0}.legend span{margin-right:1rem}
 @media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg{break-inside:avoid}}
 """
 
 
 def _markdown(text: str) -> str:
-    """A session's Markdown as HTML, with any raw HTML in it escaped (session text is never trusted)."""
+    """A session's Markdown as HTML, with any raw HTML in it escaped (session text is never trusted).
+
+    Images become text naming their address: an <img> would be fetched when the page opens, and the
+    report promises that nothing is fetched.
+    """
     import mistune
 
-    return str(mistune.create_markdown(escape=True, plugins=["table", "strikethrough"])(text))
+    class _NoFetch(mistune.HTMLRenderer):
+        def image(self, text: str, url: str, title: str | None = None) -> str:
+            return f"<span class='muted'>[image: {text} &lt;{escape(url)}&gt;]</span>"
+
+    return str(mistune.create_markdown(renderer=_NoFetch(escape=True), plugins=["table", "strikethrough"])(text))
 
 
 def _chart(report: Report) -> str:
@@ -126,7 +134,9 @@ def render_html(report: Report) -> str:
     if report.problems:
         body.append("<h2>Problems</h2><p>Act on these before trusting this report (<code>multidebate validate</code> "
                     "explains):</p><ul>" + "".join(f"<li>{escape(line)}</li>" for line in report.problems) + "</ul>")
-    body.append("<h2>Final answer</h2>")
+    # only a consensus looks like one: a most-held answer gets its own heading and a dashed amber border
+    body.append("<h2>Final answer</h2>" if final.kind in ("consensus", "none")
+                else "<h2>No consensus: the positions at the end</h2>")
     if final.kind == "none":
         body.append("<p class='muted'>No answer yet.</p>")
     elif final.kind == "split":
@@ -137,7 +147,8 @@ def render_html(report: Report) -> str:
         label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
         body.append(f"<p>{label} at turn {final.turn}, as written by <b>{escape(final.representative or '')}</b>; "
                     f"held by {escape(', '.join(final.supporters))}.</p>"
-                    f"<div class='answer'>{_markdown(final.answer.strip())}</div>")
+                    f"<div class='answer{'' if final.kind == 'consensus' else ' modal'}'>"
+                    f"{_markdown(final.answer.strip())}</div>")
         if final.dissenters:
             body.append("<p><b>Dissent</b></p><ul>" + "".join(
                 f"<li>{escape(d.slug)}: {escape(d.recommendation)}"
@@ -156,6 +167,9 @@ def render_html(report: Report) -> str:
     else:
         body.append("<p class='muted'>None.</p>")
     title = escape(f"Debate report: {report.folder}")
-    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{title}</title>"
+    # the policy forbids every fetch, so a missed case in the renderer still fetches nothing
+    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+            f"<title>{title}</title>"
             f"<meta name='viewport' content='width=device-width, initial-scale=1'><style>{_CSS}</style></head>"
             f"<body>{''.join(body)}</body></html>\n")

@@ -553,3 +553,25 @@ def test_color_works_after_the_command_too(tmp_path: Path) -> None:
     assert after.exit_code == 0 and "\x1b[" in after.stdout and after.stdout == before.stdout
     never = CliRunner().invoke(cli, ["validate", folder, "--color", "never"], color=True)
     assert "\x1b[" not in never.stdout
+
+
+def test_the_html_report_fetches_nothing(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    answer = "**Use TOML.**\n\n![tracker](http://evil.example/p.png) and <img src='http://evil.example/q.png'>"
+    make_debate(folder, [{"a": answer, "b": answer}, {"a": (answer, True), "b": (answer, True)}])
+    code, out, _ = run("report", folder, "--format", "html")
+    assert code == 0 and "evil.example/p.png" in out  # named, as text
+    import re
+
+    assert "<img" not in out and not re.search(r"<[^>]*\ssrc=", out)  # no element that loads anything
+    assert "Content-Security-Policy" in out and "default-src 'none'" in out
+
+
+def test_the_html_final_answer_looks_like_a_consensus_only_when_it_is_one(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use TOML.**", "c": "**Use YAML.**"},
+                         {"a": "**Use TOML.**", "b": "**Use TOML.**", "c": "**Use YAML.**"},
+                         {"a": "**Use TOML.**", "b": "**Use TOML.**", "c": "**Use YAML.**"}], max_turns=3)
+    out = run("report", folder, "--format", "html")[1]
+    assert "No consensus: the positions at the end" in out and "class='answer modal'" in out
+    assert "<h2>Final answer</h2>" not in out
