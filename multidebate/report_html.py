@@ -56,25 +56,53 @@ def _chart(report: Report) -> str:
     def y(conf: int) -> float:
         return height - pad - conf * (height - 2 * pad) / 100
 
+    # scales with the page (a fixed width was cut off on narrow screens), never wider than drawn
     parts = [f"<svg role='img' aria-label='confidence over turns' viewBox='0 0 {width} {height}' "
-             f"width='{width}' height='{height}' xmlns='http://www.w3.org/2000/svg'>"]
+             f"style='width:100%;height:auto;max-width:{width}px' xmlns='http://www.w3.org/2000/svg'>"]
     for level in (0, 50, 100):
         parts.append(f"<line x1='{pad}' x2='{width - pad}' y1='{y(level)}' y2='{y(level)}' stroke='#ddd'/>"
                      f"<text x='4' y='{y(level) + 4}' font-size='11' fill='#666'>{level}</text>")
     for turn in turns:
         parts.append(f"<text x='{x(turn) - 4}' y='{height - 8}' font-size='11' fill='#666'>{turn}</text>")
     legend = []
+    count = len(report.analysis.participants)
     for index, slug in enumerate(report.analysis.participants):
         color = _PALETTE[index % len(_PALETTE)]
-        points = [(x(t.turn), y(p.confidence)) for t in report.analysis.turns
+        dash = _DASHES[index % len(_DASHES)]
+        # participants with equal confidence would hide each other: each is shifted a little sideways
+        # and drawn with its own dash pattern and marker
+        shift = (index - (count - 1) / 2) * min(4.0, 24.0 / max(count, 1))
+        points = [(x(t.turn) + shift, y(p.confidence), t.turn, p.confidence) for t in report.analysis.turns
                   if (p := t.positions.get(slug)) is not None and p.confidence is not None]
         if points:
-            coords = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-            parts.append(f"<polyline fill='none' stroke='{color}' stroke-width='2' points='{coords}'/>")
-            parts.extend(f"<circle cx='{px:.1f}' cy='{py:.1f}' r='3' fill='{color}'/>" for px, py in points)
-        legend.append(f"<span style='color:{color}'>&#9632; {escape(slug)}</span>")
+            coords = " ".join(f"{px:.1f},{py:.1f}" for px, py, _t, _c in points)
+            parts.append(f"<polyline fill='none' stroke='{color}' stroke-width='2' stroke-dasharray='{dash}' "
+                         f"points='{coords}'/>")
+            parts.extend(_marker(index, px, py, color, f"{slug}, turn {turn}: {conf}")
+                         for px, py, turn, conf in points)
+        legend.append(f"<span style='color:{color}'>{_LEGEND_MARKS[index % len(_LEGEND_MARKS)]} "
+                      f"{escape(slug)}</span>")
     parts.append("</svg>")
     return "".join(parts) + f"<div class='legend'>{''.join(legend)}</div>"
+
+
+_DASHES = ("none", "6 3", "2 3", "8 3 2 3")
+_LEGEND_MARKS = ("&#9679;", "&#9632;", "&#9650;", "&#9670;")
+
+
+def _marker(index: int, px: float, py: float, color: str, label: str) -> str:
+    """A point with a shape of its own (circle, square, triangle, diamond) and its value on hover."""
+    shape = index % 4
+    tip = f"<title>{escape(label)}</title>"
+    if shape == 0:
+        return f"<circle cx='{px:.1f}' cy='{py:.1f}' r='3.5' fill='{color}'>{tip}</circle>"
+    if shape == 1:
+        return f"<rect x='{px - 3:.1f}' y='{py - 3:.1f}' width='6' height='6' fill='{color}'>{tip}</rect>"
+    if shape == 2:
+        return (f"<polygon points='{px:.1f},{py - 4:.1f} {px - 4:.1f},{py + 3:.1f} {px + 4:.1f},{py + 3:.1f}' "
+                f"fill='{color}'>{tip}</polygon>")
+    return (f"<polygon points='{px:.1f},{py - 4:.1f} {px + 4:.1f},{py:.1f} {px:.1f},{py + 4:.1f} "
+            f"{px - 4:.1f},{py:.1f}' fill='{color}'>{tip}</polygon>")
 
 
 def _turn_table(report: Report) -> str:

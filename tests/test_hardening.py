@@ -575,3 +575,18 @@ def test_the_html_final_answer_looks_like_a_consensus_only_when_it_is_one(tmp_pa
     out = run("report", folder, "--format", "html")[1]
     assert "No consensus: the positions at the end" in out and "class='answer modal'" in out
     assert "<h2>Final answer</h2>" not in out
+
+
+def test_the_html_chart_scales_and_shows_every_participant(tmp_path: Path) -> None:
+    import re
+
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use TOML.**", "c": "**Use TOML.**"}])  # equal confidence
+    out = run("report", folder, "--format", "html")[1]
+    svg = out[out.index("<svg"):out.index("</svg>")]
+    assert "width:100%" in svg and not re.search(r"<svg[^>]*\swidth='", svg)
+    xs = [float(v) for v in re.findall(r"<circle cx='([0-9.]+)'", svg)]
+    xs += [float(v) + 3 for v in re.findall(r"<rect x='([0-9.]+)'", svg)]
+    xs += [float(v.split(",")[0]) for v in re.findall(r"<polygon points='([0-9.,]+) ", svg)]
+    assert len(xs) == 3 and len(set(xs)) == 3  # three points at one confidence, none hidden under another
+    assert svg.count("<title>") == 3 and "a, turn 1: 70" in svg
