@@ -28,7 +28,7 @@ __all__ = [
 
 SKILL_NAME = "multidebate"
 RECORD_NAME = ".multidebate-skill.json"
-STATES = ("missing", "current", "stale", "modified", "linked", "unreadable")
+STATES = ("missing", "covered", "current", "stale", "modified", "linked", "unreadable")
 
 
 @dataclass(frozen=True)
@@ -184,7 +184,17 @@ def survey(home: Path | None = None, project: Path | None = None,
             continue
         seen.add(key)
         copies.append(inspect(location, bundled))
-    return tuple(copies)
+    return _covered(tuple(copies))
+
+
+def _covered(copies: tuple[Copy, ...]) -> tuple[Copy, ...]:
+    """A missing copy whose every reader already reads a current copy elsewhere in its scope is `covered`:
+    Gemini CLI, Cursor, Copilot and OpenCode read the shared `.agents/skills`, so their own folders need none."""
+    served = {(c.location.scope, agent) for c in copies if c.state == "current" for agent in c.location.agents}
+    return tuple(
+        Copy(c.location, "covered", None) if c.state == "missing" and c.location.agents
+        and all((c.location.scope, agent) in served for agent in c.location.agents) else c
+        for c in copies)
 
 
 def _write_atomically(path: Path, data: bytes) -> None:

@@ -21,7 +21,7 @@ _VERDICT_COLORS = {
     "stalled": "red",
     "max_turns": "red",
 }
-_STATE_COLORS = {"current": "green", "stale": "yellow", "modified": "red", "linked": "cyan", "unreadable": "red"}
+_STATE_COLORS = {"current": "green", "covered": "green", "stale": "yellow", "modified": "red", "linked": "cyan", "unreadable": "red"}
 _CHANGE_COLORS = {"create": "green", "update": "green", "replace": "yellow", "remove": "green",
                   "keep": "yellow", "fail": "red"}
 

@@ -252,3 +252,14 @@ def test_a_missing_current_folder_is_a_clean_error(dirs: tuple[Path, Path], tmp_
     assert err.endswith("; or give --dest DIR\n")
     code, out, _ = run("skill", "list", "--json")
     assert code == 1 and json.loads(out)["ok"] is False  # error.schema.json
+
+
+def test_list_marks_folders_whose_readers_read_the_shared_copy_as_covered(dirs: tuple[Path, Path]) -> None:
+    """Gemini CLI, Cursor, Copilot and OpenCode read `.agents/skills`: their own folders need no copy."""
+    run("skill", "install", "--scope", "project")  # the default pair: .agents/skills and .claude/skills
+    copies = {c["path"]: c["state"] for c in json.loads(run("skill", "list", "--json")[1])["copies"]}
+    project = [(p, s) for p, s in copies.items() if p.startswith(str(dirs[1]))]
+    assert {s for p, s in project if "/.gemini/" in p or "/.cursor/" in p or "/.opencode/" in p} == {"covered"}
+    assert {s for p, s in project if "/.agents/" in p or "/.claude/" in p} == {"current"}
+    user = [s for p, s in copies.items() if not p.startswith(str(dirs[1]))]
+    assert set(user) == {"missing"}  # nothing installed for the user scope: nothing covered there

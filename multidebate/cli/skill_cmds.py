@@ -133,7 +133,8 @@ def skill_uninstall(agents: tuple[str, ...], scope: str | None, dest: str | None
     _echo_changes(changes, "Dry run: nothing was removed." if dry_run else "", "rerun with --force to remove")
 
 
-_STATE_LEGEND = ("current: the bundled SKILL.md; stale: an earlier version multidebate installed "
+_STATE_LEGEND = ("current: the bundled SKILL.md; covered: no copy, and none needed (its readers read a current "
+                 "copy listed above);\nstale: an earlier version multidebate installed "
                  "(`skill install` updates it);\nmodified: changed by a person (kept unless --force); "
                  "linked: a symbolic link (never followed)")
 
@@ -147,7 +148,8 @@ def skill_list(dest: tuple[str, ...], as_json: bool) -> None:
 
     Each copy is current (the bundled SKILL.md), stale (an earlier version
     multidebate installed), modified (changed by a person), linked (a
-    symbolic link) or missing.
+    symbolic link) or missing; a missing copy whose readers all read a
+    current copy elsewhere in the scope is covered.
     """
     from ..skill import bundled_sha256, custom_location, survey
     from ..style import state_word
