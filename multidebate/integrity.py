@@ -160,8 +160,16 @@ def problem_lines(debate: Debate, problems: dict[tuple[int, str], Finding]) -> t
     used, files changed, hand-written under a held slug, copied, or skipping turns."""
     lines = [f"TASK.md: {f.code} {f.message} (next and write refuse to run until it is fixed)"
              for f in (debate.task.findings if debate.task else ()) if f.severity == "error"]
-    lines += [f"{os.path.basename(f.path)}: {f.code} {f.message}" for _k, f in sorted(problems.items())]
-    lines += [f"{e.filename}: E070 skips turns: it is not read (restore the missing turns or move it away)"
-              for e in debate.scan.gaps()]
+    errors = [f"{os.path.basename(f.path)}: {f.code} {f.message}" for _k, f in sorted(problems.items())
+              if f.severity == "error"]
+    errors += [f"{e.filename}: E070 skips turns: it is not read (restore the missing turns or move it away)"
+               for e in debate.scan.gaps()]
+    shown = 20  # a table of 2,000 participants must not drown in its own problem list
+    lines += errors[:shown] + ([f"... and {len(errors) - shown} more (`multidebate validate` lists them all)"]
+                               if len(errors) > shown else [])
+    by_hand = sum(1 for f in problems.values() if f.code == "W080")
+    if by_hand:  # allowed (a session without the CLI writes by hand): counted, not listed
+        lines.append(f"{by_hand} turn file{'s were' if by_hand > 1 else ' was'} not written by `multidebate write` "
+                     "(no ledger entry, W080): allowed, but their integrity cannot be checked")
     return tuple(lines)
 

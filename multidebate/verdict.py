@@ -142,14 +142,32 @@ class _Judge:
         return found
 
     def pairs(self, turn: int) -> tuple[PairScore, ...]:
-        """The turn's pairs, up to the first shown to differ: that one settles hollow or not, and a
-        debate of 100 participants need not compare 4,950 pairs."""
-        writers = self.debate.writers(turn)
+        """The pairs the verdict needs, up to the first shown to differ (that one settles hollow or not).
+
+        Near-linear, not quadratic: writers whose lines and items are identical form one group, each
+        member compared with the group's first; the groups' first members are compared pairwise.  A
+        member compares with any other line exactly as its group's first does (the same line and items),
+        except for a sameness that rests on a session's own yes: those cross pairs are compared one by one.
+        """
+        groups: dict[tuple[object, ...], list[str]] = {}
+        for slug in self.debate.writers(turn):
+            entry = self.entry(turn, slug)
+            key: tuple[object, ...] = (entry.sig.line, entry.sig.items) if entry and entry.sig.line else (slug,)
+            groups.setdefault(key, []).append(slug)
         scores = []
-        for left, right in combinations(writers, 2):
-            scores.append(PairScore(left, right, self.relation(turn, left, right)))
-            if scores[-1].comparison.relation == DIFFERENT:
-                break
+        for members in groups.values():
+            for other in members[1:]:
+                scores.append(PairScore(members[0], other, self.relation(turn, members[0], other)))
+                if scores[-1].comparison.relation == DIFFERENT:
+                    return tuple(scores)
+        for first, second in combinations(list(groups.values()), 2):
+            found = self.relation(turn, first[0], second[0])
+            cross = [(a, b) for a in first for b in second] if found.basis == "self-report" else [(first[0], second[0])]
+            for left, right in cross:
+                scores.append(PairScore(left, right, found if (left, right) == (first[0], second[0])
+                                        else self.relation(turn, left, right)))
+                if scores[-1].comparison.relation == DIFFERENT:
+                    return tuple(scores)
         return tuple(scores)
 
     def blind_to(self, turn: int, slug: str) -> list[str]:

@@ -330,7 +330,10 @@ def test_a_publish_killed_after_sealing_is_finished_by_the_next_command(tmp_path
     folder = str(tmp_path)
     make_debate(folder, [{"a": "**Use TOML.**"}], participants=("a", "b"), sealed=True)
     # b's write seals its file, then dies before publishing (the publish step raises as a kill would stop it)
-    monkeypatch.setattr(write, "publish_if_complete", lambda *a: (_ for _ in ()).throw(OSError("killed")))  # type: ignore[attr-defined]
+    def killed(*_args: object) -> bool:
+        raise OSError("killed")
+
+    monkeypatch.setattr(write, "publish_if_complete", killed)  # type: ignore[attr-defined]
     write.write_turn(folder, "b", turn_body(1, "**Use YAML.**").encode())
     assert not os.path.exists(tmp_path / "turn-1-b.md")
     monkeypatch.undo()  # type: ignore[attr-defined]
@@ -590,3 +593,35 @@ def test_the_html_chart_scales_and_shows_every_participant(tmp_path: Path) -> No
     xs += [float(v.split(",")[0]) for v in re.findall(r"<polygon points='([0-9.,]+) ", svg)]
     assert len(xs) == 3 and len(set(xs)) == 3  # three points at one confidence, none hidden under another
     assert svg.count("<title>") == 3 and "a, turn 1: 70" in svg
+
+
+# 16. cost near-linear in participants for the verdict ---------------------------------------------------
+
+
+def test_the_verdict_on_many_agreeing_participants_makes_linear_comparisons(tmp_path: Path,
+                                                                            monkeypatch: object) -> None:
+    """300 participants who all agree: 300 x 299 / 2 = 44,850 pairs were compared; now about one per participant."""
+    from multidebate.comparison import Context
+    from multidebate.debate import load_debate
+    from multidebate.verdict import judge
+
+    folder = tmp_path
+    for turn in (1, 2):
+        for i in range(300):
+            extra = "## Agreements\n- With p0: TOML.\n\n## Disagreements\n- None\n\n" if turn == 2 else ""
+            (folder / f"turn-{turn}-p{i}.md").write_text(
+                f"# Turn {turn} — p{i}\n\n## Reasoning\nBecause.\n\n## Answer\n**Use TOML.**\n\n{extra}"
+                f"## Confidence\n80\n\n## Converged\n{'yes' if turn == 2 else 'no'}\n")
+    calls = []
+    real = Context.compare
+
+    def counted(self: Context, left: object, right: object) -> object:
+        calls.append(1)
+        return real(self, left, right)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Context, "compare", counted)  # type: ignore[attr-defined]
+    verdict = judge(load_debate(str(folder)))
+    assert verdict.state == "converged"
+    assert len(calls) < 2 * 300, len(calls)
+    status = run("status", str(folder))[1]
+    assert "600 turn files were not written by `multidebate write`" in status and status.count("problem:") == 1
