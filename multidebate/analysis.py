@@ -17,7 +17,9 @@ from .comparison import DIFFERENT, Comparison
 from .similarity import key_terms
 from .verdict import Verdict, debate_context, judge
 
-__all__ = ["Position", "TurnAnalysis", "Flag", "Analysis", "analyse"]
+__all__ = ["MATRIX_MAX", "Position", "TurnAnalysis", "Flag", "Analysis", "analyse"]
+
+MATRIX_MAX = 50  # participants up to which the report shows the agreement matrix
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,8 @@ class _Analyser:
         self.context = debate_context(debate)
         self.ignore = self.context.ignore
         self.cache: dict[tuple[tuple[int, str], tuple[int, str]], Comparison] = {}
+        self.participants = debate.participants  # a property that builds a tuple: taken once
+        self.absent: dict[int, list[str]] = {}
 
     def compare(self, a: tuple[int, str], b: tuple[int, str]) -> Comparison | None:
         left, right = self.debate.entry(*a), self.debate.entry(*b)
@@ -125,7 +129,7 @@ class _Analyser:
         previous = self.compare((turn - 1, slug), (turn, slug)) if turn > 1 else None
         toward = []
         if previous is not None and previous.relation == DIFFERENT:  # only a change of position moves toward anyone
-            for peer in self.debate.participants:
+            for peer in self.participants:
                 if peer == slug:
                     continue
                 now = self.compare((turn, slug), (turn - 1, peer))
@@ -145,7 +149,7 @@ class _Analyser:
         self.cache = {k: v for k, v in self.cache.items() if max(k[0][0], k[1][0]) >= turn - 1}
         self.context.forget()
         positions = {}
-        for slug in self.debate.participants:
+        for slug in self.participants:
             entry = self.debate.entry(turn, slug)
             if entry is not None:
                 positions[slug] = self.position(turn, slug, entry)
@@ -170,9 +174,8 @@ class _Analyser:
 
     def _position_flags(self, turn: int, slug: str, pos: Position, entry: Entry) -> list[Flag]:
         flags: list[Flag] = []
-        peers = set(self.debate.participants) - {slug}
         before = self.debate.entry(turn - 1, slug)
-        if pos.changed and not _cites_peers(entry, peers):
+        if pos.changed and not _cites_peers(entry, set(self.participants) - {slug}):
             flags.append(Flag("unexplained_flip", turn, slug, f"{slug} changed its answer at turn {turn} "
                               "without naming any peer's argument"))
         if before is not None and pos.confidence is not None and before.confidence is not None \
@@ -189,11 +192,18 @@ class _Analyser:
             flags.append(Flag("yes_with_disagreements", turn, slug, f"{slug} says yes but still lists "
                               f"{len(pos.disagreements)} disagreement(s)"))
         if turn > 1:
-            for peer in sorted(peers):
-                if self.debate.entry(turn - 1, peer) is None and self.debate.scan.entry(turn - 2, peer) is not None:
+            for peer in self._absent(turn):
+                if peer != slug:
                     flags.append(Flag("absent_peer", turn, slug, f"{peer} wrote no turn {turn - 1} for {slug} "
                                       "to read"))
         return flags
+
+    def _absent(self, turn: int) -> list[str]:
+        """Peers who wrote turn N-2 but no turn N-1: worked out once a turn, not once a participant."""
+        if turn not in self.absent:
+            self.absent[turn] = sorted(p for p in self.participants if self.debate.entry(turn - 1, p) is None
+                                       and self.debate.scan.entry(turn - 2, p) is not None)
+        return self.absent[turn]
 
     @staticmethod
     def _mentions(entry: Entry) -> tuple[Mention, ...]:
@@ -216,7 +226,10 @@ def analyse(debate: Debate, verdict: Verdict | None = None) -> Analysis:
     """Analyse every turn of `debate` (the verdict is judged once and shared)."""
     verdict = verdict or judge(debate)
     analyser = _Analyser(debate)
-    turns = [analyser.turn(t, t == debate.current_turn) for t in range(1, debate.current_turn + 1)]
+    # the matrix is P*(P-1)/2 comparisons and a P x P table: past MATRIX_MAX participants it is neither
+    # readable nor affordable, and the report says it left it out
+    matrix = len(debate.participants) <= MATRIX_MAX
+    turns = [analyser.turn(t, matrix and t == debate.current_turn) for t in range(1, debate.current_turn + 1)]
     flags = analyser.flags(turns, verdict)
     # absent-peer flags repeat once per reader; keep one per absent peer and turn
     unique: dict[tuple[str, int, str | None, str], Flag] = {}

@@ -73,28 +73,46 @@ def final_answer(debate: Debate, verdict: Verdict, weighted: bool = False) -> Fi
         return FinalAnswer("none", turn, None, "", "", (), (), ())
     context = debate_context(debate)
     order = sorted(entries, key=lambda s: (entries[s].mtime, s))
-    scores: dict[tuple[str, str], float] = {}
+    # Answers with one line and the same items compare alike with everything: each group is compared
+    # through its first member, so 2,000 agreeing participants cost one comparison, not two million
+    firsts: dict[tuple[object, ...], str] = {}
+    first_of: dict[str, str] = {}
+    for slug in order:
+        sig = entries[slug].sig
+        first_of[slug] = firsts.setdefault((sig.line, sig.items) if sig.line else (slug,), slug)
+    leaders = list(dict.fromkeys(first_of.values()))
+    relation: dict[tuple[str, str], float] = {}
     agree: dict[tuple[str, str], bool] = {}
-    for i, a in enumerate(order):
-        for b in order[i + 1:]:
+    for i, a in enumerate(leaders):
+        for b in leaders[i + 1:]:
             result = context.compare(entries[a].sig, entries[b].sig)
             # the representative is the member most often shown the same as the others
-            scores[(a, b)] = scores[(b, a)] = {"same": 1.0, "unsure": 0.5}.get(result.relation, 0.0)
+            relation[(a, b)] = relation[(b, a)] = {"same": 1.0, "unsure": 0.5}.get(result.relation, 0.0)
             agree[(a, b)] = result.agree
+
+    def score(x: str, y: str) -> float:
+        lx, ly = first_of[x], first_of[y]
+        return 1.0 if lx == ly else relation.get((lx, ly), 0.0)
 
     def weight(group: list[str]) -> float:
         return sum(entries[s].confidence or 0 for s in group) if weighted else float(len(group))
 
-    clusters = _clusters(order, agree)
-    best = max(clusters, key=lambda g: (weight(g), -min(order.index(s) for s in g)))
+    position = {s: i for i, s in enumerate(order)}
+    size: dict[str, int] = {}
+    for slug in order:
+        size[first_of[slug]] = size.get(first_of[slug], 0) + 1
+    clusters = [[s for s in order if first_of[s] in members]
+                for members in (set(group) for group in _clusters(leaders, agree))]
+    best = max(clusters, key=lambda g: (weight(g), -min(position[s] for s in g)))
     if verdict.state != "converged" and len(clusters) > 1 and \
             sum(1 for g in clusters if weight(g) == weight(best)) > 1:
         # a tie: naming one side "most held" would present it as the winner
         return FinalAnswer("split", turn, None, "", "", (), tuple(
             Dissent(s, entries[s].sig.recommendation, entries[s].converged_reason) for s in order), (), weighted)
     # the representative is the member closest to the others of its cluster
-    representative = max(best, key=lambda s: (sum(scores.get((s, o), 0.0) for o in best if o != s),
-                                              -order.index(s)))
+    best_leaders = [g for g in leaders if g in {first_of[s] for s in best}]
+    closeness = {g: size[g] - 1 + sum(score(g, o) * size[o] for o in best_leaders if o != g) for g in best_leaders}
+    representative = max(best_leaders, key=lambda g: (closeness[g], -position[g]))
     dissenters = []
     for slug in order:
         if slug in best:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from .analysis import Analysis, analyse
+from .analysis import MATRIX_MAX, Analysis, analyse
 from .debate import Debate, load_debate
 from .final import FinalAnswer, final_answer
 from .integrity import file_problems, problem_lines
@@ -151,6 +151,9 @@ def render_markdown(report: Report) -> str:
         out.append(f"| {row.turn}{'' if row.complete else '*'} | " + " | ".join(cells) + " |")
     out.append("")
     last = report.analysis.turns[-1] if report.analysis.turns else None
+    if last and len(names) > MATRIX_MAX:
+        out += [f"## Agreement at turn {last.turn}", "", f"Not shown for {len(names)} participants (at most "
+                f"{MATRIX_MAX}); the verdict above compared them.", ""]
     if last and last.matrix:
         out += [f"## Agreement at turn {last.turn}", "", "| | " + " | ".join(names) + " |",
                 "|---" * (len(names) + 1) + "|"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
+from .analysis import MATRIX_MAX
 from .report import Report, clip
 from .verdict import MEASURE
 
@@ -127,6 +128,9 @@ def _turn_table(report: Report) -> str:
 
 
 def _matrix(report: Report) -> str:
+    if len(report.analysis.participants) > MATRIX_MAX:
+        return (f"<p class='muted'>Not shown for {len(report.analysis.participants)} participants (at most "
+                f"{MATRIX_MAX}); the verdict above compared them.</p>")
     if not report.analysis.turns or not report.analysis.turns[-1].matrix:
         return "<p class='muted'>Fewer than two answers at the last turn.</p>"
     last = report.analysis.turns[-1]

@@ -598,7 +598,7 @@ def test_the_html_chart_scales_and_shows_every_participant(tmp_path: Path) -> No
 # 16. cost near-linear in participants for the verdict ---------------------------------------------------
 
 
-def test_the_verdict_on_many_agreeing_participants_makes_linear_comparisons(tmp_path: Path,
+def test_verdict_and_report_on_many_agreeing_participants_make_linear_comparisons(tmp_path: Path,
                                                                             monkeypatch: object) -> None:
     """300 participants who all agree: 300 x 299 / 2 = 44,850 pairs were compared; now about one per participant."""
     from multidebate.comparison import Context
@@ -625,3 +625,8 @@ def test_the_verdict_on_many_agreeing_participants_makes_linear_comparisons(tmp_
     assert len(calls) < 2 * 300, len(calls)
     status = run("status", str(folder))[1]
     assert "600 turn files were not written by `multidebate write`" in status and status.count("problem:") == 1
+    calls.clear()
+    report = run("report", str(folder))[1]
+    assert len(calls) < 4 * 300, len(calls)  # the verdict, the final answer and the analysis: each linear
+    assert "Not shown for 300 participants (at most 50)" in report
+    assert "Consensus at turn 2" in report and "held by p0, p1," in report
