@@ -39,7 +39,7 @@ from .comparison import AnswerSig
 __all__ = ["CACHE_FORMAT", "ProgressHook", "cache_dir", "code_stamp", "load_shard", "read_entries", "report_progress",
            "store_shard"]
 
-CACHE_FORMAT = 12
+CACHE_FORMAT = 13
 # The modules whose results the cache holds (parse results and validate's checks).
 _CODE = ("blocks", "cache", "checks_cache", "comparison", "entry", "findings", "frontmatter_split", "integrity",
          "lazy_re", "ledger",

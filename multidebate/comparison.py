@@ -85,6 +85,8 @@ _ITEM_RE = LazyPattern(
     r"\s*(?:\*\*|__)?\s*(.{1,80}?)\s*(?:\*\*|__)?\s*$", re.MULTILINE)
 # "1. Use TOML" / "2) B": an ordered list item; an item only when the list opens the Answer (else reasons)
 _ORDERED_RE = LazyPattern(r"^\s*(\d{1,2})[.)]\s+(?:\*\*|__)?\s*(.{1,200}?)\s*(?:\*\*|__)?\s*$")
+# "pool_size: 10, max_overflow: 10": settings inline, when the whole line is such items
+_INLINE_SETTINGS_RE = LazyPattern(r"(?:^|[,;]\s*)([A-Za-z_][\w.-]{0,40})\s*[:=]\s*([^,;:=]+?)\s*(?=[,;]|$)")
 # "1: 401 Unauthorized, 2: 403 Forbidden": numbered values inline, separated by commas or semicolons
 _INLINE_VALUES_RE = LazyPattern(r"(?:^|[,;]\s*)(\d{1,2})\s*[:=)\u2192]\s*([^,;]+?)\s*(?=[,;]|$)")
 # "1. A 2. B", "1-B, 2-C", "1B 2C": numbered letters inline, numbered from 1 without a gap
@@ -233,6 +235,11 @@ def items_of(answer: str) -> tuple[tuple[str, str], ...]:
         recommendation(answer))]
     if _counts_from_one(valued):
         return tuple(valued)  # "1: 401 Unauthorized, 2: 403 Forbidden"
+    line = recommendation(answer).strip().rstrip(".")
+    settings = [(m.group(1).lower(), m.group(2).strip(" *_`")) for m in _INLINE_SETTINGS_RE.compiled.finditer(line)]
+    covered = sum(len(m.group(0)) for m in _INLINE_SETTINGS_RE.compiled.finditer(line))
+    if len(settings) >= 2 and len({k for k, _v in settings}) == len(settings) and covered >= len(line) - 2:
+        return tuple(settings)  # "pool_size: 10, max_overflow: 10": the line is nothing but settings
     best: list[tuple[str, str]] = []
     run: list[tuple[str, str]] = []
     fence = ""
@@ -554,6 +561,13 @@ def _same_head(left: str, right: str, ta: tuple[Token, ...], tb: tuple[Token, ..
     tail_a = set(t.stem for t in ta[len(head_tokens):])
     tail_b = set(t.stem for t in tb[len(head_tokens):])
     new_names = _new_names(ta, tb, ignore)
+    numbers_a = sorted(t.stem for t in ta if _numeric(t.stem))
+    numbers_b = sorted(t.stem for t in tb if _numeric(t.stem))
+    if numbers_a and numbers_b and not (_within(numbers_a, numbers_b) or _within(numbers_b, numbers_a)):
+        # each line has a number the other lacks: other values, never "the rest only adds detail"
+        # (a number only one line adds, like "the gateway kills at 10 s", stays a detail)
+        return Comparison(UNSURE, "head", f"the same opening clause ('{head_a.strip(' *_')}'), but the numbers "
+                          f"differ ({' '.join(numbers_a)} / {' '.join(numbers_b)})", left, right)
     conditional = (tail_a | tail_b) & ((_CONDITIONAL - {"+"}) | verbs | {"only", "until", "fall", "upgrade", "later"})
     if conditional or new_names:
         what = ", ".join(sorted(conditional)) or ", ".join(sorted(new_names))
@@ -663,6 +677,21 @@ def _new_names(ta: tuple[Token, ...], tb: tuple[Token, ...], ignore: frozenset[s
     words_b = {part for t in tb for part in re.split(r"[.-]", t.stem)}
     return ({n for n in _names(ta, ignore) if not set(re.split(r"[.-]", n)) & words_b}
             | {n for n in _names(tb, ignore) if not set(re.split(r"[.-]", n)) & words_a})
+
+
+def _within(small: list[str], big: list[str]) -> bool:
+    """Every value of `small` is in `big`, as often."""
+    rest = list(big)
+    for value in small:
+        if value not in rest:
+            return False
+        rest.remove(value)
+    return True
+
+
+def _numeric(stem: str) -> bool:
+    """A number or an amount token ('10', '2.5', '30s', '1e+06b')."""
+    return bool(stem) and stem[0].isdigit()
 
 
 def _head(toks: tuple[Token, ...]) -> tuple[Token, ...]:

@@ -37,6 +37,8 @@ DIFFERENT = [  # (left, right, a word the evidence must name)
     ("**Answers:**\n1. Use TOML\n2. Keep tabs\n3. 30 s", "**Answers:**\n1. Use TOML\n2. Keep tabs\n3. 60 s", "3 30 vs 60"),
     ("**1: 403 Forbidden, 2: 201 Created, 3: 409 Conflict**", "**1: 401 Unauthorized, 2: 201 Created, 3: 412 "
      "Precondition Failed**", "1 401 vs 403"),
+    # settings inline (d25: a false same through "the same opening clause ('pool_size')")
+    ("**pool_size: 10, max_overflow: 10**", "**pool_size: 5, max_overflow: 2**", "pool_size 10 vs 5"),
     # a language named after a word that is glue elsewhere ("go with X")
     ("**Write the service in Go.**", "**Write the service in Rust.**", "go"),
     ("**Keep the monolith.**", "**Split the monolith into services.**", "keep, the other change"),
@@ -58,6 +60,7 @@ SAME = [
     ("**Answers:**\n1. Use TOML\n2. Keep tabs\n3. 30 s", "**Answers:**\n1. TOML\n2. Keep tabs\n3. 30 seconds"),
 ]
 UNSURE = [
+    ("**Pool: 10 / 10**", "**Pool: 5 / 2**"),  # one opening clause, other numbers: never "only adds detail"
     ("**Keep raising exceptions; add typed errors.**", "**Stay with exceptions, but typed and documented.**"),
     ("**Use Postgres.**", "**Use Postgres and Redis.**"),
     ("**Use SQLite; switch to PostgreSQL only if you outgrow one server.**",
