@@ -348,6 +348,9 @@ def render_briefing(b: Briefing) -> str:
         # no peer files and no write command: nothing invites an extra turn
         lines = [f"You are `{b.slug}` in {os.path.abspath(b.folder)}."]
         lines += [f"NOTE: {note}" for note in b.notes]
+        if b.lines:  # what everyone ended on: sessions asked to see the peer's last position
+            lines += ["", f"BOLD LINES OF TURN {b.turn - 1}:"]
+            lines += [f"- {s}{' (you)' if s == b.slug else ''}: **{line}**" for s, line in b.lines]
         return "\n".join(lines)
     # Every line here is paid for in tokens on every turn: keep the framing short.
     limit = f" of at most {b.max_turns}" if b.max_turns else ""

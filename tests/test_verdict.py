@@ -165,6 +165,7 @@ def test_next_after_convergence_offers_no_write(tmp_path: Path) -> None:
     assert "converged at turn 2: do not write another turn" in out
     assert "multidebate write" not in out and "<<<PEER" not in out
     assert f"`multidebate report {os.path.abspath(folder)}` shows the agreed answer" in out  # what to tell the user
+    assert "BOLD LINES OF TURN 2:" in out and "- b: **" in out and "- a (you): **" in out  # where each ended
     data = json.loads(CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key_of(folder, "a"),
                                                "--json"]).stdout)
     assert data["debate_over"] is True and data["write_command"] is None
