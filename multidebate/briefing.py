@@ -245,6 +245,11 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
         debate = load_debate(folder)  # TASK.md was just recorded
     own = debate.entry(turn - 1, slug)
     own_answer = own.answer if own else sealed_answer
+    older = debate.entry(turn - 2, slug) if turn > 2 else None
+    if own is not None and older is not None and own.sig.line and own.sig.line != older.sig.line:
+        # turns are written at the same time: what peers wrote at N-1 answers the line this session left
+        notes.append(f"You changed your bold line at turn {turn - 1}; your peers wrote turn {turn - 1} at the same "
+                     f"time, so their Disagreements answer your turn {turn - 2} line. Do not defend that one again.")
     if sealed_count:
         notes.append(f"Turn {turn - 1} is sealed until every participant has written it; wait for it to be "
                      "published (run `next` again) before you write.")

@@ -284,3 +284,12 @@ def test_next_proposes_no_line_for_lines_that_might_differ(tmp_path: Path) -> No
     make_debate(other, [{"a": "**Use PostgreSQL.**", "b": "**Use Postgres.**"}])
     code, out, _ = run("next", other, "--slug", "a", "--key", key_of(other, "a"), "--json")
     assert json.loads(out)["proposed_line"] in ("Use PostgreSQL.", "Use Postgres.")
+
+
+def test_next_says_when_peers_answer_a_line_the_session_left(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use YAML.**", "b": "**Use TOML.**"}, {"a": "**Use TOML.**", "b": "**Use TOML.**"}])
+    code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
+    assert code == 0 and "You changed your bold line at turn 2" in out and "answer your turn 1 line" in out
+    code, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
+    assert "You changed your bold line" not in out
