@@ -11,7 +11,7 @@ from __future__ import annotations
 import errno
 import os
 
-__all__ = ["STALE_TEMP_SECONDS", "TEMP_PREFIX", "create_exclusive", "open_temp", "sweep_stale_temps"]
+__all__ = ["STALE_TEMP_SECONDS", "TEMP_PREFIX", "create_exclusive", "open_temp", "replace_file", "sweep_stale_temps"]
 
 TEMP_PREFIX = ".md-tmp-"
 # A writer finishes in well under a second; a temporary file this old was left by a killed one.
@@ -30,6 +30,22 @@ def open_temp(folder: str, prefix: str, suffix: str = "") -> tuple[int, str]:
             return os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0), 0o600), path
         except FileExistsError:
             continue  # 48 random bits collided: draw again
+
+
+def replace_file(path: str, data: bytes, prefix: str = ".tmp-") -> None:
+    """Replace `path` with `data` atomically: a fresh temporary file beside it, renamed over it (a symlink
+    there is replaced, never written through).  OSError when it cannot; no temporary file is left."""
+    fd, tmp = open_temp(os.path.dirname(path) or ".", prefix)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)  # a full disk: leave no half-written file behind
+        except OSError:
+            pass
+        raise
 
 
 def _fsync_dir(folder: str) -> None:

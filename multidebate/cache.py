@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import __version__
-from .atomic import open_temp
+from .atomic import replace_file
 from .entry import Entry, Refs, read_entry
 from .findings import CODES, Finding
 from .folder import STATE_DIR, TurnEntry
@@ -90,21 +90,13 @@ def load_shard(path: str) -> dict[str, Any]:
 
 def store_shard(path: str, files: dict[str, Any]) -> None:
     """Replace a shard atomically; a read-only folder or a full disk only means no cache."""
+    # dumps, not dump: dump streams through the pure-Python encoder, dumps runs in C
+    data = json.dumps({"stamp": _STAMP, "files": files}, separators=(",", ":")).encode("utf-8")
     try:
         make_state_dirs(os.path.dirname(path))
-        fd, tmp = open_temp(os.path.dirname(path), ".cache-")
+        replace_file(path, data, ".cache-")
     except OSError:
-        return  # read-only folder: the next reader parses again
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            # dumps, not dump: dump streams through the pure-Python encoder, dumps runs in C
-            handle.write(json.dumps({"stamp": _STAMP, "files": files}, separators=(",", ":")))
-        os.replace(tmp, path)
-    except OSError:
-        try:
-            os.unlink(tmp)  # full disk: leave no half-written shard behind
-        except OSError:
-            pass
+        pass  # a read-only folder or a full disk: the next reader parses again
 
 
 # Told (files parsed so far, turn files in the folder) while files are parsed rather than

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -223,23 +224,9 @@ def items_of(answer: str) -> tuple[tuple[str, str], ...]:
     Taken from the first run of at least two consecutive `key: value` lines (or
     inline 'Q1 A, Q2 B'), so reasons written after the items are not items.
     """
-    inline = [(re.sub(r"\s+", "", m.group(1)).upper(), m.group(2).upper())
-              for m in _INLINE_ITEM_RE.compiled.finditer(recommendation(answer))]
-    if len(inline) >= 2 and len({k for k, _v in inline}) == len(inline):
-        return tuple(inline)  # "**Q1: A, Q2: B, ...**": the line itself is the list
-    first_line = next(iter(answer.strip().splitlines()), "")
-    numbered = [(m.group(1), m.group(2).upper()) for m in _INLINE_NUMBERED_RE.compiled.finditer(first_line)]
-    if _counts_from_one(numbered):
-        return tuple(numbered)  # "1. A 2. B 3. C"
-    valued = [(m.group(1), m.group(2).strip(" *_")) for m in _INLINE_VALUES_RE.compiled.finditer(
-        recommendation(answer))]
-    if _counts_from_one(valued):
-        return tuple(valued)  # "1: 401 Unauthorized, 2: 403 Forbidden"
-    line = recommendation(answer).strip().rstrip(".")
-    settings = [(m.group(1).lower(), m.group(2).strip(" *_`")) for m in _INLINE_SETTINGS_RE.compiled.finditer(line)]
-    covered = sum(len(m.group(0)) for m in _INLINE_SETTINGS_RE.compiled.finditer(line))
-    if len(settings) >= 2 and len({k for k, _v in settings}) == len(settings) and covered >= len(line) - 2:
-        return tuple(settings)  # "pool_size: 10, max_overflow: 10": the line is nothing but settings
+    inline = _inline_items(recommendation(answer), next(iter(answer.strip().splitlines()), ""))
+    if inline:
+        return inline  # the line itself is the list
     best: list[tuple[str, str]] = []
     run: list[tuple[str, str]] = []
     fence = ""
@@ -275,6 +262,28 @@ def items_of(answer: str) -> tuple[tuple[str, str], ...]:
     return tuple(best)
 
 
+def _inline_items(line: str, first_line: str) -> tuple[tuple[str, str], ...]:
+    """The items of a recommendation line that is itself a list, tried shape by shape; () when it is none."""
+    quiz = [(re.sub(r"\s+", "", m.group(1)).upper(), m.group(2).upper())
+            for m in _INLINE_ITEM_RE.compiled.finditer(line)]
+    if len(quiz) >= 2 and len({k for k, _v in quiz}) == len(quiz):
+        return tuple(quiz)  # "Q1: A, Q2: B"
+    # "1. A 2. B 3. C" (read from the raw first line: the line's own "1." is a list marker to markdown)
+    numbered = [(m.group(1), m.group(2).upper()) for m in _INLINE_NUMBERED_RE.compiled.finditer(first_line)]
+    if _counts_from_one(numbered):
+        return tuple(numbered)
+    valued = [(m.group(1), m.group(2).strip(" *_")) for m in _INLINE_VALUES_RE.compiled.finditer(line)]
+    if _counts_from_one(valued):
+        return tuple(valued)  # "1: 401 Unauthorized, 2: 403 Forbidden"
+    bare = line.strip().rstrip(".")
+    matches = list(_INLINE_SETTINGS_RE.compiled.finditer(bare))
+    settings = [(m.group(1).lower(), m.group(2).strip(" *_`")) for m in matches]
+    if len(settings) >= 2 and len({k for k, _v in settings}) == len(settings) \
+            and sum(len(m.group(0)) for m in matches) >= len(bare) - 2:
+        return tuple(settings)  # "pool_size: 10, max_overflow: 10": the line is nothing but settings
+    return ()
+
+
 def _counts_from_one(items: list[tuple[str, str]]) -> bool:
     """At least two items numbered 1, 2, 3, ... without a gap: a list, not numbers in a sentence."""
     return len(items) >= 2 and [k for k, _v in items] == [str(n) for n in range(1, len(items) + 1)]
@@ -286,14 +295,17 @@ def _is_label_line(line: str) -> bool:
     return not bare or (bare.endswith(":") and len(bare.split()) <= 4)
 
 
+_VALUE_LETTER_RE = LazyPattern(r"^\s*\(?([A-H])\)?(?![A-Za-z0-9])")
+
+
 def _decisive_value(value: str) -> bool:
     """An item value that is an option letter or a number: two that differ are different answers."""
-    return bool(re.match(r"^\s*\(?([A-H])\)?(?![A-Za-z0-9])", value) or quantities(value))
+    return bool(_VALUE_LETTER_RE.match(value) or quantities(value))
 
 
 def _item_value(value: str) -> str:
     """What decides an item's value: its option letter, its quantities, or its folded text."""
-    letter = re.match(r"^\s*\(?([A-H])\)?(?![A-Za-z0-9])", value)
+    letter = _VALUE_LETTER_RE.match(value)
     if letter:
         return letter.group(1).upper()
     amounts = quantities(value)
@@ -561,13 +573,13 @@ def _same_head(left: str, right: str, ta: tuple[Token, ...], tb: tuple[Token, ..
     tail_a = set(t.stem for t in ta[len(head_tokens):])
     tail_b = set(t.stem for t in tb[len(head_tokens):])
     new_names = _new_names(ta, tb, ignore)
-    numbers_a = sorted(t.stem for t in ta if _numeric(t.stem))
-    numbers_b = sorted(t.stem for t in tb if _numeric(t.stem))
-    if numbers_a and numbers_b and not (_within(numbers_a, numbers_b) or _within(numbers_b, numbers_a)):
+    numbers_a = Counter(t.stem for t in ta if _numeric(t.stem))
+    numbers_b = Counter(t.stem for t in tb if _numeric(t.stem))
+    if numbers_a and numbers_b and numbers_a - numbers_b and numbers_b - numbers_a:
         # each line has a number the other lacks: other values, never "the rest only adds detail"
         # (a number only one line adds, like "the gateway kills at 10 s", stays a detail)
         return Comparison(UNSURE, "head", f"the same opening clause ('{head_a.strip(' *_')}'), but the numbers "
-                          f"differ ({' '.join(numbers_a)} / {' '.join(numbers_b)})", left, right)
+                          f"differ ({' '.join(sorted(numbers_a))} / {' '.join(sorted(numbers_b))})", left, right)
     conditional = (tail_a | tail_b) & ((_CONDITIONAL - {"+"}) | verbs | {"only", "until", "fall", "upgrade", "later"})
     if conditional or new_names:
         what = ", ".join(sorted(conditional)) or ", ".join(sorted(new_names))
@@ -677,16 +689,6 @@ def _new_names(ta: tuple[Token, ...], tb: tuple[Token, ...], ignore: frozenset[s
     words_b = {part for t in tb for part in re.split(r"[.-]", t.stem)}
     return ({n for n in _names(ta, ignore) if not set(re.split(r"[.-]", n)) & words_b}
             | {n for n in _names(tb, ignore) if not set(re.split(r"[.-]", n)) & words_a})
-
-
-def _within(small: list[str], big: list[str]) -> bool:
-    """Every value of `small` is in `big`, as often."""
-    rest = list(big)
-    for value in small:
-        if value not in rest:
-            return False
-        rest.remove(value)
-    return True
 
 
 def _numeric(stem: str) -> bool:

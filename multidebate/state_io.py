@@ -68,18 +68,7 @@ def open_state_append(path: str) -> int:
 def write_state(path: str, data: bytes) -> None:
     """Replace a state file atomically: a fresh temporary file renamed over it (a link there is replaced,
     never written through)."""
-    from .atomic import open_temp
+    from .atomic import replace_file
 
-    directory = os.path.dirname(path)
-    make_state_dirs(directory)
-    fd, tmp = open_temp(directory, ".state-")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    make_state_dirs(os.path.dirname(path))
+    replace_file(path, data, ".state-")

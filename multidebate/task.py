@@ -215,7 +215,7 @@ def retire(folder: str, slug: str) -> Task:
     """Retire `slug` from the debate in `folder` (the user's decision, e.g. its session lost its key):
     off the roster, onto `retired:`; its turns stay as history, it writes no more, and turns complete
     without it.  TaskError when there is no usable TASK.md or the slug is not in the debate."""
-    from .atomic import open_temp
+    from .atomic import replace_file
 
     task = load_task(folder)
     if task is None:
@@ -233,16 +233,9 @@ def retire(folder: str, slug: str) -> Task:
     content = render_task(task.text, new_roster, task.max_turns, task.min_turns,
                           str(meta["recorded_by"]) if meta.get("recorded_by") else None, task.sealed and bool(new_roster),
                           (*task.retired, slug), str(created) if created else None)
-    fd, tmp = open_temp(folder, ".TASK-", ".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(content)
-        os.replace(tmp, path)
+        replace_file(path, content.encode("utf-8"), ".TASK-")
     except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
         raise TaskError(f"cannot rewrite {path}: {exc.strerror or exc}") from exc
     return load_task(folder) or task
 
