@@ -249,7 +249,16 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
     if own is not None and older is not None and own.sig.line and own.sig.line != older.sig.line:
         # turns are written at the same time: what peers wrote at N-1 answers the line this session left
         notes.append(f"You changed your bold line at turn {turn - 1}; your peers wrote turn {turn - 1} at the same "
-                     f"time, so their Disagreements answer your turn {turn - 2} line. Do not defend that one again.")
+                     f"time, so their Disagreements answer your turn {turn - 2} line, not your current one.")
+        swapped = [p for p in debate.participants if p != slug and _swapped(debate, slug, p, turn - 1)]
+        if swapped:
+            # two sessions that each adopt the other's line cross again next turn: one must hold still
+            peer = swapped[0]
+            keeper = min(slug, peer)
+            keep = "keep your turn" if keeper == slug else f"adopt `{peer}`'s turn"
+            notes.append(f"You and `{peer}` swapped positions at turn {turn - 1} (each took the other's line), so "
+                         f"you still differ. To stop crossing, `{keeper}` (first by name) holds its line: {keep} "
+                         f"{turn - 1} line word for word if you accept it, or say why not.")
     if sealed_count:
         notes.append(f"Turn {turn - 1} is sealed until every participant has written it; wait for it to be "
                      "published (run `next` again) before you write.")
@@ -311,6 +320,16 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
         lines=lines,
         proposed_line=proposal,
     )
+
+
+def _swapped(debate: Debate, a: str, b: str, turn: int) -> bool:
+    """Did `a` and `b` each adopt the other's previous line at `turn`, word for word, and so still differ?"""
+    a_now, b_now = debate.entry(turn, a), debate.entry(turn, b)
+    a_before, b_before = debate.entry(turn - 1, a), debate.entry(turn - 1, b)
+    if a_now is None or b_now is None or a_before is None or b_before is None:
+        return False
+    return (a_now.sig.line == b_before.sig.line and b_now.sig.line == a_before.sig.line
+            and a_now.sig.line != b_now.sig.line)
 
 
 def _previous_lines(debate: Debate, slug: str, turn: int, served: tuple[str, ...]

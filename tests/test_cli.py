@@ -293,3 +293,14 @@ def test_next_says_when_peers_answer_a_line_the_session_left(tmp_path: Path) -> 
     assert code == 0 and "You changed your bold line at turn 2" in out and "answer your turn 1 line" in out
     code, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
     assert "You changed your bold line" not in out
+
+
+def test_next_breaks_a_swap_by_name(tmp_path: Path) -> None:
+    """Two sessions that each adopt the other's line cross again next turn: the first by name holds still."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**retries: 5, timeout: 30 s**", "b": "**retries: 2, timeout: 10 s**"},
+                         {"a": "**retries: 2, timeout: 10 s**", "b": "**retries: 5, timeout: 30 s**"}])
+    out_a = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))[1]
+    out_b = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))[1]
+    assert "You and `b` swapped positions at turn 2" in out_a and "keep your turn 2 line" in out_a
+    assert "You and `a` swapped positions at turn 2" in out_b and "adopt `a`'s turn 2 line" in out_b
