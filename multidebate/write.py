@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -266,12 +265,3 @@ def _release(folder: str, slug: str, new_key: str | None) -> None:
             os.unlink(key_path(folder, slug))
         except OSError:
             pass
-
-
-def sha256_of(path: str) -> str:
-    """The sha256 of a file's bytes ("" when it cannot be read)."""
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
-    except OSError:
-        return ""
