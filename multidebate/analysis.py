@@ -183,7 +183,7 @@ class _Analyser:
                 self._same_texts(pos.disagreements, _disagreement_texts(before)):
             flags.append(Flag("confidence_without_change", turn, slug, f"{slug}'s confidence rose from "
                               f"{before.confidence} to {pos.confidence} while its Disagreements stayed the same"))
-        if turn > 2 and pos.changed:
+        if turn > 2 and pos.changed and not self._adopted_peer_line(turn, slug, entry):
             back = self.compare((turn - 2, slug), (turn, slug))
             if back is not None and back.certain_same:
                 flags.append(Flag("oscillation", turn, slug, f"{slug} returned at turn {turn} to its answer of "
@@ -197,6 +197,13 @@ class _Analyser:
                     flags.append(Flag("absent_peer", turn, slug, f"{peer} wrote no turn {turn - 1} for {slug} "
                                       "to read"))
         return flags
+
+    def _adopted_peer_line(self, turn: int, slug: str, entry: Entry) -> bool:
+        """A return that copies a peer's turn N-1 line word for word goes toward that peer (as after a swap,
+        when `next` tells one session to adopt the other's line): no oscillation."""
+        line = entry.sig.line
+        return bool(line) and any((e := self.debate.entry(turn - 1, p)) is not None and e.sig.line == line
+                                  for p in self.participants if p != slug)
 
     def _absent(self, turn: int) -> list[str]:
         """Peers who wrote turn N-2 but no turn N-1: worked out once a turn, not once a participant."""

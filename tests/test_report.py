@@ -164,3 +164,11 @@ def test_clip_cuts_at_a_word_and_says_so() -> None:
     cut = clip("Evolve in place: add a string id field beside the int, deprecate, then drop the int", 40)
     assert len(cut) <= 40 and cut.endswith("\u2026") and cut == "Evolve in place: add a string id field\u2026"
     assert clip("x" * 100, 10) == "x" * 9 + "\u2026"  # one long word: cut inside it
+
+
+def test_a_return_that_adopts_a_peer_line_is_no_oscillation(tmp_path: Path) -> None:
+    """After a swap, `next` tells one session to adopt the other's line: that return goes toward a peer."""
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"},
+                                               {"a": "**Use YAML.**", "b": "**Use TOML.**"},
+                                               {"a": "**Use TOML.**", "b": "**Use TOML.**"}])
+    assert not any(f.kind == "oscillation" for f in build_report(folder).analysis.flags)
