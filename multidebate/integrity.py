@@ -125,13 +125,19 @@ def recorded_file_exists(folder: str, name: str, sealed: bool) -> bool:
 def reading_findings(debate: Debate, entry: Entry) -> list[Finding]:
     """What `entry`'s session says it read, against the rule and the files as they are now."""
     found = []
+    allowed = entry.turn - 1
+    task = debate.task
+    if task is not None and task.review:
+        from .roles import reads
+
+        allowed = reads(task.role_map, entry.slug, entry.turn)[0]  # the defender reads the critics' turn N
     for name, digest in entry.peers_read:
         read = parse_turn_name(os.path.basename(name))
         if read is None:
             continue
-        if read.turn >= entry.turn:
+        if read.turn > allowed or read.slug == entry.slug:
             found.append(finding(entry.path, 1, "E083", f"its session was served `{name}` (turn {read.turn}); a "
-                                 f"session at turn {entry.turn} reads only turn {entry.turn - 1}"))
+                                 f"session at turn {entry.turn} reads only turn {allowed}"))
             continue
         peer = debate.entry(read.turn, read.slug)
         if peer is None and not recorded_file_exists(debate.folder, os.path.basename(name),

@@ -18,7 +18,7 @@ from .findings import Finding, finding
 from .frontmatter_split import split_frontmatter
 from .mentions import Mention
 from .naming import TurnName, is_slug
-from .profile import PROFILE_V1, Profile
+from .profile import PROFILE_CRITIC, PROFILE_DEFENDER, PROFILE_V1, Profile
 
 __all__ = ["Section", "Mention", "ParsedTurn", "parse_turn", "read_confidence", "read_converged"]
 
@@ -67,6 +67,7 @@ class ParsedTurn:
     mentions: tuple[Mention, ...]
     findings: tuple[Finding, ...]
     extra_sections: tuple[str, ...] = field(default=())
+    profile: Profile = PROFILE_V1
 
     @property
     def turn(self) -> int | None:
@@ -199,10 +200,11 @@ def _items(section: Section) -> list[tuple[str, int]]:
 class _Reader:
     """One parse: collects sections and findings for one text."""
 
-    def __init__(self, text: str, path: str, name: TurnName | None, profile: Profile) -> None:
+    def __init__(self, text: str, path: str, name: TurnName | None, profile: Profile | None) -> None:
         self.path = path
         self.name = name
-        self.profile = profile
+        self.infer = profile is None
+        self.profile = profile or PROFILE_V1
         self.findings: list[Finding] = []
         self.metadata: dict[str, Any] = {}
         self.line_offset = 0
@@ -220,6 +222,8 @@ class _Reader:
         self._check_metadata()
         self.line_offset = split.body_line - 1
         self.outline = outline(split.body)
+        if self.infer:
+            self.profile = self._inferred_profile()
         title, t_turn, t_slug = self._title()
         sections, extras = self._sections()
         self._labels(sections)
@@ -229,6 +233,7 @@ class _Reader:
         confidence = self._confidence(sections.get("Confidence"))
         converged, reason = self._converged(sections.get("Converged"), turn)
         mentions = self._mentions(sections)
+        self._review_items(sections)
         self.findings.sort()
         return ParsedTurn(
             path=self.path,
@@ -244,7 +249,19 @@ class _Reader:
             mentions=tuple(mentions),
             findings=tuple(self.findings),
             extra_sections=tuple(extras),
+            profile=self.profile,
         )
+
+    def _inferred_profile(self) -> Profile:
+        """A review turn (`## Findings` or `## Responses`) is read as one; anything else as an open debate's."""
+        assert self.outline is not None
+        for heading in self.outline.headings:
+            if heading.level > 2:
+                continue
+            for profile in (PROFILE_CRITIC, PROFILE_DEFENDER):
+                if _canon_name(heading.text, profile)[0] in ("Findings", "Responses"):
+                    return profile
+        return PROFILE_V1
 
     def _check_metadata(self) -> None:
         """A copied file replayed under another name keeps the frontmatter `write` gave the original."""
@@ -398,6 +415,20 @@ class _Reader:
             self.add(section.line, "E051", "turn 1 must say `no`: nobody has seen a peer's answer yet")
         return value, reason
 
+    def _review_items(self, sections: dict[str, Section]) -> None:
+        """A review turn's findings or responses, as far as one file shows them (review_items.py)."""
+        from .review_items import none_written, read_findings, read_responses
+
+        for name, read in (("Findings", read_findings), ("Responses", read_responses)):
+            section = sections.get(name)
+            if section is None or not section.text or none_written(section.body):
+                continue
+            items, found = read(section.body, section.body_line, self.path)
+            self.findings.extend(found)
+            if not items:
+                self.add(section.body_line, "E101", f"`## {name}` has no item: start each with a `### F1 \u2014 "
+                         f"...` heading, or write `None.`")
+
     def _mentions(self, sections: dict[str, Section]) -> list[Mention]:
         mentions: list[Mention] = []
         for name in ("Agreements", "Disagreements"):
@@ -410,8 +441,12 @@ class _Reader:
 
 
 def parse_turn(text: str, path: str = "<turn>", name: TurnName | None = None,
-               profile: Profile = PROFILE_V1) -> ParsedTurn:
-    """Parse turn text (LF endings, BOM removed; see textfile.read_text). Never raises."""
+               profile: Profile | None = None) -> ParsedTurn:
+    """Parse turn text (LF endings, BOM removed; see textfile.read_text). Never raises.
+
+    `profile` None: the profile the file's sections show (a review turn's `## Findings` or `## Responses`,
+    else an open debate's); `write` passes the profile of the writer's role.
+    """
     try:
         return _Reader(text, path, name, profile).run()
     except RecursionError:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Profile", "PROFILE_V1", "PROTOCOL_VERSION"]
+__all__ = ["Profile", "PROFILE_V1", "PROFILE_CRITIC", "PROFILE_DEFENDER", "PROTOCOL_VERSION", "profile_for"]
 
 PROTOCOL_VERSION = 1
 
@@ -32,3 +32,22 @@ PROFILE_V1 = Profile(
     later_turns_only=frozenset({"Agreements", "Disagreements"}),
     free_text=frozenset({"Reasoning", "Answer"}),
 )
+
+# Review debates (roles.py): a critic's turn carries its findings, the defender's its responses.
+PROFILE_CRITIC = Profile(
+    name="review-critic",
+    sections=("Reasoning", "Findings"),
+    later_turns_only=frozenset(),
+    free_text=frozenset({"Reasoning", "Findings"}),
+)
+PROFILE_DEFENDER = Profile(
+    name="review-defender",
+    sections=("Reasoning", "Responses"),
+    later_turns_only=frozenset(),
+    free_text=frozenset({"Reasoning", "Responses"}),
+)
+
+
+def profile_for(role: str | None) -> Profile:
+    """The profile of a turn written by a participant with role kind `role` (None: an open debate's peer)."""
+    return {"critic": PROFILE_CRITIC, "defender": PROFILE_DEFENDER}.get(role or "", PROFILE_V1)

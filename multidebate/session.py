@@ -23,7 +23,7 @@ def check_slug(slug: str, task: Task | None) -> None:
         raise RosterError(f"`{slug}` was retired from this debate by the user: it writes no more turns. If you are a "
                           "session that lost its key, ask the user which slug to use.")
     roster = task.participants if task else None
-    if roster and slug not in roster:
+    if roster and slug not in roster and slug != (task.judge if task else None):
         raise RosterError(
             f"`{slug}` is not on this debate's roster: {', '.join(roster)}. "
             "Use the roster's name for your model (rerun with --slug <that name>)."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import NamedTuple
 
-from .debate import Debate, load_debate
+from .debate import Debate, Entry, load_debate
 from .findings import Finding
 from .integrity import file_problems, problem_lines
 from .verdict import Verdict, judge
@@ -23,11 +23,12 @@ class Cell(NamedTuple):
     errors: int
     warnings: int
     integrity: str = ""  # the file's integrity finding code (E080, E085, E022, W080), or ""
+    items: str = ""  # a review turn: `2 findings`, `3 responses`
 
     def as_dict(self) -> dict[str, object]:
         return {"file": self.file, "confidence": self.confidence, "converged": self.converged,
                 "valid": self.valid, "errors": self.errors, "warnings": self.warnings,
-                "integrity": self.integrity or None}
+                "integrity": self.integrity or None, "items": self.items or None}
 
 
 class TurnRow(NamedTuple):
@@ -91,8 +92,26 @@ def _cells(debate: Debate, problems: dict[tuple[int, str], Finding]) -> dict[int
             errors, warnings = (errors + 1, warnings) if problem.severity == "error" else (errors, warnings + 1)
         cells.setdefault(turn, {})[slug] = Cell(entry.path, entry.confidence, entry.converged,
                                                 entry.valid and errors == 0, errors, warnings,
-                                                problem.code if problem else "")
+                                                problem.code if problem else "",
+                                                _items(entry) if debate.task and debate.task.review else "")
     return cells
+
+
+def _items(entry: Entry) -> str:
+    """How many findings or responses a review turn lists (its cell in the table)."""
+    from .review_items import none_written, read_findings, read_responses
+
+    parsed = entry.parsed
+    if parsed is None:
+        return "?"
+    for name, read in (("Findings", read_findings), ("Responses", read_responses)):
+        section = parsed.sections.get(name)
+        if section is not None:
+            if none_written(section.body):
+                return f"no {name.lower()}"
+            count = len(read(section.body, section.body_line, entry.path)[0])
+            return f"{count} {name.lower() if count != 1 else name.lower()[:-1]}"
+    return "?"
 
 
 def debate_status(folder: str, now: float | None = None) -> Status:
@@ -128,6 +147,9 @@ def _duration(seconds: float) -> str:
 def _cell_text(cell: Cell | None) -> str:
     if cell is None:
         return "-"
+    mark = " !" if not cell.valid else (" ~" if cell.warnings else "")
+    if cell.items:
+        return cell.items + mark
     conf = "?" if cell.confidence is None else str(cell.confidence)
     conv = {True: "yes", False: "no", None: "?"}[cell.converged]
     mark = " !" if not cell.valid else (" ~" if cell.warnings else "")
@@ -157,8 +179,13 @@ def render_status(status: Status) -> str:
         lines.append("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(cells)).rstrip())
         if index == 0:
             lines.append("  ".join("-" * w for w in widths))
-    lines.append("cells: confidence, then converged (yes/no); * turn incomplete; ! file has errors; ~ warnings "
-                 "(see `multidebate validate`)")
+    review = status.verdict.review
+    if review is not None:
+        lines.append("turns are rounds: critics, then the defender; * round incomplete; ! file has errors; "
+                     "~ warnings (see `multidebate validate`)")
+    else:
+        lines.append("cells: confidence, then converged (yes/no); * turn incomplete; ! file has errors; ~ warnings "
+                     "(see `multidebate validate`)")
     if status.missing:
         waited = f" (waiting {_duration(status.waiting_seconds)})" if status.waiting_seconds is not None else ""
         lines.append(f"missing from turn {status.current_turn}: {', '.join(status.missing)}{waited}")
@@ -169,6 +196,11 @@ def render_status(status: Status) -> str:
         lines.append(f"not on the roster: {', '.join(status.outsiders)}")
     lines.extend(f"problem: {line}" for line in status.problems)
     verdict = status.verdict
+    if review is not None:
+        from .role_briefing import case_lines
+
+        lines.append(f"findings after round {review.rounds}:" if review.rounds else "findings raised so far:")
+        lines.extend("  " + line for line in case_lines(review) or ["- none"])
     lines.append(f"verdict: {verdict.state}" + (f" at turn {verdict.turn}" if verdict.turn else "")
                  + f" - {verdict.detail}")
     lines.extend(f"  note: {note}" for note in verdict.notes)

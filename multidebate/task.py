@@ -13,6 +13,7 @@ from .findings import Finding, finding
 from .frontmatter_split import split_frontmatter
 from .lazy_re import LazyPattern
 from .naming import is_slug
+from .roles import JUDGE_WHEN, MODES, Role, parse_role
 from .state_io import read_state, write_state
 from .textfile import read_text
 from . import __version__
@@ -34,6 +35,39 @@ class Task(NamedTuple):
     findings: tuple[Finding, ...] = ()
     sealed: bool = False
     retired: tuple[str, ...] = ()  # slugs the user retired: their turns stay as history, they write no more
+    mode: str = "open"  # or "review": critics, a defender and a proposal (roles.py)
+    roles: tuple[tuple[str, str], ...] = ()  # (slug, role as written: `critic:security`, `defender`, `judge`)
+    proposal: str | None = None  # review: the proposal's file name in the folder
+    proposal_sha256: str | None = None  # what `init` copied: a later edit of the proposal is detected
+    min_rounds: int | None = None
+    max_rounds: int | None = None
+    judge_when: str = "unresolved"  # when the judge writes: once a debate ends unresolved, or always
+
+    @property
+    def review(self) -> bool:
+        return self.mode == "review"
+
+    @property
+    def role_map(self) -> dict[str, Role]:
+        """slug -> Role (specs TASK.md could not read are left out: its findings say so)."""
+        found: dict[str, Role] = {}
+        for slug, spec in self.roles:
+            try:
+                found[slug] = parse_role(spec)
+            except ValueError:
+                continue
+        return found
+
+    @property
+    def judge(self) -> str | None:
+        """The judge's slug, if the debate has one."""
+        return next((slug for slug, role in self.role_map.items() if role.kind == "judge"), None)
+
+    @property
+    def rounds(self) -> tuple[int, int]:
+        """(min, max) rounds of a review debate: 2 and 4 unless TASK.md says otherwise."""
+        low, high = self.min_rounds or 2, self.max_rounds or 4
+        return min(low, high), high
 
 
 def _positive_int(value: object) -> int | None:
@@ -62,7 +96,9 @@ def _from_cache(folder: str, path: str, identity: list[int]) -> Task | None:
         return Task(str(data["text"]), tuple(data["participants"]) if data["participants"] else None,
                     data["max_turns"], data["min_turns"],
                     tuple(finding(path, int(line), str(code), str(msg)) for line, code, msg in data["findings"]),
-                    bool(data["sealed"]), tuple(data.get("retired") or ()))
+                    bool(data["sealed"]), tuple(data.get("retired") or ()), str(data["mode"]),
+                    tuple((str(a), str(b)) for a, b in data["roles"]), data["proposal"], data["proposal_sha256"],
+                    data["min_rounds"], data["max_rounds"], str(data["judge_when"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -71,7 +107,10 @@ def _to_cache(folder: str, identity: list[int], task: Task) -> None:
     data = {"version": __version__, "identity": identity, "text": task.text,
             "participants": list(task.participants) if task.participants else None, "max_turns": task.max_turns,
             "min_turns": task.min_turns, "sealed": task.sealed, "retired": list(task.retired),
-            "findings": [[f.line, f.code, f.message] for f in task.findings]}
+            "findings": [[f.line, f.code, f.message] for f in task.findings], "mode": task.mode,
+            "roles": [list(pair) for pair in task.roles], "proposal": task.proposal,
+            "proposal_sha256": task.proposal_sha256, "min_rounds": task.min_rounds, "max_rounds": task.max_rounds,
+            "judge_when": task.judge_when}
     path = _cache_path(folder)
     try:
         write_state(path, json.dumps(data).encode("utf-8"))
@@ -148,19 +187,125 @@ def _read_task(path: str) -> Task:
                                      f"{', '.join(sorted(set(retired) & set(participants)))}"))
         else:
             notes.append(finding(path, 2, "E073", "retired must be a list of slugs"))
+    setup = _read_setup(meta, participants, notes, path)
+    participants = setup.participants
+    if sealed and setup.mode == "review":
+        notes.append(finding(path, 2, "E073", "a review debate cannot be sealed: the defender reads the critics' "
+                             "turn as soon as they wrote it"))
+        sealed = False
     if sealed and not participants:
         notes.append(finding(path, 2, "E073", "sealed: true needs a participants roster (who must write before "
                              "a turn is published)"))
         sealed = False
     return Task(split.body.strip(), participants, limits["max_turns"], limits["min_turns"], tuple(notes), sealed,
-                retired)
+                retired, setup.mode, setup.roles, setup.proposal, setup.proposal_sha256, setup.min_rounds,
+                setup.max_rounds, setup.judge_when)
+
+
+class _Setup(NamedTuple):
+    mode: str
+    roles: tuple[tuple[str, str], ...]
+    participants: tuple[str, ...] | None
+    proposal: str | None
+    proposal_sha256: str | None
+    min_rounds: int | None
+    max_rounds: int | None
+    judge_when: str
+
+
+def _read_setup(meta: dict[str, object], participants: tuple[str, ...] | None, notes: list[Finding],
+                path: str) -> _Setup:
+    """The mode, roles, proposal and rounds; each problem an E073 finding (the debate then runs as open)."""
+    def bad(message: str) -> None:
+        notes.append(finding(path, 2, "E073", message))
+
+    mode = meta.get("mode", "open")
+    if mode not in MODES:
+        bad(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        mode = "open"
+    roles: dict[str, Role] = {}
+    raw = meta.get("roles")
+    if raw is not None and not isinstance(raw, dict):
+        bad("roles must map slugs to roles, e.g. `opus-4-7: defender`")
+    for slug, spec in (raw.items() if isinstance(raw, dict) else ()):
+        if not (isinstance(slug, str) and is_slug(slug)) or not isinstance(spec, str):
+            bad(f"roles: `{slug}: {spec}` must be `<slug>: <role>`")
+            continue
+        try:
+            roles[slug] = parse_role(spec)
+        except ValueError as exc:
+            bad(f"roles: `{slug}`: {exc}")
+    judges = [s for s, r in roles.items() if r.kind == "judge"]
+    if len(judges) > 1:
+        bad(f"a debate has at most one judge, not {len(judges)} ({', '.join(judges)})")
+    debaters = tuple(s for s, r in roles.items() if r.kind != "judge")
+    if participants and set(judges) & set(participants):
+        bad(f"the judge `{judges[0]}` debates nothing: take it off participants")
+    rounds: dict[str, int | None] = {}
+    for key in ("min_rounds", "max_rounds"):
+        value = meta.get(key)
+        rounds[key] = _positive_int(value)
+        if value is not None and rounds[key] is None:
+            bad(f"{key} must be a positive integer, not {value!r}")
+    if rounds["min_rounds"] and rounds["max_rounds"] and rounds["min_rounds"] > rounds["max_rounds"]:
+        bad(f"min_rounds {rounds['min_rounds']} is more than max_rounds {rounds['max_rounds']}")
+    judge_when = meta.get("judge_when", "unresolved")
+    if judge_when not in JUDGE_WHEN:
+        bad(f"judge_when must be one of {', '.join(JUDGE_WHEN)}, not {judge_when!r}")
+        judge_when = "unresolved"
+    proposal = meta.get("proposal")
+    digest = meta.get("proposal_sha256")
+    if proposal is not None and not (isinstance(proposal, str) and _plain_name(proposal)):
+        bad(f"proposal must be the name of a file in the debate folder, not {proposal!r}")
+        proposal = None
+    if mode == "review":
+        critics = [s for s, r in roles.items() if r.kind == "critic"]
+        defenders = [s for s, r in roles.items() if r.kind == "defender"]
+        if not critics or len(defenders) != 1:
+            bad(f"a review debate needs at least one critic and exactly one defender (it has {len(critics)} and "
+                f"{len(defenders)})")
+        if proposal is None:
+            bad("a review debate needs `proposal:` (the file the critics review)")
+        if participants is None:
+            participants = debaters or None
+        elif set(participants) != set(debaters):
+            bad("in a review debate every participant has a critic or defender role and no one else writes turns")
+    elif any(r.kind != "judge" for r in roles.values()):
+        bad("critic and defender roles need `mode: review`")
+    return _Setup(str(mode), tuple((s, str(r)) for s, r in roles.items()), participants,
+                  proposal if isinstance(proposal, str) else None, digest if isinstance(digest, str) else None,
+                  rounds["min_rounds"], rounds["max_rounds"], str(judge_when))
+
+
+def _plain_name(name: str) -> bool:
+    """A file name inside the folder: no path, no hidden or state file."""
+    return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".") and name != TASK_FILE
 
 
 def render_task(text: str, participants: tuple[str, ...] | None = None, max_turns: int | None = None,
                 min_turns: int | None = None, recorded_by: str | None = None, sealed: bool = False,
-                retired: tuple[str, ...] = (), created_at: str | None = None) -> str:
+                retired: tuple[str, ...] = (), created_at: str | None = None, *, mode: str = "open",
+                roles: tuple[tuple[str, str], ...] = (), proposal: str | None = None,
+                proposal_sha256: str | None = None, min_rounds: int | None = None, max_rounds: int | None = None,
+                judge_when: str = "unresolved") -> str:
     """The TASK.md text for a task (frontmatter written by hand: a fixed, readable layout)."""
     lines = ["---", "protocol: 1"]
+    if mode != "open":
+        lines.append(f"mode: {mode}")
+    if proposal:
+        lines.append(f"proposal: {json.dumps(proposal)}")
+    if proposal_sha256:
+        lines.append(f"proposal_sha256: {proposal_sha256}")
+    if roles:
+        lines.append("roles:")
+        # JSON strings are YAML strings: a custom lens may hold any character
+        lines.extend(f"  {slug}: {json.dumps(spec, ensure_ascii=False)}" for slug, spec in roles)
+    if judge_when != "unresolved":
+        lines.append(f"judge_when: {judge_when}")
+    if min_rounds is not None:
+        lines.append(f"min_rounds: {min_rounds}")
+    if max_rounds is not None:
+        lines.append(f"max_rounds: {max_rounds}")
     if participants:
         lines.append("participants:")
         lines.extend(f"  - {slug}" for slug in participants)
@@ -226,13 +371,21 @@ def retire(folder: str, slug: str) -> Task:
     roster = task.participants
     if roster is not None and slug not in roster:
         raise TaskError(f"`{slug}` is not on the roster ({', '.join(roster)})")
+    role = task.role_map.get(slug)
+    if task.review and role is not None and (role.kind == "defender" or sum(
+            r.kind == "critic" for r in task.role_map.values()) == 1):
+        raise TaskError(f"`{slug}` is this review's {'defender' if role.kind == 'defender' else 'only critic'}: "
+                        "a review cannot go on without it. Start a new debate instead.")
     path = os.path.join(folder, TASK_FILE)
     meta = split_frontmatter(read_text(path).text or "").metadata
     new_roster = tuple(s for s in roster if s != slug) if roster else None
     created = meta.get("created_at")
     content = render_task(task.text, new_roster, task.max_turns, task.min_turns,
                           str(meta["recorded_by"]) if meta.get("recorded_by") else None, task.sealed and bool(new_roster),
-                          (*task.retired, slug), str(created) if created else None)
+                          (*task.retired, slug), str(created) if created else None, mode=task.mode,
+                          roles=tuple((s, r) for s, r in task.roles if s != slug), proposal=task.proposal,
+                          proposal_sha256=task.proposal_sha256, min_rounds=task.min_rounds,
+                          max_rounds=task.max_rounds, judge_when=task.judge_when)
     try:
         replace_file(path, content.encode("utf-8"), ".TASK-")
     except OSError as exc:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 from itertools import combinations
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .comparison import DIFFERENT, SAME, UNSURE, Comparison, Context, normalise_line
 from .debate import Debate, Entry
@@ -41,11 +41,16 @@ from .findings import Finding
 from .integrity import disowned, file_problems
 from .similarity import slug_words
 
+if TYPE_CHECKING:
+    from .review_case import Case
+
 __all__ = ["STATES", "FINAL_STATES", "PairScore", "Verdict", "judge", "answers_agree", "debate_context",
            "proposed_line", "MEASURE"]
 
-STATES = ("empty", "in_progress", "converged", "unconfirmed", "hollow", "latent", "stalled", "max_turns")
-FINAL_STATES = frozenset({"converged", "hollow", "stalled", "max_turns"})
+STATES = ("empty", "in_progress", "converged", "unconfirmed", "hollow", "latent", "stalled", "max_turns",
+          "fully_resolved", "max_rounds")
+# a review debate (review_case.py) stops `fully_resolved` or at `max_rounds`
+FINAL_STATES = frozenset({"converged", "hollow", "stalled", "max_turns", "fully_resolved", "max_rounds"})
 MEASURE = "recommendation comparison"
 
 
@@ -74,6 +79,7 @@ class Verdict(NamedTuple):
     notes: tuple[str, ...] = ()
     next_step: str = ""
     proposed_line: str = ""
+    review: Case | None = None  # a review debate's case: findings, rounds, case verdict
 
     @property
     def final(self) -> bool:
@@ -91,6 +97,7 @@ class Verdict(NamedTuple):
             "notes": list(self.notes),
             "next_step": self.next_step,
             "proposed_line": self.proposed_line,
+            "review": self.review.as_dict() if self.review is not None else None,
         }
 
 
@@ -279,6 +286,9 @@ def judge(debate: Debate, problems: dict[tuple[int, str], Finding] | None = None
     if problems is None:
         problems = file_problems(debate)
     left_out = disowned(problems)
+    if debate.task is not None and debate.task.review:
+        kept = debate._replace(entries={k: e for k, e in debate.entries.items() if k not in left_out})
+        return _review_verdict(kept)
     if not left_out:
         return _judge(debate, problems)
     # a hand-written file under a held slug, or a copy replayed under another name, is no turn of that slug
@@ -287,6 +297,26 @@ def judge(debate: Debate, problems: dict[tuple[int, str], Finding] | None = None
     said = tuple(f"{os.path.basename(problems[k].path)} is left out of the verdict ({problems[k].code}: "
                  f"{problems[k].message})" for k in sorted(left_out))
     return verdict._replace(notes=verdict.notes + said)
+
+
+def _review_verdict(debate: Debate) -> Verdict:
+    """A review debate's verdict: the mechanical case after its last complete round (review_case.py)."""
+    from .review_case import proposal_text, review_case
+
+    task = debate.task
+    if task is None:
+        return Verdict("empty", 0, "no task")
+    case = review_case(debate, task.role_map, task.rounds, proposal_text(debate.folder, task.proposal))
+    low, high = task.rounds
+    current = debate.current_turn
+    missing = debate.missing(current) if current else ()
+    if case.stop:
+        return Verdict(case.stop, case.rounds, f"stopped after round {case.rounds} ({case.stop}): {case.summary()}",
+                       missing=missing, review=case)
+    opened = f"; open: {', '.join(f.key for f in case.open)}" if case.open else ""
+    where = f"round {case.rounds} of {low}-{high} done" if case.rounds else f"round 1 of {low}-{high} running"
+    return Verdict("in_progress", case.rounds, f"{where}; case so far: {case.summary()}{opened}", missing=missing,
+                   review=case)
 
 
 def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:

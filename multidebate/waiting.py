@@ -36,11 +36,12 @@ def _awaited(folder: str, briefing: Briefing) -> dict[str, str]:
     turn N-1 is awaited (ANY_PEER), so a session does not debate alone
     because it started a moment before the others.
     """
-    if briefing.turn == 1 or briefing.verdict.state == "converged":
+    if briefing.reads < 1 or briefing.verdict.state == "converged" or (
+            briefing.verdict.review is not None and briefing.verdict.final):
         return {}
     if not briefing.roster and not (briefing.peers or briefing.absent or briefing.waiting):
         return {ANY_PEER: ""}
-    awaited = {peer: turn_file_name(briefing.turn - 1, peer) for peer in briefing.waiting}
+    awaited = {peer: turn_file_name(briefing.reads, peer) for peer in briefing.waiting}
     for peer in briefing.peers:
         if not peer.text and any(f.code == "E004" for f in read_text(os.path.join(folder, peer.file)).findings):
             awaited[peer.slug] = peer.file
@@ -49,7 +50,7 @@ def _awaited(folder: str, briefing: Briefing) -> dict[str, str]:
 
 def _looks(folder: str, names: list[str], briefing: Briefing) -> dict[str, Signature | None]:
     if names == [""]:  # ANY_PEER: whichever turn N-1 files of others exist now
-        prefix, own = f"turn-{briefing.turn - 1}-", turn_file_name(briefing.turn - 1, briefing.slug)
+        prefix, own = f"turn-{briefing.reads}-", turn_file_name(briefing.reads, briefing.slug)
         try:
             names = [n for n in os.listdir(folder) if n.startswith(prefix) and n.endswith(".md") and n != own]
         except OSError:
@@ -104,7 +105,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
                         # said in the briefing itself (stdout): a session that reads stdout and stderr
                         # apart cannot tell otherwise whether, and for whom, it waited
                         note = (f"Waited {clock() - started:.0f} s for {', '.join(waited_for)} to write turn "
-                                f"{briefing.turn - 1}.")
+                                f"{briefing.reads}.")
                         return briefing._replace(notes=(note,) + briefing.notes)  # first: it came first
                     # still waiting (an empty-looking file, a participant who joined): for a change
                     briefed_at, last = _looks(folder, list(awaited.values()), briefing), None
@@ -119,7 +120,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
                 break
             if announce_at is not None and now >= announce_at and on_wait is not None:
                 on_wait(f"Waiting up to {timeout:g} s for {', '.join(waited_for)} to write turn "
-                        f"{briefing.turn - 1} (Ctrl-C to stop)...")
+                        f"{briefing.reads} (Ctrl-C to stop)...")
                 announce_at = None
             elif announce_at is not None:
                 wait = min(wait, announce_at - now)
@@ -129,7 +130,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
     if not awaited:
         return briefing
     who = "no peer wrote" if ANY_PEER in awaited else f"{', '.join(awaited)} did not write"
-    note = (f"Waited {timeout:g} s (`next --wait`): {who} turn {briefing.turn - 1}. "
+    note = (f"Waited {timeout:g} s (`next --wait`): {who} turn {briefing.reads}. "
             "Answer with the peer files that exist and tell the user who is missing, "
             "or run `next --wait` again to keep waiting.")
     return briefing._replace(notes=briefing.notes + (note,))

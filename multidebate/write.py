@@ -17,7 +17,7 @@ from .identity import claim, free_slug, key_path
 from .ledger import append_entry
 from .naming import TurnName, turn_file_name
 from .parse import ParsedTurn, parse_turn
-from .profile import PROFILE_V1, PROTOCOL_VERSION
+from .profile import PROTOCOL_VERSION, Profile, profile_for
 from .sealed import publish_if_complete, seal, sealed_dir, sealed_turns
 from .session import check_identity, check_slug, next_turn_number
 from .task import Task, count_words, require_readable, word_limit
@@ -42,8 +42,8 @@ class WriteResult:
     path: str
     turn: int
     slug: str
-    confidence: int
-    converged: bool
+    confidence: int | None  # None: a review turn (it has neither)
+    converged: bool | None
     normalised: tuple[str, ...]
     peers_read: tuple[tuple[str, str], ...]
     key: str | None = None
@@ -121,7 +121,7 @@ def _frontmatter(slug: str, turn: int, peers: tuple[tuple[str, str], ...], writt
 def compose(parsed: ParsedTurn, slug: str, turn: int, peers: tuple[tuple[str, str], ...], written_at: str) -> str:
     """The canonical text of a turn: frontmatter, title, the sections in order, canonical values."""
     parts = [_frontmatter(slug, turn, peers, written_at), f"# Turn {turn} \u2014 {slug}\n"]
-    for name in PROFILE_V1.required(turn):
+    for name in parsed.profile.required(turn):
         if name == "Confidence":
             body = str(parsed.confidence)
         elif name == "Converged":
@@ -133,16 +133,19 @@ def compose(parsed: ParsedTurn, slug: str, turn: int, peers: tuple[tuple[str, st
     return "".join(parts)
 
 
-def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn: int) -> tuple[ParsedTurn, list[str]]:
+def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn: int,
+                 profile: Profile, more: list[str] | None = None) -> tuple[ParsedTurn, list[str]]:
     decoded = decode_turn_bytes(content, "<input>")
     if decoded.text is None:
         raise InvalidTurn("nothing written: the input is not turn text", [f.message for f in decoded.findings])
-    parsed = parse_turn(decoded.text, "<input>", TurnName(turn, slug))
+    parsed = parse_turn(decoded.text, "<input>", TurnName(turn, slug), profile)
     problems, normalised = _problems(parsed, participants, slug)
     if parsed.metadata:
         problems.insert(0, "remove the frontmatter (the `---` block): write adds its own")
+    if profile.name.startswith("review") and not problems:
+        problems.extend(more or ())
     if problems:
-        expected = ", ".join(f"## {s}" for s in PROFILE_V1.required(turn))
+        expected = ", ".join(f"## {s}" for s in profile.required(turn))
         raise InvalidTurn(
             f"nothing written: turn {turn} of `{slug}` needs the sections {expected}, in this order", problems)
     return parsed, normalised
@@ -164,8 +167,12 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
     own_published = set(scan.by_slug.get(slug, {}))
     turn = next_turn_number(scan, slug, len(own_sealed - own_published))
     participants = task.participants if task and task.participants else scan.slugs
-    parsed, normalised = _check_input(content, participants, slug, turn)
-    if parsed.confidence is None or parsed.converged is None:  # _check_input refuses these; never write a guess
+    role = task.role_map.get(slug) if task is not None and task.review else None
+    profile = profile_for(role.kind if role else None)
+    parsed, normalised = _check_input(content, participants, slug, turn, profile,
+                                      _review_problems(folder, task, slug, turn, content) if role else None)
+    if profile.name == "debate-v1" and (parsed.confidence is None or parsed.converged is None):
+        # _check_input refuses these; never write a guess
         raise InvalidTurn(f"nothing written: turn {turn} of `{slug}` has no readable Confidence or Converged", [])
     _refuse_repeat(folder, parsed, slug, turn, sealed_mode)
     path = os.path.join(folder, turn_file_name(turn, slug))
@@ -228,6 +235,53 @@ def _refuse_repeat(folder: str, parsed: ParsedTurn, slug: str, turn: int, sealed
         raise InvalidTurn(f"nothing written: this is word for word your turn {turn - 1} ({name}), which is already "
                           f"written. If a command was retried, your turn is safe; run `multidebate next` for turn "
                           f"{turn}", [])
+
+
+def _review_problems(folder: str, task: Task | None, slug: str, turn: int, content: bytes) -> list[str]:
+    """What a review turn gets wrong about the findings so far: an unknown or reused id, an open finding
+    left unanswered (the file's own problems are the parser's)."""
+    from .debate import load_debate
+    from .review_case import TERMINAL, proposal_text, review_case
+    from .review_items import read_findings, read_responses
+
+    if task is None:
+        return []
+    role = task.role_map[slug]
+    debate = load_debate(folder)
+    case = review_case(debate, task.role_map, task.rounds, proposal_text(folder, task.proposal))
+    states = {f.key: f for f in case.findings}
+    text = decode_turn_bytes(content, "<input>").text or ""
+    parsed = parse_turn(text, "<input>", TurnName(turn, slug), profile_for(role.kind))
+    problems: list[str] = []
+    if role.kind == "critic":
+        section = parsed.sections.get("Findings")
+        for item in read_findings(section.body, section.body_line, "<input>")[0] if section else []:
+            key = f"{slug}/{item.id}"
+            if item.answer is not None and key not in states:
+                problems.append(f"line {item.line}: {item.id}: you raised no {item.id} (your findings: "
+                                f"{', '.join(k.split('/')[1] for k in states if k.startswith(slug + '/')) or 'none'});"
+                                " a new finding has all its fields and no `answer:`")
+            elif item.answer is None and key in states and item.claim.strip() != states[key].claim.strip():
+                problems.append(f"line {item.line}: {item.id} is your finding from round {states[key].raised}; "
+                                "answer it (`answer: accept|withdraw|re-raise|rescore`) or give a new finding a "
+                                "new id")
+        return problems
+    section = parsed.sections.get("Responses")
+    answered = set()
+    for response in read_responses(section.body, section.body_line, "<input>")[0] if section else []:
+        keys = [f"{response.critic}/{response.id}"] if response.critic else [k for k in states if k.endswith("/" + response.id)]
+        keys = [k for k in keys if k in states]
+        if len(keys) != 1:
+            known = ", ".join(states) or "none"
+            why = "is ambiguous: qualify it as <critic>/" + response.id if len(keys) > 1 else "names no finding"
+            problems.append(f"line {response.line}: {response.critic + '/' if response.critic else ''}{response.id} {why} "
+                            f"(findings: {known})")
+        answered.update(keys)
+    for key, state in states.items():
+        if state.state not in TERMINAL and key not in answered:
+            problems.append(f"{key} (severity {state.severity}) is open and has no response: answer every open "
+                            "finding")
+    return problems
 
 
 def _ahead_warnings(scan: Scan, participants: tuple[str, ...], slug: str, turn: int,

@@ -33,26 +33,30 @@ def slug(name: str) -> None:
 @click.option("--max-turns", type=click.IntRange(min=1), help="Stop the debate after this many turns.")
 @click.option("--min-turns", type=click.IntRange(min=1), help="Turns to take before convergence counts.")
 @click.option("--sealed", is_flag=True, help="Blind turns: publish a turn only when every participant wrote it.")
+@click.option("--mode", type=click.Choice(["open", "review"]), default="open", show_default=True,
+              help="open: equal peers converge; review: critics and a defender argue a proposal's findings.")
+@click.option("--proposal", "proposal_path", type=click.Path(dir_okay=False),
+              help="review: the proposal file; copied into FOLDER as PROPOSAL.md.")
+@click.option("--role", "role_specs", multiple=True, metavar="SLUG=ROLE",
+              help="A participant's role: critic[:consistency|security|<your lens>], defender or judge. Repeat.")
+@click.option("--min-rounds", type=click.IntRange(min=1), help="review: rounds before it may stop (default 2).")
+@click.option("--max-rounds", type=click.IntRange(min=1), help="review: rounds at most (default 4).")
+@click.option("--judge-when", type=click.Choice(["unresolved", "always"]), default="unresolved", show_default=True,
+              help="When the judge writes its judgment: once a debate ends without agreement, or always.")
 def init(folder: str, task_text: str, participants: str | None, max_turns: int | None,
-         min_turns: int | None, sealed: bool) -> None:
-    """Create FOLDER and its TASK.md (task text, optional roster and turn limits)."""
+         min_turns: int | None, sealed: bool, mode: str, proposal_path: str | None, role_specs: tuple[str, ...],
+         min_rounds: int | None, max_rounds: int | None, judge_when: str) -> None:
+    """Create FOLDER and its TASK.md (task text, optional roster, roles and limits).
+
+    A review debate: `init FOLDER --mode review --proposal design.md --task "Review the design"
+    --role gpt-5-5=critic:security --role opus-4-7=defender [--role gemini-3=judge]`.
+    """
     import os
 
-    from ..naming import is_slug
     from ..task import create_task, render_task
 
-    roster: tuple[str, ...] | None = None
-    if participants:
-        listed = [p.strip() for p in participants.split(",") if p.strip()]
-        roster = tuple(dict.fromkeys(listed))
-        bad = [p for p in roster if not is_slug(p)]
-        if bad:
-            raise click.BadParameter(f"not slugs: {', '.join(bad)} (see `multidebate slug NAME`)",
-                                     param_hint="--participants")
-        if len(roster) != len(listed):
-            twice = sorted({p for p in listed if listed.count(p) > 1})
-            raise click.BadParameter(f"listed twice: {', '.join(twice)}; each participant once",
-                                     param_hint="--participants")
+    roster = _roster(participants)
+    roles = _roles(role_specs)
     if min_turns is not None and max_turns is not None and min_turns > max_turns:
         raise click.UsageError(f"--min-turns {min_turns} is more than --max-turns {max_turns}: the debate could "
                                "never converge")
@@ -60,13 +64,125 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
         raise click.UsageError("--sealed needs --participants: the roster says who must write before publishing")
     if not task_text.strip():
         raise click.BadParameter("the task is empty", param_hint="--task")
+    debaters = tuple(slug for slug, role in roles if not role.startswith("judge"))
+    judges = [slug for slug, role in roles if role.startswith("judge")]
+    if len(judges) > 1:
+        raise click.BadParameter(f"one judge at most, not {', '.join(judges)}", param_hint="--role")
+    if roster and set(judges) & set(roster):
+        raise click.BadParameter(f"the judge `{judges[0]}` debates nothing: leave it out of --participants",
+                                 param_hint="--role")
+    proposal: tuple[str, bytes] | None = None
+    if mode == "review":
+        proposal = _read_proposal(_check_review(roles, roster, sealed, proposal_path, max_turns, min_turns))
+        roster = roster or debaters
+    else:
+        if debaters:
+            raise click.UsageError("critic and defender roles need --mode review")
+        for flag, value in (("--proposal", proposal_path), ("--min-rounds", min_rounds), ("--max-rounds", max_rounds)):
+            if value is not None:
+                raise click.UsageError(f"{flag} is for --mode review")
+    if min_rounds is not None and max_rounds is not None and min_rounds > max_rounds:
+        raise click.UsageError(f"--min-rounds {min_rounds} is more than --max-rounds {max_rounds}")
+    if judge_when == "always" and not judges:
+        raise click.UsageError("--judge-when always needs a judge: add --role SLUG=judge")
     with library_errors():
         try:
             os.makedirs(folder, exist_ok=True)
         except OSError as exc:
             raise click.ClickException(f"cannot create {folder}: {exc.strerror or exc}") from exc
-        path = create_task(folder, render_task(task_text, roster, max_turns, min_turns, sealed=sealed))
+        digest = None
+        if proposal is not None:
+            digest = _copy_proposal(folder, *proposal)
+        path = create_task(folder, render_task(
+            task_text, roster, max_turns, min_turns, sealed=sealed, mode=mode, roles=roles,
+            proposal=proposal[0] if proposal else None, proposal_sha256=digest, min_rounds=min_rounds,
+            max_rounds=max_rounds, judge_when=judge_when))
     click.echo(f"Created {path}. Each session now runs: multidebate next {folder} --slug <its slug>")
+    if roles:
+        click.echo("Roles: " + ", ".join(f"{slug} = {role}" for slug, role in roles) + ". `next` tells each "
+                   "session what its role's turn must contain.")
+
+
+def _roster(participants: str | None) -> tuple[str, ...] | None:
+    from ..naming import is_slug
+
+    if not participants:
+        return None
+    listed = [p.strip() for p in participants.split(",") if p.strip()]
+    roster = tuple(dict.fromkeys(listed))
+    bad = [p for p in roster if not is_slug(p)]
+    if bad:
+        raise click.BadParameter(f"not slugs: {', '.join(bad)} (see `multidebate slug NAME`)",
+                                 param_hint="--participants")
+    if len(roster) != len(listed):
+        twice = sorted({p for p in listed if listed.count(p) > 1})
+        raise click.BadParameter(f"listed twice: {', '.join(twice)}; each participant once",
+                                 param_hint="--participants")
+    return roster
+
+
+def _roles(specs: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """`--role gpt-5-5=critic:security` options -> ((slug, role as TASK.md writes it), ...)."""
+    from ..naming import is_slug
+    from ..roles import parse_role
+
+    roles: dict[str, str] = {}
+    for spec in specs:
+        slug, sep, text = spec.partition("=")
+        slug = slug.strip()
+        if not sep or not is_slug(slug):
+            raise click.BadParameter(f"`{spec}` is not SLUG=ROLE (e.g. gpt-5-5=critic:security)", param_hint="--role")
+        if slug in roles:
+            raise click.BadParameter(f"`{slug}` has two roles; give each participant one", param_hint="--role")
+        try:
+            roles[slug] = str(parse_role(text))
+        except ValueError as exc:
+            raise click.BadParameter(f"`{spec}`: {exc}", param_hint="--role") from exc
+    return tuple(roles.items())
+
+
+def _check_review(roles: tuple[tuple[str, str], ...], roster: tuple[str, ...] | None, sealed: bool,
+                  proposal_path: str | None, max_turns: int | None, min_turns: int | None) -> str:
+    """The proposal's path, once the review's setup is shown to be whole (a UsageError saying what is not)."""
+    kinds = [role.split(":")[0] for _slug, role in roles]
+    if kinds.count("defender") != 1 or "critic" not in kinds:
+        raise click.UsageError("a review needs one defender and at least one critic, e.g. --role gpt-5-5=critic:"
+                               "security --role opus-4-7=defender")
+    if proposal_path is None:
+        raise click.UsageError("a review needs --proposal FILE: the text the critics review")
+    if sealed:
+        raise click.UsageError("a review cannot be --sealed: the defender reads the critics' turn as soon as it "
+                               "is written")
+    if max_turns is not None or min_turns is not None:
+        raise click.UsageError("a review counts rounds: use --min-rounds and --max-rounds")
+    debaters = {slug for slug, role in roles if not role.startswith("judge")}
+    if roster is not None and set(roster) != debaters:
+        raise click.BadParameter("in a review, --participants must be exactly the critics and the defender "
+                                 f"({', '.join(sorted(debaters))}); or leave it out", param_hint="--participants")
+    return proposal_path
+
+
+def _read_proposal(path: str) -> tuple[str, bytes]:
+    """The proposal's name in the folder and its bytes; a clear error for anything that is no text file."""
+    from ..textfile import read_text
+
+    read = read_text(path, shown_as=path)
+    if read.text is None:
+        why = "; ".join(f.message for f in read.findings) or "cannot be read"
+        raise click.BadParameter(f"{path}: {why}", param_hint="--proposal")
+    return "PROPOSAL" + (os.path.splitext(path)[1].lower() or ".md"), read.raw
+
+
+def _copy_proposal(folder: str, name: str, data: bytes) -> str:
+    """Copy the proposal into the folder (never over a file) and return its sha256."""
+    import hashlib
+
+    from ..atomic import create_exclusive
+
+    target = os.path.join(folder, name)
+    if not create_exclusive(target, data):
+        raise click.ClickException(f"{target} exists already; choose a new folder for the review")
+    return hashlib.sha256(data).hexdigest()
 
 
 @click.command(name="next")

@@ -1,0 +1,287 @@
+"""The mechanical verdict of a review debate: each finding's state, the case verdict, and when it stops.
+
+Round k is the critics' turn k and then the defender's turn k.  Each finding
+(named `<critic>/F<n>`) moves as the files say:
+
+- a critic raises it (`open`); the defender answers it with CONCEDE
+  (`conceded`), DEFER with a concrete test (`deferred`), or REBUT-DESIGN /
+  REBUT-SCOPE (`rebutted`);
+- in a later round its critic may `accept` the response (the default for a
+  finding it does not list), `withdraw` it (`withdrawn`), or `re-raise` it
+  with new evidence or `rescore` it, which opens it again for the defender.
+
+A finding's verdict: `critique_wins` when it ends conceded at severity >= 9
+(or is left unanswered at that severity: a finding the defence never answers
+stands); `empirical_test_agreed` when it ends deferred with a test;
+`defense_wins` otherwise.  The case verdict is the most severe finding
+verdict, and the finding that decides it is the most severe finding with
+that verdict.  Severity is the latest one stated, the defender's adjusted
+severity included.
+
+The debate stops in round k >= min_rounds once the critics' turns of that
+round raised and reopened nothing and every finding is terminal
+(`fully_resolved`: the defender has nothing left to answer and writes no
+turn k), or after round max_rounds (`max_rounds`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TYPE_CHECKING, NamedTuple
+
+from .findings import Finding, finding
+from .review_items import FindingItem, ResponseItem, class_for, read_findings, read_responses
+from .roles import Role
+
+if TYPE_CHECKING:
+    from .debate import Debate
+
+__all__ = ["FindingState", "Case", "VERDICTS", "TERMINAL", "review_case", "finding_key"]
+
+VERDICTS = ("critique_wins", "empirical_test_agreed", "defense_wins")
+TERMINAL = frozenset({"conceded", "deferred", "rebutted", "withdrawn"})
+_MOVE_STATE = {"CONCEDE": "conceded", "DEFER": "deferred", "REBUT-DESIGN": "rebutted", "REBUT-SCOPE": "rebutted"}
+
+
+class FindingState(NamedTuple):
+    """Where one finding stands after the last round read."""
+
+    critic: str
+    id: str
+    title: str
+    severity: int
+    klass: str
+    claim: str
+    evidence: str
+    failure_mode: str
+    state: str  # open, conceded, deferred, rebutted, withdrawn
+    move: str = ""  # the defender's last move
+    answer: str = ""  # the fix, test or reason that came with it
+    raised: int = 1  # the round it was raised in
+    history: tuple[str, ...] = ()  # what happened, round by round, for the report
+
+    @property
+    def key(self) -> str:
+        return f"{self.critic}/{self.id}"
+
+    @property
+    def verdict(self) -> str:
+        if self.state in ("conceded", "open") and self.severity >= 9:
+            return "critique_wins"
+        if self.state == "deferred":
+            return "empirical_test_agreed"
+        return "defense_wins"
+
+    def as_dict(self) -> dict[str, object]:
+        return {"finding": self.key, "title": self.title, "severity": self.severity, "class": self.klass,
+                "state": self.state, "move": self.move or None, "answer": self.answer or None,
+                "verdict": self.verdict, "claim": self.claim, "evidence": self.evidence,
+                "failure_mode": self.failure_mode, "raised_in_round": self.raised, "history": list(self.history)}
+
+
+class Case(NamedTuple):
+    """The case after the last complete round (the provisional one while a round runs)."""
+
+    findings: tuple[FindingState, ...]
+    rounds: int  # complete rounds
+    min_rounds: int
+    max_rounds: int
+    verdict: str
+    deciding: str  # the deciding finding's key, "" when there are no findings
+    stop: str  # "fully_resolved", "max_rounds" or "" (not stopped)
+    problems: tuple[Finding, ...]
+
+    @property
+    def open(self) -> tuple[FindingState, ...]:
+        return tuple(f for f in self.findings if f.state not in TERMINAL)
+
+    def summary(self) -> str:
+        """`critique_wins (gpt-5-5/F1 conceded at severity 9)`."""
+        if not self.deciding:
+            return f"{self.verdict} (no findings)"
+        f = next(x for x in self.findings if x.key == self.deciding)
+        return f"{self.verdict} ({f.key} {f.state} at severity {f.severity})"
+
+    def as_dict(self) -> dict[str, object]:
+        return {"verdict": self.verdict, "deciding_finding": self.deciding or None, "rounds": self.rounds,
+                "min_rounds": self.min_rounds, "max_rounds": self.max_rounds, "stop_reason": self.stop or None,
+                "findings": [f.as_dict() for f in self.findings],
+                "problems": [p.as_dict() for p in self.problems]}
+
+
+def finding_key(critic: str, fid: str) -> str:
+    return f"{critic}/{fid}"
+
+
+def _order(f: FindingState) -> tuple[int, int, str, int]:
+    return (VERDICTS.index(f.verdict), -f.severity, f.critic, int(f.id[1:]))
+
+
+def _quoted(evidence: str) -> list[str]:
+    """The quoted passages of an evidence field (straight or curly quotes, or backticks), 12+ characters."""
+    return [q for q in re.findall(r"\"([^\"]{12,})\"|\u201c([^\u201d]{12,})\u201d|`([^`]{12,})`", evidence)
+            for q in q if q]
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[*_`>#]", " ", text).split()).casefold()
+
+
+class _Reader:
+    """One pass over the rounds, in order."""
+
+    def __init__(self, debate: Debate, roles: dict[str, Role], proposal: str | None) -> None:
+        self.debate = debate
+        self.roles = roles
+        self.critics = tuple(s for s in debate.participants if roles.get(s, Role("")).kind == "critic")
+        self.defender = next((s for s in debate.participants if roles.get(s, Role("")).kind == "defender"), "")
+        self.proposal = _plain(proposal) if proposal else None
+        self.states: dict[str, FindingState] = {}
+        self.problems: list[Finding] = []
+
+    def section(self, turn: int, slug: str, name: str) -> tuple[str, int, str] | None:
+        entry = self.debate.entry(turn, slug)
+        parsed = entry.parsed if entry is not None else None
+        if entry is None or parsed is None:
+            return None
+        section = parsed.sections.get(name)
+        if section is None:
+            wrong = "Responses" if name == "Findings" else "Findings"
+            if wrong in parsed.sections:
+                role = self.roles[slug].kind
+                self.problems.append(finding(entry.path, parsed.sections[wrong].line, "E100",
+                                             f"`{slug}` is the {role}: its turns carry `## {name}`, not `## {wrong}`"))
+            return None
+        return section.body, section.body_line, entry.path
+
+    def critic_turn(self, turn: int, slug: str) -> bool:
+        """Read a critic's turn; True when it raised or reopened a finding."""
+        got = self.section(turn, slug, "Findings")
+        if got is None:
+            return False
+        items, _file_problems = read_findings(*got)  # the file's own problems are the entry's findings
+        moved = False
+        for item in items:
+            moved = self._critic_item(turn, slug, item, got[2]) or moved
+        return moved
+
+    def _critic_item(self, turn: int, slug: str, item: FindingItem, path: str) -> bool:
+        key = finding_key(slug, item.id)
+        old = self.states.get(key)
+        if old is None:
+            if item.answer is not None:
+                self.problems.append(finding(path, item.line, "E104", f"{item.id}: `{slug}` raised no {item.id}; "
+                                             "give a new finding all its fields and no `answer:`"))
+                return False
+            self._check_evidence(item, path)
+            self.states[key] = FindingState(slug, item.id, item.title or item.claim[:60], item.severity or 0,
+                                            item.klass or "", item.claim, item.evidence, item.failure_mode, "open",
+                                            raised=turn, history=(f"round {turn}: raised at severity "
+                                                                  f"{item.severity}",))
+            return True
+        if item.answer in (None, "accept"):
+            if item.answer is None and item.claim and _plain(item.claim) != _plain(old.claim):
+                self.problems.append(finding(path, item.line, "E109", f"{item.id} is an id `{slug}` used in round "
+                                             f"{old.raised}; a new finding takes a new id"))
+            return False
+        if item.answer == "withdraw":
+            self.states[key] = old._replace(state="withdrawn", history=old.history + (f"round {turn}: withdrawn",))
+            return False
+        if item.answer == "re-raise" and not item.new_evidence:
+            return False  # E107 is the file's finding: a re-raise without new evidence reopens nothing
+        severity = item.severity if item.severity is not None else old.severity
+        what = "re-raised" if item.answer == "re-raise" else "rescored"
+        self.states[key] = old._replace(state="open", severity=severity, klass=class_for(severity),
+                                        history=old.history + (f"round {turn}: {what} at severity {severity}",))
+        return True
+
+    def _check_evidence(self, item: FindingItem, path: str) -> None:
+        if self.proposal is None:
+            return
+        quotes = _quoted(item.evidence)
+        missing = [q for q in quotes if _plain(q) not in self.proposal]
+        if missing:
+            self.problems.append(finding(path, item.line, "W100", f"{item.id}: the evidence quotes "
+                                         f"\u201c{missing[0][:60]}\u201d, which is not in the proposal"))
+
+    def defender_turn(self, turn: int) -> None:
+        got = self.section(turn, self.defender, "Responses")
+        if got is None:
+            return
+        items, _file_problems = read_responses(*got)
+        answered = set()
+        for item in items:
+            key = self._resolve(item, got[2])
+            if key is None:
+                continue
+            answered.add(key)
+            old = self.states[key]
+            if item.move is None:
+                continue
+            state = _MOVE_STATE[item.move]
+            if item.move == "DEFER" and not item.test:
+                state = "open"  # no concrete test: nothing was agreed
+            severity = item.severity if item.severity is not None else old.severity
+            answer = item.fix or item.test or item.reason
+            self.states[key] = old._replace(state=state, severity=severity, klass=class_for(severity),
+                                            move=item.move, answer=answer,
+                                            history=old.history + (f"round {turn}: {item.move} at severity "
+                                                                   f"{severity}",))
+        for key, held in self.states.items():
+            if held.state == "open" and key not in answered:
+                self.problems.append(finding(got[2], 1, "E105", f"{key} (severity {held.severity}) is open and "
+                                             f"turn {turn} does not answer it"))
+
+    def _resolve(self, item: ResponseItem, path: str) -> str | None:
+        if item.critic is not None:
+            key = finding_key(item.critic, item.id)
+            if key in self.states:
+                return key
+            self.problems.append(finding(path, item.line, "E104", f"{key}: no such finding"))
+            return None
+        keys = [k for k in self.states if k.endswith(f"/{item.id}")]
+        if len(keys) == 1:
+            return keys[0]
+        if not keys:
+            self.problems.append(finding(path, item.line, "E104", f"{item.id}: no critic raised it"))
+        else:
+            self.problems.append(finding(path, item.line, "E104", f"{item.id} is ambiguous ({', '.join(keys)}): "
+                                         "name the critic, e.g. `" + keys[0] + "`"))
+        return None
+
+
+def review_case(debate: Debate, roles: dict[str, Role], rounds: tuple[int, int], proposal: str | None) -> Case:
+    """The case of a review debate, after its last complete round (see the module doc)."""
+    reader = _Reader(debate, roles, proposal)
+    low, high = rounds
+    done = 0
+    stop = ""
+    for turn in range(1, min(debate.current_turn, high) + 1):
+        critics_done = all(debate.entry(turn, c) is not None for c in reader.critics)
+        moved = False
+        for critic in reader.critics:
+            moved = reader.critic_turn(turn, critic) or moved
+        if critics_done and turn >= low and not moved and all(s.state in TERMINAL for s in reader.states.values()):
+            # the critics accept every answer and raise nothing: the defender has nothing left to answer
+            done, stop = turn, "fully_resolved"
+            break
+        if not critics_done or debate.entry(turn, reader.defender) is None:
+            break  # round `turn` runs: the states shown are provisional
+        reader.defender_turn(turn)
+        done = turn
+        if turn >= high:
+            stop = "max_rounds"
+    findings = tuple(sorted(reader.states.values(), key=_order))
+    verdict = findings[0].verdict if findings else "defense_wins"
+    deciding = findings[0].key if findings else ""
+    return Case(findings, done, low, high, verdict, deciding, stop, tuple(sorted(set(reader.problems))))
+
+
+def proposal_text(folder: str, name: str | None) -> str | None:
+    """The proposal's text (None when there is none or it cannot be read)."""
+    if not name:
+        return None
+    from .textfile import read_text
+
+    return read_text(os.path.join(folder, name)).text
