@@ -86,6 +86,10 @@ class Briefing(NamedTuple):
 
     @property
     def sections(self) -> tuple[str, ...]:
+        if self.role == "judge":
+            from .judgment import JUDGMENT_SECTIONS
+
+            return JUDGMENT_SECTIONS
         return profile_for(self.role or None).required(self.turn)
 
     @property
@@ -95,6 +99,9 @@ class Briefing(NamedTuple):
 
     @property
     def debate_over(self) -> bool:
+        """Nothing to write: the debate ended (for a judge: unless its judgment is due now)."""
+        if self.role == "judge":
+            return not self.instructions
         return self.verdict.final
 
     def as_dict(self) -> dict[str, object]:
@@ -246,6 +253,8 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
     require_readable(debate.task)
     check_slug(slug, debate.task)
     check_identity(folder, debate.scan, debate.task, slug, key, "next")
+    if debate.task is not None and debate.task.judge == slug:
+        return _judge_briefing(folder, slug, debate, key)
     notes: list[str] = []
     if slug not in debate.participants and not (debate.task and debate.task.participants):
         import difflib
@@ -358,6 +367,41 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
     )
 
 
+def _judge_briefing(folder: str, slug: str, debate: Debate, key: str | None) -> Briefing:
+    """The judge's briefing: wait while the debate runs; once a judgment is due, every final turn."""
+    from .judgment import judge_instructions, judgment_due, judgment_name
+
+    task = debate.task
+    verdict = judge(debate)
+    unit = "round" if task is not None and task.review else "turn"
+    notes: list[str] = []
+    peers: list[PeerFile] = []
+    instructions = ""
+    if os.path.lexists(os.path.join(folder, judgment_name(slug))):
+        notes.append(f"You wrote your judgment ({judgment_name(slug)}): nothing more to do. Tell the user.")
+    elif not verdict.final:
+        notes.append(f"You are the judge: you write nothing while the debate runs (now {verdict.state}, {unit} "
+                     f"{verdict.turn}). Run `next --wait` to wait until it ends.")
+    elif not judgment_due(task, verdict):
+        notes.append(f"The debate ended {verdict.state}: the participants agree, so no judgment is needed. "
+                     "Tell the user; `multidebate report` shows the outcome.")
+    else:
+        for peer in debate.participants:
+            own = [t for (t, s) in debate.entries if s == peer]
+            if own:
+                entry = debate.entry(max(own), peer)
+                if entry is not None:
+                    peers.append(_serve(entry, None))
+        instructions = judge_instructions(verdict, bool(task and task.review))
+        _record_served(folder, slug, 0, tuple(peers))
+    proposal_file = task.proposal or "" if task is not None else ""
+    return Briefing(folder=folder, slug=slug, turn=verdict.turn, task=task.text if task else None,
+                    today=date.today().isoformat(), own_previous_answer=None, peers=tuple(peers), absent=(),
+                    waiting=(), verdict=verdict, key=key, participants=debate.participants,
+                    roster=bool(task and task.participants), task_source=TASK_FILE, notes=tuple(notes), role="judge",
+                    instructions=instructions, read_turn=verdict.turn, proposal_file=proposal_file)
+
+
 def _swapped(debate: Debate, a: str, b: str, turn: int) -> bool:
     """Did `a` and `b` each adopt the other's previous line at `turn`, word for word, and so still differ?"""
     a_now, b_now = debate.entry(turn, a), debate.entry(turn, b)
@@ -404,6 +448,8 @@ def _fence_id(texts: list[str]) -> str:
 
 def render_briefing(b: Briefing) -> str:
     """The briefing as text for a model: short framing, then quoted peer files."""
+    if b.role == "judge" and not b.debate_over:
+        return _render_judge(b)
     if b.debate_over:
         # no peer files and no write command: nothing invites an extra turn
         lines = [f"You are `{b.slug}` in {os.path.abspath(b.folder)}."]
@@ -472,4 +518,23 @@ def render_briefing(b: Briefing) -> str:
         return "\n".join(out)
     which = "Reasoning, Answer, Confidence, Converged: no" if b.turn == 1 else "all six sections"
     out += ["", f"WRITE YOUR TURN ({which}):", b.write_command, "...", "TURN"]
+    return "\n".join(out)
+
+
+def _render_judge(b: Briefing) -> str:
+    """A judge's briefing: the task, the computed verdict, every final turn, the judgment's sections."""
+    from .role_briefing import case_lines
+
+    fence = _fence_id([peer.text for peer in b.peers])
+    out = [f"You are `{b.slug}`, the judge; today is {b.today}."]
+    out.extend(f"NOTE: {note}" for note in b.notes)
+    out += ["", "TASK:", b.task or "(none recorded)", "", b.instructions]
+    if b.verdict.review is not None:
+        out += ["FINDINGS AT THE END (computed):", *case_lines(b.verdict.review)]
+    if b.proposal_file:
+        out.append(f"PROPOSAL: {os.path.join(os.path.abspath(b.folder), b.proposal_file)} (quoted material)")
+    out += ["", PEER_PREAMBLE]
+    for peer in b.peers:
+        out += [f"<<<PEER {peer.slug} turn {peer.turn} (its last) [{fence}]", peer.text, f">>>END [{fence}]"]
+    out += ["", f"WRITE YOUR JUDGMENT ({', '.join(b.sections)}):", b.write_command, "...", "TURN"]
     return "\n".join(out)

@@ -6,10 +6,13 @@ import json
 from dataclasses import dataclass
 
 from .analysis import MATRIX_MAX, Analysis, analyse
+from .review_case import Case
 from .debate import Debate, load_debate
 from .final import FinalAnswer, final_answer
 from .integrity import file_problems, problem_lines
 from .quotes import Attribution, check_attributions
+from .judgment import Judgment, read_judgment
+from .review_summary import Summary, summarise
 from .verdict import MEASURE
 from .verdict import judge
 
@@ -27,6 +30,8 @@ class Report:
     attributions: tuple[Attribution, ...]
     unresolved: tuple[tuple[str, str], ...]  # (slug, disagreement item) at the final turn
     problems: tuple[str, ...] = ()  # TASK.md and integrity problems (integrity.problem_lines)
+    judgment: Judgment | None = None  # the judge's, once written
+    summary: Summary | None = None  # a review's summary for the person who decides
 
     @property
     def misquotes(self) -> tuple[Attribution, ...]:
@@ -45,6 +50,8 @@ class Report:
             "attributions": [a.as_dict() for a in self.attributions],
             "unresolved_disagreements": [{"slug": s, "text": t} for s, t in self.unresolved],
             "problems": list(self.problems),
+            "judgment": self.judgment.as_dict() if self.judgment is not None else None,
+            "summary": self.summary.as_dict() if self.summary is not None else None,
         }
 
 
@@ -87,8 +94,10 @@ def build_report(folder: str, weighted: bool = False) -> Report:
                               f"\u201c{clip(item.claim, 80)}\u201d, which {item.peer}'s turn {item.turn - 1} does not "
                               f"support ({item.support:.0%} of its terms)"))
     analysis = Analysis(analysis.verdict, analysis.participants, analysis.turns, tuple(flags))
+    judgment = read_judgment(folder, debate.task)
+    summary = summarise(verdict.review, judgment) if verdict.review is not None else None
     return Report(folder, debate.task.text if debate.task else None, analysis, final, attributions,
-                  _unresolved(debate, final.turn), problem_lines(debate, problems))
+                  _unresolved(debate, final.turn), problem_lines(debate, problems), judgment, summary)
 
 
 def render_json(report: Report) -> str:
@@ -118,6 +127,10 @@ def render_markdown(report: Report) -> str:
         out += ["## Problems", "", "Act on these before trusting this report (`multidebate validate` explains):", ""]
         out += [f"- {line}" for line in report.problems]
         out.append("")
+    if report.judgment is not None:
+        out += _judgment_markdown(report.judgment)
+    if report.summary is not None and verdict.review is not None:
+        return "\n".join(out[:2] + _summary_markdown(report.summary, verdict.review) + out[2:])
     out += ["## Final answer", ""]
     if final.kind == "none":
         out += ["No answer yet.", ""]
@@ -178,3 +191,43 @@ def render_markdown(report: Report) -> str:
         out.append("None.")
     out.append("")
     return "\n".join(out)
+
+
+def _judgment_markdown(judgment: Judgment) -> list[str]:
+    """The judge's decision beside the computed verdict (it never replaces it)."""
+    out = [f"## Judgment by {judgment.slug}", "", f"**{judgment.decision or '(no decision line)'}**", ""]
+    if not judgment.valid:
+        out += ["The judgment file has problems (`multidebate validate` lists them).", ""]
+    for name in ("Reasoning", "What each side got right", "Contested points"):
+        text = judgment.sections.get(name)
+        if text:
+            out += [f"### {name}", "", text.strip(), ""]
+    return out
+
+
+def _summary_markdown(summary: Summary, case: Case) -> list[str]:
+    """A review's summary for the person who decides, first in the report."""
+    out = ["## Summary for the decision", "", f"**{summary.headline}.**", ""]
+    stop = f"stopped after round {case.rounds}: {case.stop}" if case.stop else f"round {case.rounds} done"
+    out += [f"Rounds: {case.min_rounds} to {case.max_rounds}; {stop}.", ""]
+    out += ["### What was resolved", ""] + ([f"- {_cell(line)}" for line in summary.resolved] or ["- Nothing."])
+    out += ["", "### What needs your decision", ""]
+    if summary.decisions:
+        for d in summary.decisions:
+            out.append(f"- {_cell(d.point)}" + ("".join(f"\n  - option: {_cell(o)}" for o in d.options)))
+    else:
+        out.append("- Nothing: every finding ended in a fix, a test or a rebuttal its critic accepted.")
+    out += ["", "### Recommended actions", ""]
+    if summary.actions:
+        out += ["| priority | action | finding |", "|---|---|---|"]
+        out += [f"| {a.priority} | {_cell(a.what)} | {a.finding} |" for a in summary.actions]
+    else:
+        out.append("None.")
+    out += ["", "### Minority dissent worth reconsidering", ""]
+    out += [f"- {_cell(line)}" for line in summary.dissent] or ["- None."]
+    out += ["", "### Every finding", "", "| finding | title | severity | class | state | move | fix, test or reason |",
+            "|---|---|---|---|---|---|---|"]
+    out += [f"| {f.key} | {_cell(f.title)} | {f.severity} | {f.klass} | {f.state} | {f.move or '-'} | "
+            f"{_cell(f.answer) or '-'} |" for f in summary.checklist]
+    out.append("")
+    return out

@@ -285,3 +285,51 @@ def proposal_text(folder: str, name: str | None) -> str | None:
     from .textfile import read_text
 
     return read_text(os.path.join(folder, name)).text
+
+
+def review_findings(debate: Debate) -> list[Finding]:
+    """The folder-level findings of roles: a turn that does not fit its writer's role (E100), the case's
+    problems (unknown ids, unanswered findings, evidence the proposal lacks) and a changed proposal (W101)."""
+    task = debate.task
+    found: list[Finding] = []
+    if task is None or not task.review:
+        # an open debate's valid turn always has a Confidence: one without is a review turn
+        found.extend(finding(e.path, 1, "E100", "a review turn (`## Findings` or `## Responses`) in an open "
+                             "debate: write `## Answer`, `## Confidence` and the other sections")
+                     for e in debate.entries.values() if e.readable and e.valid and e.confidence is None)
+        return found
+    from .profile import profile_for
+
+    roles = task.role_map
+    for (turn, slug), entry in sorted(debate.entries.items()):
+        role = roles.get(slug)
+        parsed = entry.parsed
+        if role is None or parsed is None or role.kind == "judge":
+            continue
+        expected = profile_for(role.kind)
+        if parsed.profile != expected:
+            found.append(finding(entry.path, 1, "E100", f"`{slug}` is a {role.kind}: its turns have the sections "
+                                 f"{', '.join(expected.sections)}"))
+    case = review_case(debate, roles, task.rounds, proposal_text(debate.folder, task.proposal))
+    found.extend(case.problems)
+    found.extend(proposal_findings(debate.folder, task.proposal, task.proposal_sha256))
+    return found
+
+
+def proposal_findings(folder: str, name: str | None, digest: str | None) -> list[Finding]:
+    """W101 when the proposal is no longer the file the review began with (or is gone)."""
+    import hashlib
+
+    from .textfile import read_text
+
+    if not name or not digest:
+        return []
+    path = os.path.join(folder, name)
+    read = read_text(path)
+    if read.text is None:
+        return [finding(path, 1, "W101", "the proposal cannot be read: " +
+                        ("; ".join(f.message for f in read.findings) or "it is gone"))]
+    if hashlib.sha256(read.raw).hexdigest() != digest:
+        return [finding(path, 1, "W101", "the proposal changed since the review began: findings quote the text "
+                        "`init` copied; restore it, or start a new review for the new text")]
+    return []

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import NamedTuple
 
 from .debate import Debate, Entry, load_debate
 from .findings import Finding
 from .integrity import file_problems, problem_lines
+from .judgment import Judgment
 from .verdict import Verdict, judge
 
 __all__ = ["Cell", "TurnRow", "Status", "debate_status", "render_status"]
@@ -52,6 +54,9 @@ class Status(NamedTuple):
     sealed: dict[int, tuple[str, ...]]
     roster: bool = False
     problems: tuple[str, ...] = ()  # TASK.md and integrity findings, one line each, for people to act on
+    judge: str | None = None  # the judge's slug, when the debate has one
+    judgment: Judgment | None = None  # its judgment, once written
+    judgment_due: bool = False  # the debate ended so that the judge writes now
 
     def progress(self, turn: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(who has written `turn`, who has not), sealed files included."""
@@ -78,6 +83,9 @@ class Status(NamedTuple):
             "sealed": {str(t): list(s) for t, s in sorted(self.sealed.items())},
             "roster": self.roster,
             "problems": list(self.problems),
+            "judge": self.judge,
+            "judgment": self.judgment.as_dict() if self.judgment is not None else None,
+            "judgment_due": self.judgment_due,
         }
 
 
@@ -131,9 +139,23 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     retired = set(debate.task.retired) if debate.task else set()
     outsiders = tuple(s for s in debate.scan.slugs if s not in roster and s not in retired)
     sealed = {t: tuple(sorted(s)) for t, s in debate.sealed_pending.items()}
+    verdict = judge(debate, problems)
+    lines = problem_lines(debate, problems)
+    if debate.task is not None and debate.task.review:
+        from .review_case import proposal_findings
+
+        task = debate.task
+        review = verdict.review.problems if verdict.review else ()
+        lines += tuple(f"{os.path.basename(f.path)}: {f.code} {f.message}" for f in (
+            *[f for f in review if f.severity == "error"],
+            *proposal_findings(folder, task.proposal, task.proposal_sha256)))
+    from .judgment import judgment_due, read_judgment
+
     return Status(folder, debate.task.text if debate.task else None, debate.participants, current, missing,
-                  waiting, rows, judge(debate, problems), outsiders, sealed,
-                  bool(debate.task and debate.task.participants), problem_lines(debate, problems))
+                  waiting, rows, verdict, outsiders, sealed,
+                  bool(debate.task and debate.task.participants), lines,
+                  debate.task.judge if debate.task else None, read_judgment(folder, debate.task),
+                  judgment_due(debate.task, verdict))
 
 
 def _duration(seconds: float) -> str:
@@ -204,6 +226,13 @@ def render_status(status: Status) -> str:
     lines.append(f"verdict: {verdict.state}" + (f" at turn {verdict.turn}" if verdict.turn else "")
                  + f" - {verdict.detail}")
     lines.extend(f"  note: {note}" for note in verdict.notes)
+    if status.judgment is not None:
+        flag = "" if status.judgment.valid else " (the file has problems: see `multidebate validate`)"
+        lines.append(f"judgment by {status.judgment.slug}: {status.judgment.decision or '(no decision line)'}{flag}")
+    elif status.judge:
+        lines.append(f"judge {status.judge}: " + ("its judgment is due (it runs `multidebate next`)"
+                                                  if status.judgment_due else
+                                                  "writes once the debate has ended, if it ends without agreement"))
     if verdict.next_step:
         lines.append(f"  next turn: {verdict.next_step}")
     if verdict.extra_files:

@@ -86,6 +86,9 @@ def _folder_findings(debate: Debate) -> list[Finding]:
         found.append(finding(entry.path, 1, "E070", f"turn {entry.name.turn} of `{entry.name.slug}` has no turn "
                              f"{entry.name.turn - 1} before it"))
     task = debate.task
+    from .review_case import review_findings
+
+    found.extend(review_findings(debate))
     if task is not None:
         found.extend(task.findings)
         if task.participants:

@@ -76,6 +76,8 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
     (a shorter wait is not worth a word, on either stream).
     """
     briefing = brief(folder, slug, task, create, key=key, sections=sections)
+    if briefing.role == "judge":
+        return _until_ended(folder, slug, briefing, key, timeout, poll, on_wait, clock)
     awaited = _awaited(folder, briefing)
     if not awaited:
         return briefing
@@ -134,3 +136,25 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
             "Answer with the peer files that exist and tell the user who is missing, "
             "or run `next --wait` again to keep waiting.")
     return briefing._replace(notes=briefing.notes + (note,))
+
+
+def _until_ended(folder: str, slug: str, briefing: Briefing, key: str | None, timeout: float, poll: float | None,
+                 on_wait: Callable[[str], None] | None, clock: Callable[[], float]) -> Briefing:
+    """A judge's wait: until the debate has ended (then its judgment may be due), or the timeout."""
+    if briefing.verdict.final:
+        return briefing
+    deadline = clock() + timeout
+    if on_wait is not None:
+        on_wait(f"Waiting up to {timeout:g} s for the debate to end (Ctrl-C to stop)...")
+    with FolderEvents(folder, poll) as events:
+        while not briefing.verdict.final:
+            remaining = deadline - clock()
+            if remaining <= 0:
+                note = (f"Waited {timeout:g} s (`next --wait`): the debate has not ended. Run `next --wait` again "
+                        "to keep waiting.")
+                return briefing._replace(notes=briefing.notes + (note,))
+            events.wait(min(RECHECK, remaining))
+            if not os.path.isdir(folder):
+                raise FolderError(f"the debate folder {folder} was removed while waiting")
+            briefing = brief(folder, slug, key=key)
+    return briefing

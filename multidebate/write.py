@@ -50,6 +50,7 @@ class WriteResult:
     sealed: bool = False
     published: bool = False
     warnings: tuple[str, ...] = ()
+    judgment: bool = False  # a judge's judgment-<slug>.md, not a turn
 
 
 def _peers_read(folder: str, scan: Scan, slug: str, turn: int) -> tuple[tuple[str, str], ...]:
@@ -162,6 +163,8 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
     require_readable(task)
     check_slug(slug, task)
     unclaimed = check_identity(folder, scan, task, slug, key, "next")
+    if task is not None and task.judge == slug:
+        return _write_judgment(folder, slug, content, unclaimed)
     sealed_mode = bool(task and task.sealed)
     own_sealed = {t for t, slugs in sealed_turns(folder).items() if slug in slugs} if sealed_mode else set()
     own_published = set(scan.by_slug.get(slug, {}))
@@ -235,6 +238,52 @@ def _refuse_repeat(folder: str, parsed: ParsedTurn, slug: str, turn: int, sealed
         raise InvalidTurn(f"nothing written: this is word for word your turn {turn - 1} ({name}), which is already "
                           f"written. If a command was retried, your turn is safe; run `multidebate next` for turn "
                           f"{turn}", [])
+
+
+def _write_judgment(folder: str, slug: str, content: bytes, unclaimed: bool) -> WriteResult:
+    """The judge's one file, once its judgment is due (judgment.py); never over an existing one."""
+    from .debate import load_debate
+    from .judgment import JUDGMENT_SECTIONS, judgment_due, judgment_name, parse_judgment
+    from .verdict import judge
+
+    debate = load_debate(folder)
+    verdict = judge(debate)
+    if not judgment_due(debate.task, verdict):
+        why = (f"the debate has not ended (it is {verdict.state})" if not verdict.final else
+               f"the debate ended {verdict.state}: the participants agree, so no judgment is needed")
+        raise InvalidTurn(f"nothing written: {why}. Run `multidebate next --wait` as the judge", [])
+    decoded = decode_turn_bytes(content, "<input>")
+    if decoded.text is None:
+        raise InvalidTurn("nothing written: the input is not text", [f.message for f in decoded.findings])
+    sections, found = parse_judgment(decoded.text, "<input>")
+    if found:
+        raise InvalidTurn("nothing written: a judgment has the sections " + ", ".join(
+            f"## {name}" for name in JUDGMENT_SECTIONS), [f.message for f in found])
+    written_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    peers = _peers_read(folder, debate.scan, slug, 0)
+    head = _frontmatter(slug, verdict.turn, peers, written_at).replace(f"turn: {verdict.turn}\n",
+                                                                       f"role: judge\nverdict: {verdict.state}\n"
+                                                                       f"turn: {verdict.turn}\n")
+    data = (head + f"# Judgment \u2014 {slug}\n" + "".join(
+        f"\n## {name}\n\n{sections[name]}\n" for name in JUDGMENT_SECTIONS)).encode("utf-8")
+    path = os.path.join(folder, judgment_name(slug))
+    new_key = None
+    try:
+        new_key = claim(folder, slug) if unclaimed else None
+        if unclaimed and new_key is None:
+            raise IdentityError(f"`{slug}` was claimed by another session a moment ago; nothing was written.")
+        created = create_exclusive(path, data)
+    except OSError as exc:
+        _release(folder, slug, new_key)
+        raise FolderError(f"cannot write {path}: {exc.strerror or exc}; nothing was written") from exc
+    if not created:
+        _release(folder, slug, new_key)
+        raise TurnConflict(f"{path} exists already: the judgment is written once. Nothing was written.")
+    try:
+        append_entry(folder, slug, os.path.basename(path), data, verdict.turn, written_at)
+    except OSError:
+        pass
+    return WriteResult(path, verdict.turn, slug, None, None, (), peers, new_key, judgment=True)
 
 
 def _review_problems(folder: str, task: Task | None, slug: str, turn: int, content: bytes) -> list[str]:

@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 from helpers import key_of, make_debate, turn_body
 from multidebate.agents import AGENTS
 from multidebate.cli import cli
-from multidebate.profile import PROFILE_V1
+from multidebate.profile import PROFILE_CRITIC, PROFILE_DEFENDER, PROFILE_V1
 from multidebate.skill import STATES as SKILL_STATES
 from multidebate.verdict import STATES
 
@@ -68,7 +68,8 @@ def test_shared_definitions_agree_with_the_code() -> None:
         assert status["$defs"][name] == next_["$defs"][name] == schema("report")["$defs"][name], name
     assert status["$defs"]["verdict"]["properties"]["state"]["enum"] == list(STATES)
     assert schema("write")["properties"]["debate"]["properties"]["state"]["enum"] == list(STATES)
-    assert next_["properties"]["sections"]["items"]["enum"] == list(PROFILE_V1.sections)
+    assert next_["properties"]["sections"]["items"]["enum"] == list(dict.fromkeys(
+        PROFILE_V1.sections + PROFILE_CRITIC.sections + PROFILE_DEFENDER.sections))
     copies = schema("skill-list")["properties"]["copies"]["items"]["properties"]
     assert copies["state"]["enum"] == list(SKILL_STATES) and copies["agents"]["items"]["enum"] == list(AGENTS)
 

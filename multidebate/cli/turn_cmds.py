@@ -272,6 +272,17 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
         sys.stdout.flush()
     with library_errors(as_json):
         status = debate_status(folder)
+    if result.judgment:
+        if as_json:
+            emit_json({"ok": True, "path": result.path, "turn": result.turn, "slug": result.slug,
+                       "confidence": None, "converged": None, "normalised": [], "warnings": [],
+                       "peers_read": [{"file": f, "sha256": h} for f, h in result.peers_read],
+                       "progress": {"written": 0, "waiting": []}, "key": result.key, "sealed": False,
+                       "published": False, "debate": {"state": status.verdict.state, "turn": status.verdict.turn}})
+        else:
+            click.echo(f"Wrote {result.path}: your judgment of the debate ({status.verdict.state}). Tell the user; "
+                       f"`multidebate report {shlex.quote(os.path.abspath(folder))}` shows it beside the verdict.")
+        return
     # Say how far the turn is, never what peers answered: a session must not learn
     # its peers' current-turn positions before its next `next`.
     done, waiting = status.progress(result.turn)
@@ -293,8 +304,11 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
                     "key": result.key, "sealed": result.sealed, "published": result.published,
                     "debate": {"state": status.verdict.state, "turn": status.verdict.turn}})
         return
-    click.echo(f"Wrote {result.path} (turn {result.turn}, confidence {result.confidence}, "
-               f"converged {'yes' if result.converged else 'no'}).")
+    if result.confidence is None:  # a review turn
+        click.echo(f"Wrote {result.path} (round {result.turn}).")
+    else:
+        click.echo(f"Wrote {result.path} (turn {result.turn}, confidence {result.confidence}, "
+                   f"converged {'yes' if result.converged else 'no'}).")
     for note in result.normalised:
         click.echo(printable(f"  normalised: {note}"))
     for warning in result.warnings:
@@ -308,6 +322,9 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
         click.echo(progress)
     if ended:
         click.echo(f"The debate converged at turn {status.verdict.turn}: it is over.")
+    elif status.verdict.review is not None and status.verdict.final:
+        click.echo(f"The review ended ({status.verdict.state}) after round {status.verdict.turn}: "
+                   f"{status.verdict.review.summary()}. Tell the user.")
     elif status.verdict.final:
         click.echo(f"The debate ended: {status.verdict.state} at turn {status.verdict.turn} "
                    f"({printable(status.verdict.detail)}). Tell the user.")
