@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 
 from .analysis import MATRIX_MAX, Analysis, analyse
-from .review_case import Case
+from .review_case import Case, review_problem_lines
 from .debate import Debate, load_debate
 from .final import FinalAnswer, final_answer
 from .integrity import file_problems, problem_lines
@@ -97,7 +97,8 @@ def build_report(folder: str, weighted: bool = False) -> Report:
     judgment = read_judgment(folder, debate.task)
     summary = summarise(verdict.review, judgment) if verdict.review is not None else None
     return Report(folder, debate.task.text if debate.task else None, analysis, final, attributions,
-                  _unresolved(debate, final.turn), problem_lines(debate, problems), judgment, summary)
+                  _unresolved(debate, final.turn),
+                  problem_lines(debate, problems) + review_problem_lines(debate, verdict.review), judgment, summary)
 
 
 def render_json(report: Report) -> str:
@@ -115,22 +116,26 @@ def render_markdown(report: Report) -> str:
     """The report as Markdown."""
     verdict = report.analysis.verdict
     final = report.final
-    out = [f"# Debate report: {report.folder}", ""]
+    review = verdict.review if report.summary is not None else None
+    out = [f"# {'Review' if review is not None else 'Debate'} report: {report.folder}", ""]
+    if report.summary is not None and review is not None:
+        out += summary_markdown(report.summary, review)
     if report.task:
         out += ["## Task", "", report.task.strip(), ""]
     out += ["## Verdict", "", f"**{verdict.state}**" + (f" at turn {verdict.turn}" if verdict.turn else "")
-            + f": {verdict.detail}.", "",
-            f"Answers are compared by their recommendation lines ({MEASURE}): identical lines, the same value for "
-            "every item, or a line that only adds detail count as the same; a different option, number, letter, "
-            "keep-or-change verb, negation or item counts as different; anything else is unsure.", ""]
+            + f": {verdict.detail}.", ""]
+    if review is None:
+        out += [f"Answers are compared by their recommendation lines ({MEASURE}): identical lines, the same value "
+                "for every item, or a line that only adds detail count as the same; a different option, number, "
+                "letter, keep-or-change verb, negation or item counts as different; anything else is unsure.", ""]
     if report.problems:
         out += ["## Problems", "", "Act on these before trusting this report (`multidebate validate` explains):", ""]
         out += [f"- {line}" for line in report.problems]
         out.append("")
     if report.judgment is not None:
-        out += _judgment_markdown(report.judgment)
-    if report.summary is not None and verdict.review is not None:
-        return "\n".join(out[:2] + _summary_markdown(report.summary, verdict.review) + out[2:])
+        out += judgment_markdown(report.judgment)
+    if review is not None:
+        return "\n".join(out)  # a review's turns carry findings, not answers: the summary says it all
     out += ["## Final answer", ""]
     if final.kind == "none":
         out += ["No answer yet.", ""]
@@ -193,7 +198,7 @@ def render_markdown(report: Report) -> str:
     return "\n".join(out)
 
 
-def _judgment_markdown(judgment: Judgment) -> list[str]:
+def judgment_markdown(judgment: Judgment) -> list[str]:
     """The judge's decision beside the computed verdict (it never replaces it)."""
     out = [f"## Judgment by {judgment.slug}", "", f"**{judgment.decision or '(no decision line)'}**", ""]
     if not judgment.valid:
@@ -205,7 +210,7 @@ def _judgment_markdown(judgment: Judgment) -> list[str]:
     return out
 
 
-def _summary_markdown(summary: Summary, case: Case) -> list[str]:
+def summary_markdown(summary: Summary, case: Case) -> list[str]:
     """A review's summary for the person who decides, first in the report."""
     out = ["## Summary for the decision", "", f"**{summary.headline}.**", ""]
     stop = f"stopped after round {case.rounds}: {case.stop}" if case.stop else f"round {case.rounds} done"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from .analysis import MATRIX_MAX
-from .report import Report, clip
+from .report import Report, judgment_markdown, summary_markdown, clip
 from .verdict import MEASURE
 
 __all__ = ["render_html"]
@@ -158,7 +158,12 @@ def render_html(report: Report) -> str:
     """The whole page."""
     verdict = report.analysis.verdict
     final = report.final
-    body = [f"<h1>Debate report</h1><p class='muted'>{escape(report.folder)}</p>"]
+    review = verdict.review if report.summary is not None else None
+    body = [f"<h1>{'Review' if review is not None else 'Debate'} report</h1><p class='muted'>"
+            f"{escape(report.folder)}</p>"]
+    if report.summary is not None and review is not None:
+        # built from the case; the fixes, tests and claims in it are session text, escaped by _markdown
+        body.append(_markdown("\n".join(summary_markdown(report.summary, review))))
     if report.task:
         body.append(f"<h2>Task</h2><p>{escape(report.task.strip())}</p>")
     body.append(f"<h2>Verdict</h2><p><span class='verdict {escape(verdict.state)}'>{escape(verdict.state)}</span> "
@@ -166,6 +171,10 @@ def render_html(report: Report) -> str:
     if report.problems:
         body.append("<h2>Problems</h2><p>Act on these before trusting this report (<code>multidebate validate</code> "
                     "explains):</p><ul>" + "".join(f"<li>{escape(line)}</li>" for line in report.problems) + "</ul>")
+    if report.judgment is not None:
+        body.append(_markdown("\n".join(judgment_markdown(report.judgment))))
+    if review is not None:
+        return _page(body)
     # only a consensus looks like one: a most-held answer gets its own heading and a dashed amber border
     body.append("<h2>Final answer</h2>" if final.kind in ("consensus", "none")
                 else "<h2>No consensus: the positions at the end</h2>")
@@ -198,7 +207,11 @@ def render_html(report: Report) -> str:
                             for f in report.analysis.flags))
     else:
         body.append("<p class='muted'>None.</p>")
-    title = escape(f"Debate report: {report.folder}")
+    return _page(body, f"Debate report: {report.folder}")
+
+
+def _page(body: list[str], title_text: str = "Review report") -> str:
+    title = escape(title_text)
     # the policy forbids every fetch, so a missed case in the renderer still fetches nothing
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; style-src 'unsafe-inline'\">"

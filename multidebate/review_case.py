@@ -97,11 +97,15 @@ class Case(NamedTuple):
         return tuple(f for f in self.findings if f.state not in TERMINAL)
 
     def summary(self) -> str:
-        """`critique_wins (gpt-5-5/F1 conceded at severity 9)`."""
+        """`critique_wins (gpt-5-5/F1 conceded at severity 9)`; defense_wins says what it did not find."""
         if not self.deciding:
             return f"{self.verdict} (no findings)"
         f = next(x for x in self.findings if x.key == self.deciding)
-        return f"{self.verdict} ({f.key} {f.state} at severity {f.severity})"
+        if self.verdict != "defense_wins":
+            return f"{self.verdict} ({f.key} {f.state} at severity {f.severity})"
+        conceded = [x.key for x in self.findings if x.state == "conceded"]
+        fixes = f"; fixes agreed below severity 9: {', '.join(conceded)}" if conceded else ""
+        return f"defense_wins (no finding conceded at severity 9 or more, none deferred to a test{fixes})"
 
     def as_dict(self) -> dict[str, object]:
         return {"verdict": self.verdict, "deciding_finding": self.deciding or None, "rounds": self.rounds,
@@ -262,7 +266,8 @@ def review_case(debate: Debate, roles: dict[str, Role], rounds: tuple[int, int],
         moved = False
         for critic in reader.critics:
             moved = reader.critic_turn(turn, critic) or moved
-        if critics_done and turn >= low and not moved and all(s.state in TERMINAL for s in reader.states.values()):
+        if critics_done and turn > 1 and turn >= low and not moved and all(
+                s.state in TERMINAL for s in reader.states.values()):
             # the critics accept every answer and raise nothing: the defender has nothing left to answer
             done, stop = turn, "fully_resolved"
             break
@@ -333,3 +338,13 @@ def proposal_findings(folder: str, name: str | None, digest: str | None) -> list
         return [finding(path, 1, "W101", "the proposal changed since the review began: findings quote the text "
                         "`init` copied; restore it, or start a new review for the new text")]
     return []
+
+
+def review_problem_lines(debate: Debate, case: Case | None) -> tuple[str, ...]:
+    """A review's problems for the status and report: the case's errors and a changed proposal, one line each."""
+    task = debate.task
+    if task is None or not task.review:
+        return ()
+    found = [f for f in (case.problems if case else ()) if f.severity == "error"]
+    found += proposal_findings(debate.folder, task.proposal, task.proposal_sha256)
+    return tuple(f"{os.path.basename(f.path)}: {f.code} {f.message}" for f in found)

@@ -40,7 +40,9 @@ def _next_id(case: Case | None, slug: str) -> str:
 def role_instructions(role: Role, slug: str, turn: int, rounds: tuple[int, int], case: Case | None) -> str:
     """The ROLE block of a briefing for `slug`'s turn `turn`."""
     low, high = rounds
-    head = f"ROLE: {role.kind}, round {turn} (rounds: at least {low}, at most {high})."
+    head = (f"ROLE: {role.kind}, round {turn} of at most {high}. Each round the critics write, then the defender "
+            f"answers. From round {max(low, 2)} on, the review ends by itself when the critics raise and reopen "
+            "nothing; `next` says when it has ended.")
     if role.kind == "critic":
         return "\n".join([head, *_critic(role, slug, turn, case)])
     return "\n".join([head, *_defender(case)])

@@ -141,14 +141,9 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     sealed = {t: tuple(sorted(s)) for t, s in debate.sealed_pending.items()}
     verdict = judge(debate, problems)
     lines = problem_lines(debate, problems)
-    if debate.task is not None and debate.task.review:
-        from .review_case import proposal_findings
+    from .review_case import review_problem_lines
 
-        task = debate.task
-        review = verdict.review.problems if verdict.review else ()
-        lines += tuple(f"{os.path.basename(f.path)}: {f.code} {f.message}" for f in (
-            *[f for f in review if f.severity == "error"],
-            *proposal_findings(folder, task.proposal, task.proposal_sha256)))
+    lines += review_problem_lines(debate, verdict.review)
     from .judgment import judgment_due, read_judgment
 
     return Status(folder, debate.task.text if debate.task else None, debate.participants, current, missing,

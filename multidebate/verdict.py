@@ -310,8 +310,12 @@ def _review_verdict(debate: Debate) -> Verdict:
     low, high = task.rounds
     current = debate.current_turn
     missing = debate.missing(current) if current else ()
+    if case.stop == "fully_resolved":
+        # the defender writes no turn in the round that ends it: say so, or it looks one turn short
+        return Verdict(case.stop, case.rounds, f"ended in round {case.rounds}: the critics raised and reopened "
+                       f"nothing, so the defender had nothing left to answer; {case.summary()}", review=case)
     if case.stop:
-        return Verdict(case.stop, case.rounds, f"stopped after round {case.rounds} ({case.stop}): {case.summary()}",
+        return Verdict(case.stop, case.rounds, f"ended after round {case.rounds} (max_rounds): {case.summary()}",
                        missing=missing, review=case)
     opened = f"; open: {', '.join(f.key for f in case.open)}" if case.open else ""
     where = f"round {case.rounds} of {low}-{high} done" if case.rounds else f"round 1 of {low}-{high} running"

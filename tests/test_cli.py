@@ -187,7 +187,7 @@ def test_status_table_and_json(tmp_path: Path) -> None:
     assert data["participants"] == ["a", "b"] and data["current_turn"] == 2 and data["missing"] == []
     assert data["turns"][1]["entries"]["a"] == {
         "file": str(tmp_path / "turn-2-a.md"), "confidence": 70, "converged": True, "valid": True,
-        "errors": 0, "warnings": 0, "integrity": None}
+        "errors": 0, "warnings": 0, "integrity": None, "items": None}
     assert data["verdict"]["state"] == "converged" and data["verdict"]["turn"] == 2
     assert run("status", str(tmp_path), "--check")[0] == 0
 

@@ -319,7 +319,8 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
     else:
         if result.sealed:
             click.echo(f"Turn {result.turn} stays sealed (unseen by peers) until every participant has written it.")
-        click.echo(progress)
+        if not (status.verdict.review is not None and status.verdict.final):
+            click.echo(progress)  # a review that ended waits for no one
     if ended:
         click.echo(f"The debate converged at turn {status.verdict.turn}: it is over.")
     elif status.verdict.review is not None and status.verdict.final:
