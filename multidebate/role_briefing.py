@@ -62,7 +62,8 @@ def _critic(role: Role, slug: str, turn: int, case: Case | None) -> list[str]:
     out += ["YOUR FINDINGS SO FAR (the defender's responses are in its turn below):", *(mine or ["- none"])]
     out += ["In `## Findings` list only what changes; a finding you do not list is accepted as answered:",
             "### F1 \u2014 <title>", "- answer: withdraw | re-raise (then `- new evidence: <what the response did not "
-            "weigh>`) | rescore (then `- severity: <0-10>` and `- claim: <why>`)", *new,
+            "weigh>`, and `- severity:` if you dispute the defender's) | rescore (then `- severity: <0-10>` and "
+            "`- claim: <why>`)", *new,
             "Nothing to change or add: write `None.` in `## Findings`."]
     return out
 

@@ -16,6 +16,7 @@ from jsonschema import Draft202012Validator
 from helpers import key_of, make_debate, turn_body
 from multidebate.agents import AGENTS
 from multidebate.cli import cli
+from multidebate.judgment import JUDGMENT_SECTIONS
 from multidebate.profile import PROFILE_CRITIC, PROFILE_DEFENDER, PROFILE_V1
 from multidebate.skill import STATES as SKILL_STATES
 from multidebate.verdict import STATES
@@ -69,7 +70,7 @@ def test_shared_definitions_agree_with_the_code() -> None:
     assert status["$defs"]["verdict"]["properties"]["state"]["enum"] == list(STATES)
     assert schema("write")["properties"]["debate"]["properties"]["state"]["enum"] == list(STATES)
     assert next_["properties"]["sections"]["items"]["enum"] == list(dict.fromkeys(
-        PROFILE_V1.sections + PROFILE_CRITIC.sections + PROFILE_DEFENDER.sections))
+        PROFILE_V1.sections + PROFILE_CRITIC.sections + PROFILE_DEFENDER.sections + JUDGMENT_SECTIONS))
     copies = schema("skill-list")["properties"]["copies"]["items"]["properties"]
     assert copies["state"]["enum"] == list(SKILL_STATES) and copies["agents"]["items"]["enum"] == list(AGENTS)
 

@@ -1,0 +1,374 @@
+"""Review debates: roles, the Findings / Responses formats, the mechanical case verdict, the judge, the summary."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import KEYS, write_keyed
+from multidebate.briefing import brief, render_briefing
+from multidebate.cli import cli
+from multidebate.debate import load_debate
+from multidebate.errors import InvalidTurn
+from multidebate.review_case import review_case
+from multidebate.review_items import read_findings, read_responses
+from multidebate.status import debate_status
+from multidebate.task import load_task
+from multidebate.validate import validate_debate
+
+PROPOSAL = """# Cache design
+
+We key the parse cache on each file's size and mtime.
+Shards are written atomically with a rename.
+"""
+EVIDENCE = '"We key the parse cache on each file\'s size and mtime"'
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args), input=input)
+    return result.exit_code, result.output
+
+
+def review(tmp_path: Path, critics: tuple[str, ...] = ("ca",), *extra: str) -> str:
+    proposal = tmp_path / "design.md"
+    proposal.write_text(PROPOSAL)
+    folder = str(tmp_path / "review")
+    roles = [f"--role={c}=critic" for c in critics] + ["--role=de=defender"]
+    code, out = run("init", folder, "--mode", "review", "--proposal", str(proposal), "--task", "Review it.",
+                    *roles, *extra)
+    assert code == 0, out
+    return folder
+
+
+def new_finding(fid: str, severity: int, klass: str, claim: str = "it breaks", evidence: str = EVIDENCE) -> str:
+    return (f"### {fid} \u2014 title of {fid}\n- severity: {severity}\n- class: {klass}\n- claim: {claim}\n"
+            f"- evidence: {evidence}\n- failure mode: stale data\n")
+
+
+def critic(*items: str) -> bytes:
+    return ("## Reasoning\nLooked.\n\n## Findings\n" + ("\n".join(items) or "None.") + "\n").encode()
+
+
+def response(fid: str, move: str, severity: int, what: str = "") -> str:
+    field = {"CONCEDE": "fix", "DEFER": "test"}.get(move, "reason")
+    return f"### {fid} \u2014 {move}\n- severity: {severity}\n- {field}: {what or 'because'}\n"
+
+
+def defender(*items: str) -> bytes:
+    return ("## Reasoning\nAnswering.\n\n## Responses\n" + ("\n".join(items) or "None.") + "\n").encode()
+
+
+def case_of(folder: str):  # type: ignore[no-untyped-def]
+    task = load_task(folder)
+    assert task is not None
+    return review_case(load_debate(folder), task.role_map, task.rounds, PROPOSAL)
+
+
+# --- reading the sections ---------------------------------------------------------------------------------------
+
+
+def test_findings_are_read_from_headings_bold_lines_and_list_items() -> None:
+    body = (new_finding("F1", 9, "FATAL") + "\n**F2: bold opener**\n- severity: 3\n- class: MINOR\n- claim: c\n"
+            "- evidence: e\n- failure mode: f\n\n- F3 \u2014 list opener\n  - answer: withdraw\n")
+    items, found = read_findings(body, 1, "t.md")
+    assert [(i.id, i.severity, i.klass, i.answer) for i in items] == [
+        ("F1", 9, "FATAL", None), ("F2", 3, "MINOR", None), ("F3", None, None, "withdraw")]
+    assert found == []
+
+
+@pytest.mark.parametrize("body, code", [
+    ("### F1 \u2014 t\n- severity: 11\n- class: FATAL\n- claim: c\n- evidence: e\n- failure mode: f\n", "E102"),
+    ("### F1 \u2014 t\n- severity: 9\n- class: MINOR\n- claim: c\n- evidence: e\n- failure mode: f\n", "E103"),
+    ("### F1 \u2014 t\n- severity: 9\n- class: FATAL\n- claim: c\n", "E101"),
+    ("### F1 \u2014 t\n- answer: re-raise\n", "E107"),
+    ("### F1 \u2014 t\n- answer: sulk\n", "E108"),
+    (new_finding("F1", 2, "MINOR") + new_finding("F1", 2, "MINOR"), "E109"),
+])
+def test_a_malformed_finding_has_its_code(body: str, code: str) -> None:
+    assert code in {f.code for f in read_findings(body, 1, "t.md")[1]}
+
+
+def test_responses_take_qualified_ids_and_need_what_their_move_promises() -> None:
+    body = ("### ca/F1 \u2014 CONCEDE\n- severity: 9\n- fix: clamp\n\n### F2 (cb) \u2014 Rebut design\n- severity: 2\n"
+            "- reason: no\n\n### F3 \u2014 DEFER\n- severity: 5\n\n### F4 \u2014 REBUT\n- severity: 1\n- reason: r\n")
+    items, found = read_responses(body, 1, "t.md")
+    assert [(i.critic, i.id, i.move) for i in items] == [
+        ("ca", "F1", "CONCEDE"), ("cb", "F2", "REBUT-DESIGN"), (None, "F3", "DEFER"), (None, "F4", None)]
+    assert sorted(f.code for f in found) == ["E106", "E108"]
+
+
+# --- the case ------------------------------------------------------------------------------------------------------
+
+
+def test_a_conceded_severity_9_finding_decides_the_case(tmp_path: Path) -> None:
+    folder = review(tmp_path)
+    write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL"), new_finding("F2", 5, "MATERIAL")))
+    write_keyed(folder, "de", defender(response("F1", "CONCEDE", 9, "clamp"), response("F2", "DEFER", 5, "run it")))
+    case = case_of(folder)
+    assert (case.verdict, case.deciding, case.rounds, case.stop) == ("critique_wins", "ca/F1", 1, "")
+    write_keyed(folder, "ca", critic())
+    case = case_of(folder)
+    # round 2: the critic accepts everything, so the review ends without a defender turn 2
+    assert (case.verdict, case.rounds, case.stop) == ("critique_wins", 2, "fully_resolved")
+    assert debate_status(folder).verdict.final
+
+
+def test_a_defender_that_lowers_the_severity_of_a_concession_wins_unless_the_critic_rescores(tmp_path: Path) -> None:
+    folder = review(tmp_path)
+    write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL")))
+    write_keyed(folder, "de", defender(response("F1", "CONCEDE", 6, "clamp")))
+    assert case_of(folder).verdict == "defense_wins"
+    write_keyed(folder, "ca", critic("### F1 \u2014 t\n- answer: rescore\n- severity: 9\n- claim: it is fatal\n"))
+    case = case_of(folder)
+    assert case.findings[0].state == "open" and case.findings[0].severity == 9 and case.stop == ""
+    # an open finding at severity 9 stands until answered: the provisional case says so
+    assert case.verdict == "critique_wins"
+    write_keyed(folder, "de", defender(response("F1", "CONCEDE", 9, "clamp")))
+    assert case_of(folder).verdict == "critique_wins"
+
+
+def test_deferred_and_rebutted_findings(tmp_path: Path) -> None:
+    folder = review(tmp_path)
+    write_keyed(folder, "ca", critic(new_finding("F1", 6, "MATERIAL"), new_finding("F2", 8, "FATAL")))
+    write_keyed(folder, "de", defender(response("F1", "DEFER", 6, "rerun the bench"),
+                                       response("F2", "REBUT-SCOPE", 2, "not ours")))
+    case = case_of(folder)
+    assert case.verdict == "empirical_test_agreed" and case.deciding == "ca/F1"
+    assert {f.key: f.state for f in case.findings} == {"ca/F1": "deferred", "ca/F2": "rebutted"}
+    assert {f.key: f.klass for f in case.findings}["ca/F2"] == "MINOR"  # the class follows the adjusted severity
+
+
+def test_a_re_raise_reopens_and_max_rounds_stops(tmp_path: Path) -> None:
+    folder = review(tmp_path, ("ca",), "--max-rounds", "2")
+    write_keyed(folder, "ca", critic(new_finding("F1", 7, "MATERIAL")))
+    write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 3, "by design")))
+    write_keyed(folder, "ca", critic("### F1 \u2014 t\n- answer: re-raise\n- new evidence: FAT has 2 s mtime\n"))
+    assert case_of(folder).findings[0].state == "open"
+    with pytest.raises(InvalidTurn) as refused:  # the open finding must be answered
+        write_keyed(folder, "de", defender())
+    # the re-raise gave no severity: the defender's adjusted one stands
+    assert "ca/F1 (severity 3) is open" in " ".join(refused.value.problems)
+    write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 3, "still by design")))
+    case = case_of(folder)
+    assert (case.stop, case.rounds, case.verdict) == ("max_rounds", 2, "defense_wins")
+    status = debate_status(folder)
+    assert status.verdict.state == "max_rounds"
+    code, out = run("report", folder)
+    assert code == 0 and "the critic re-raised it and the defender still rebuts it" in out
+
+
+def test_two_critics_need_qualified_ids(tmp_path: Path) -> None:
+    folder = review(tmp_path, ("ca", "cb"))
+    write_keyed(folder, "ca", critic(new_finding("F1", 4, "MATERIAL")))
+    write_keyed(folder, "cb", critic(new_finding("F1", 3, "MINOR")))
+    with pytest.raises(InvalidTurn) as refused:
+        write_keyed(folder, "de", defender(response("F1", "CONCEDE", 4, "x"), response("cb/F1", "CONCEDE", 3, "y")))
+    assert any("ambiguous" in p for p in refused.value.problems)
+    write_keyed(folder, "de", defender(response("ca/F1", "CONCEDE", 4, "x"), response("cb/F1", "CONCEDE", 3, "y")))
+    assert {f.key for f in case_of(folder).findings} == {"ca/F1", "cb/F1"}
+
+
+def test_a_critic_cannot_reuse_an_id_or_answer_a_finding_it_never_raised(tmp_path: Path) -> None:
+    folder = review(tmp_path)
+    write_keyed(folder, "ca", critic(new_finding("F1", 4, "MATERIAL")))
+    write_keyed(folder, "de", defender(response("F1", "CONCEDE", 4, "x")))
+    with pytest.raises(InvalidTurn) as reused:
+        write_keyed(folder, "ca", critic(new_finding("F1", 5, "MATERIAL", claim="something else")))
+    assert any("new finding a new id" in p for p in reused.value.problems)
+    with pytest.raises(InvalidTurn) as unknown:
+        write_keyed(folder, "ca", critic("### F7 \u2014 t\n- answer: withdraw\n"))
+    assert any("you raised no F7" in p for p in unknown.value.problems)
+
+
+def test_a_wrong_role_turn_is_refused_and_found(tmp_path: Path) -> None:
+    folder = review(tmp_path)
+    with pytest.raises(InvalidTurn):
+        write_keyed(folder, "ca", defender(response("F1", "CONCEDE", 4, "x")))
+    # a hand-written file is read leniently, and validate names the mismatch
+    Path(folder, "turn-1-ca.md").write_text("# Turn 1 \u2014 ca\n\n## Reasoning\nr\n\n## Responses\nNone.\n")
+    codes = {(os.path.basename(f.path), f.code) for f in validate_debate(load_debate(folder))}
+    assert ("turn-1-ca.md", "E100") in codes
+
+
+def test_evidence_the_proposal_lacks_and_a_changed_proposal_are_found(tmp_path: Path) -> None:
+    folder = review(tmp_path)
+    write_keyed(folder, "ca", critic(new_finding("F1", 4, "MATERIAL", evidence='"the cache is encrypted at rest"')))
+    codes = {f.code for f in validate_debate(load_debate(folder))}
+    assert "W100" in codes and "W101" not in codes
+    with open(os.path.join(folder, "PROPOSAL.md"), "a") as handle:
+        handle.write("Edited later.\n")
+    assert "W101" in {f.code for f in validate_debate(load_debate(folder))}
+    assert any("W101" in line for line in debate_status(folder).problems)
+
+
+# --- next -------------------------------------------------------------------------------------------------------
+
+
+def test_the_defender_reads_the_critics_turn_n_and_that_is_no_reading_rule_break(tmp_path: Path) -> None:
+    folder = review(tmp_path)
+    first = brief(folder, "ca")
+    text = render_briefing(first)
+    assert "ROLE: critic" in text and "PROPOSAL (PROPOSAL.md" in text and "We key the parse cache" in text
+    assert first.sections == ("Reasoning", "Findings")
+    waiting = brief(folder, "de")
+    assert waiting.waiting == ("ca",) and waiting.reads == 1
+    write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL")))
+    served = brief(folder, "de")
+    assert [p.file for p in served.peers] == ["turn-1-ca.md"]
+    assert "- ca/F1 [9 FATAL] open" in render_briefing(served)
+    write_keyed(folder, "de", defender(response("F1", "CONCEDE", 9, "clamp")))
+    assert not [f for f in validate_debate(load_debate(folder)) if f.code == "E083"]
+    later = render_briefing(brief(folder, "ca", key=KEYS[(os.path.abspath(folder), "ca")]))
+    assert "YOUR FINDINGS SO FAR" in later and "next id (F2" in later and "We key the parse cache" not in later
+
+
+def test_next_json_of_a_review_has_the_role(tmp_path: Path) -> None:
+    folder = review(tmp_path)
+    code, out = run("next", folder, "--slug", "ca", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["role"] == "critic" and data["sections"] == ["Reasoning", "Findings"]
+    assert data["proposal_file"] == "PROPOSAL.md" and "Cache design" in data["proposal"]
+
+
+# --- init -------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--mode", "review", "--role", "a=critic", "--proposal", "P"], "one defender and at least one critic"),
+    (["--mode", "review", "--role", "a=critic", "--role", "b=defender"], "needs --proposal"),
+    (["--role", "a=critic"], "need --mode review"),
+    (["--role", "a=critik"], "unknown role `critik`"),
+    (["--role", "a=defender:security"], "only a critic has a lens"),
+    (["--role", "a=judge", "--role", "b=judge"], "one judge at most"),
+    (["--judge-when", "always"], "needs a judge"),
+    (["--mode", "review", "--role", "a=critic", "--role", "b=defender", "--proposal", "P", "--sealed",
+      "--participants", "a,b"], "cannot be --sealed"),
+])
+def test_init_refuses_a_broken_setup(tmp_path: Path, args: list[str], message: str) -> None:
+    (tmp_path / "P").write_text("text")
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        code, out = run("init", "d", "--task", "t", *args)
+    finally:
+        os.chdir(cwd)
+    assert code == 2 and message in out and not (tmp_path / "d" / "TASK.md").exists()
+
+
+def test_init_records_roles_lens_and_proposal(tmp_path: Path) -> None:
+    folder = review(tmp_path, ("ca",), "--max-rounds", "3")
+    code, _ = run("init", str(tmp_path / "x"), "--task", "t", "--role", "ca=critic:cost and latency")
+    assert code == 2  # a critic needs --mode review
+    task = load_task(folder)
+    assert task is not None and task.review and task.participants == ("ca", "de") and task.rounds == (2, 3)
+    assert str(task.role_map["ca"]) == "critic:consistency" and task.proposal == "PROPOSAL.md"
+    assert Path(folder, "PROPOSAL.md").read_text() == PROPOSAL
+
+
+# --- the judge ----------------------------------------------------------------------------------------------------
+
+
+def test_a_judge_writes_only_once_an_open_debate_ended_unresolved(tmp_path: Path) -> None:
+    folder = str(tmp_path / "open")
+    code, out = run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "2",
+                    "--role", "j=judge")
+    assert code == 0, out
+    from helpers import turn_body
+
+    early = render_briefing(brief(folder, "j"))
+    assert "you write nothing while the debate runs" in early
+    judgment = (b"## Decision\n**Use TOML.**\n\n## Reasoning\nr\n\n## What each side got right\n- a: x\n\n"
+                b"## Contested points\n- None\n")
+    with pytest.raises(InvalidTurn, match="has not ended"):
+        write_keyed(folder, "j", judgment)
+    for turn, (left, right) in enumerate([("**Use TOML.**", "**Use YAML.**")] * 2, start=1):
+        write_keyed(folder, "a", turn_body(turn, left).encode())
+        write_keyed(folder, "b", turn_body(turn, right).encode())
+    assert debate_status(folder).verdict.state == "max_turns" and debate_status(folder).judgment_due
+    due = brief(folder, "j")
+    assert [p.file for p in due.peers] == ["turn-2-a.md", "turn-2-b.md"] and not due.debate_over
+    with pytest.raises(InvalidTurn):
+        write_keyed(folder, "j", b"## Decision\n**x**\n")
+    result = write_keyed(folder, "j", judgment)
+    assert result.judgment and os.path.basename(result.path) == "judgment-j.md"
+    status = debate_status(folder)
+    assert status.judgment is not None and status.judgment.decision == "Use TOML."
+    code, out = run("status", folder)
+    assert "judgment by j: Use TOML." in out
+    code, out = run("report", folder)
+    assert "## Judgment by j" in out and "**Use TOML.**" in out
+    assert "wrote your judgment" in render_briefing(brief(folder, "j", key=KEYS[(os.path.abspath(folder), "j")]))
+
+
+def test_no_judgment_is_due_when_the_debate_converged(tmp_path: Path) -> None:
+    folder = str(tmp_path / "open")
+    run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--role", "j=judge")
+    from helpers import turn_body
+
+    for turn in (1, 2):
+        for slug in ("a", "b"):
+            write_keyed(folder, slug, turn_body(turn, "**Use TOML.**", converged=turn == 2).encode())
+    assert debate_status(folder).verdict.state == "converged"
+    assert "no judgment is needed" in render_briefing(brief(folder, "j"))
+    with pytest.raises(InvalidTurn, match="no judgment is needed"):
+        write_keyed(folder, "j", b"## Decision\n**x**\n\n## Reasoning\nr\n\n## What each side got right\n- a\n\n"
+                                 b"## Contested points\n- None\n")
+
+
+# --- status and report ------------------------------------------------------------------------------------------
+
+
+def test_status_and_report_of_a_review(tmp_path: Path) -> None:
+    folder = review(tmp_path)
+    write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL"), new_finding("F2", 7, "MATERIAL")))
+    write_keyed(folder, "de", defender(response("F1", "CONCEDE", 9, "hash the bytes"),
+                                       response("F2", "REBUT-DESIGN", 6, "ctime covers it")))
+    write_keyed(folder, "ca", critic())
+    code, out = run("status", folder)
+    assert code == 0 and "2 findings" in out and "2 responses" in out
+    assert "verdict: fully_resolved" in out and "critique_wins (ca/F1 conceded at severity 9)" in out
+    code, out = run("status", folder, "--json")
+    review_ = json.loads(out)["verdict"]["review"]
+    assert review_["verdict"] == "critique_wins" and review_["stop_reason"] == "fully_resolved"
+    code, out = run("report", folder)
+    assert out.startswith("# Review report")
+    assert "**Do not ship as written" in out and "| BLOCKER | Fix: hash the bytes | ca/F1 |" in out
+    assert "ca/F2 (title of F2), raised at severity 7" in out  # dissent worth reconsidering
+    assert "## Final answer" not in out
+    code, out = run("report", folder, "--format", "json")
+    assert json.loads(out)["summary"]["actions"][0] == {"priority": "BLOCKER", "action": "Fix: hash the bytes",
+                                                         "finding": "ca/F1"}
+
+
+@pytest.mark.parametrize("state, severity, verdict", [
+    ("conceded", 9, "critique_wins"), ("conceded", 8, "defense_wins"), ("open", 9, "critique_wins"),
+    ("open", 8, "defense_wins"), ("deferred", 2, "empirical_test_agreed"), ("rebutted", 10, "defense_wins"),
+    ("withdrawn", 10, "defense_wins"),
+])
+def test_the_verdict_of_one_finding(state: str, severity: int, verdict: str) -> None:
+    from multidebate.review_case import FindingState
+
+    assert FindingState("c", "F1", "t", severity, "", "", "", "", state).verdict == verdict
+
+
+def test_review_outputs_match_the_schemas(tmp_path: Path) -> None:
+    from test_schemas import check
+
+    folder = review(tmp_path, ("ca",), "--role", "j=judge", "--max-rounds", "2")
+    write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL")))
+    check("next", json.loads(run("next", folder, "--slug", "de", "--json")[1]))
+    write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 3, "no")))
+    write_keyed(folder, "ca", critic("### F1 \u2014 t\n- answer: re-raise\n- new evidence: more\n- severity: 9\n"))
+    write_keyed(folder, "de", defender(response("F1", "DEFER", 9, "measure it")))
+    check("next", json.loads(run("next", folder, "--slug", "j", "--json")[1]))
+    write_keyed(folder, "j", b"## Decision\n**Run the test.**\n\n## Reasoning\nr\n\n## What each side got right\n"
+                             b"- ca: x\n\n## Contested points\n- whether 2 s matters\n")
+    for name, args in (("status", ("status", folder, "--json")), ("report", ("report", folder, "--format", "json"))):
+        data = json.loads(run(*args)[1])
+        check(name, data)
+    assert data["judgment"]["decision"] == "Run the test." and data["verdict"]["state"] == "max_rounds"
+    assert {"point": "whether 2 s matters (the judge)", "options": []} in data["summary"]["decisions"]
