@@ -320,7 +320,7 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
                         "another turn unless the user asks; tell the user.")
     elif waiting:
         notes.append(
-            f"{', '.join(waiting)} ha{'s' if len(waiting) == 1 else 've'} not written turn {turn - 1} yet. "
+            f"{', '.join(waiting)} ha{'s' if len(waiting) == 1 else 've'} not written turn {read_turn} yet. "
             "Wait for them (run `next` again) unless the user told you to go on without them."
         )
     limit = debate.task.max_turns if debate.task else None

@@ -123,9 +123,12 @@ def _order(f: FindingState) -> tuple[int, int, str, int]:
 
 
 def _quoted(evidence: str) -> list[str]:
-    """The quoted passages of an evidence field (straight or curly quotes, or backticks), 12+ characters."""
-    return [q for q in re.findall(r"\"([^\"]{12,})\"|\u201c([^\u201d]{12,})\u201d|`([^`]{12,})`", evidence)
-            for q in q if q]
+    """The quoted passages of an evidence field (straight or curly quotes, or backticks), 12+ characters;
+    a quote shortened with an ellipsis is its pieces."""
+    quotes = [q for q in re.findall(r"\"([^\"]{12,})\"|\u201c([^\u201d]{12,})\u201d|`([^`]{12,})`", evidence)
+              for q in q if q]
+    return [piece.strip() for q in quotes for piece in re.split(r"\.\.\.|\u2026|\[\.\.\.\]", q)
+            if len(piece.strip()) >= 12]
 
 
 def _plain(text: str) -> str:
@@ -141,6 +144,7 @@ class _Reader:
         self.critics = tuple(s for s in debate.participants if roles.get(s, Role("")).kind == "critic")
         self.defender = next((s for s in debate.participants if roles.get(s, Role("")).kind == "defender"), "")
         self.proposal = _plain(proposal) if proposal else None
+        self.said = ""  # the defender's responses so far: a finding about a fix quotes the fix
         self.states: dict[str, FindingState] = {}
         self.problems: list[Finding] = []
 
@@ -204,16 +208,18 @@ class _Reader:
         if self.proposal is None:
             return
         quotes = _quoted(item.evidence)
-        missing = [q for q in quotes if _plain(q) not in self.proposal]
+        missing = [q for q in quotes if _plain(q) not in self.proposal and _plain(q) not in self.said]
         if missing:
             self.problems.append(finding(path, item.line, "W100", f"{item.id}: the evidence quotes "
-                                         f"\u201c{missing[0][:60]}\u201d, which is not in the proposal"))
+                                         f"\u201c{missing[0][:60]}\u201d, which is neither in the proposal nor in "
+                                         "the defender's responses"))
 
     def defender_turn(self, turn: int) -> None:
         got = self.section(turn, self.defender, "Responses")
         if got is None:
             return
         items, _file_problems = read_responses(*got)
+        self.said += " " + _plain(got[0])
         answered = set()
         for item in items:
             key = self._resolve(item, got[2])

@@ -62,6 +62,10 @@ def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
     deciding = next((f for f in case.findings if f.key == case.deciding), None)
     headline = HEADLINES[case.verdict] + (f" (decided by {deciding.key}, severity {deciding.severity}: "
                                           f"{deciding.title})" if deciding else " (no findings were raised)")
+    fixes = sum(1 for f in case.findings if f.state == "conceded")
+    if fixes and case.verdict != "critique_wins":
+        # many conceded findings below 9 do not move the verdict, but the reader must not ship without them
+        headline += f"; not as written: {fixes} conceded fix{'es' if fixes > 1 else ''} must go in first"
     if not case.stop:
         headline = "Provisional, the review goes on: " + headline
     resolved = []

@@ -24,6 +24,8 @@ def case_lines(case: Case | None, slug: str | None = None) -> list[str]:
     if case is None:
         return []
     shown = [f for f in case.findings if slug is None or f.critic == slug]
+    if slug is not None:  # a critic's own list, in the order of its ids
+        shown.sort(key=lambda f: int(f.id[1:]))
     return [_line(f) for f in shown]
 
 
@@ -50,8 +52,8 @@ def role_instructions(role: Role, slug: str, turn: int, rounds: tuple[int, int],
 
 def _critic(role: Role, slug: str, turn: int, case: Case | None) -> list[str]:
     out = [f"Your lens: {lens_text(role)}.",
-           "Challenge the proposal; do not improve it or soften a finding to agree with others. Reference the "
-           "proposal exactly: evidence quotes its words."]
+           "Challenge the proposal; do not improve it or soften a finding to agree with others. Evidence quotes "
+           "the proposal word for word (or, for a flaw in a fix, the defender's words)."]
     new = (f"New finding, with the next id ({_next_id(case, slug)}; never reuse one):",
            f"### {_next_id(case, slug)} \u2014 <short title>", "- severity: <0-10>", f"- class: {_CLASSES}",
            "- claim: <what is wrong>", "- evidence: \"<exact quote of the proposal>\"",

@@ -140,6 +140,8 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     outsiders = tuple(s for s in debate.scan.slugs if s not in roster and s not in retired)
     sealed = {t: tuple(sorted(s)) for t, s in debate.sealed_pending.items()}
     verdict = judge(debate, problems)
+    if verdict.review is not None and verdict.final:
+        missing, waiting = (), None  # the review ended: no one is waited for
     lines = problem_lines(debate, problems)
     from .review_case import review_problem_lines
 
