@@ -66,6 +66,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "W033": ("warning", "extra section"),
     "W034": ("warning", "Agreements or Disagreements in turn 1"),
     "W035": ("warning", "section written as an inline label"),
+    "W036": ("warning", "disagreement rated with an unknown severity"),
     "W040": ("warning", "confidence not a bare integer"),
     "W050": ("warning", "converged not in canonical form"),
     "W060": ("warning", "names a peer absent from turn N-1 without saying so"),

@@ -62,6 +62,12 @@ def ledger_findings(debate: Debate, slug: str, rehash: bool = False) -> tuple[li
         turn_name = parse_turn_name(name)
         path = os.path.join(debate.folder, name)
         current = debate.entry(turn_name.turn, turn_name.slug) if turn_name else None
+        if turn_name is None and os.path.lexists(path):
+            # a judge's judgment: no parse cache holds it, so its bytes are always hashed
+            if _content_sha256(path) != entry.sha256:
+                found.append(finding(path, 1, "E080", f"differs from what was written at {entry.written_at} "
+                                     "(ledger sha256): it was edited or replaced"))
+            continue
         if current is None:
             if not recorded_file_exists(debate.folder, name, sealed):
                 found.append(finding(path, 1, "E081", f"was written at {entry.written_at} (ledger) and has "

@@ -10,7 +10,12 @@ from typing import NamedTuple
 
 from .lazy_re import LazyPattern
 
-__all__ = ["Mention", "Claim", "claims_of"]
+__all__ = ["Mention", "Claim", "claims_of", "SEVERITIES"]
+
+# A Disagreements item may rate itself: `- With gpt-5-5 [major]: ...; resolves if: <test>`.
+SEVERITIES = ("critical", "major", "minor")
+_TAG_RE = LazyPattern(r"^\W*with\s+[^:\n\[]{1,200}?\[(?P<tag>[^\]\n]{1,30})\]", re.IGNORECASE)
+_RESOLVES_RE = LazyPattern(r"\bresolves?\s+if\s*:\s*(?P<test>.+)$", re.IGNORECASE | re.DOTALL)
 
 _MIN_TERMS = 3
 _CLAIM_RE = LazyPattern(
@@ -47,6 +52,26 @@ class Mention(NamedTuple):  # a NamedTuple: thousands are rebuilt from the cache
         if not rest or re.match(r"^(none|n/a|nothing|no disagreements?|no remaining)\b", rest):
             return "none"
         return "minor" if re.match(r"^(\(?minor\)?|nit)\b", rest) else "point"
+
+    @property
+    def tag(self) -> str | None:
+        """The bracketed rating as written (`major` in `With x [major]: ...`), or None."""
+        match = _TAG_RE.compiled.match(re.sub(r"[*_`]", "", self.text))
+        return " ".join(match.group("tag").lower().split()) if match else None
+
+    @property
+    def severity(self) -> str | None:
+        """critical, major or minor (a `minor:` item is minor); None when the item does not say."""
+        tag = self.tag
+        if tag in SEVERITIES:
+            return tag
+        return "minor" if self.kind == "minor" else None
+
+    @property
+    def resolves_if(self) -> str:
+        """The condition that would settle it (`resolves if: ...`), or ""."""
+        match = _RESOLVES_RE.compiled.search(re.sub(r"[*_`]", "", self.text))
+        return " ".join(match.group("test").split()).rstrip(".") if match else ""
 
     @property
     def is_point(self) -> bool:

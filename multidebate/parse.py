@@ -16,7 +16,7 @@ from typing import Any
 from .blocks import Heading, Outline, outline
 from .findings import Finding, finding
 from .frontmatter_split import split_frontmatter
-from .mentions import Mention
+from .mentions import SEVERITIES, Mention
 from .naming import TurnName, is_slug
 from .profile import PROFILE_CRITIC, PROFILE_DEFENDER, PROFILE_V1, Profile
 
@@ -163,7 +163,7 @@ def _mention(section: str, text: str, line: int) -> Mention:
     match = _MENTION_RE.match(plain)
     if match is None:
         return Mention(section, text, line, (), False, False)
-    who = re.sub(r"\([^)]*\)", "", match.group("who")).strip()
+    who = re.sub(r"\([^)]*\)|\[[^\]]*\]", "", match.group("who")).strip()
     rest = plain[match.end():].strip().lower()
     absent = rest.startswith("absent") or rest.startswith("(absent") or "absent" in who.lower()
     who = re.sub(r"\babsent\b", "", who, flags=re.IGNORECASE).strip(" ,")
@@ -436,7 +436,12 @@ class _Reader:
             if section is None:
                 continue
             for text, line in _items(section):
-                mentions.append(_mention(name, text, line + (0 if section.as_label else 0)))
+                mention = _mention(name, text, line)
+                mentions.append(mention)
+                tag = mention.tag
+                if tag is not None and tag not in SEVERITIES and name == "Disagreements":
+                    self.add(line, "W036", f"`[{tag}]` is no severity; rate a disagreement [critical], [major] or "
+                             "[minor]")
         return mentions
 
 

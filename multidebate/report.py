@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .analysis import MATRIX_MAX, Analysis, analyse
 from .review_case import Case, review_problem_lines
@@ -32,6 +33,7 @@ class Report:
     problems: tuple[str, ...] = ()  # TASK.md and integrity problems (integrity.problem_lines)
     judgment: Judgment | None = None  # the judge's, once written
     summary: Summary | None = None  # a review's summary for the person who decides
+    cruxes: tuple[Crux, ...] = ()  # an unconverged debate's 1-3 most severe disagreements at its last turn
 
     @property
     def misquotes(self) -> tuple[Attribution, ...]:
@@ -52,6 +54,7 @@ class Report:
             "problems": list(self.problems),
             "judgment": self.judgment.as_dict() if self.judgment is not None else None,
             "summary": self.summary.as_dict() if self.summary is not None else None,
+            "cruxes": [c._asdict() for c in self.cruxes],
         }
 
 
@@ -61,6 +64,35 @@ def clip(text: str, limit: int) -> str:
         return text
     cut = text[:limit - 1]
     return (cut.rsplit(" ", 1)[0] if " " in cut[limit // 2:] else cut).rstrip(" ,;:") + "\u2026"
+
+
+class Crux(NamedTuple):
+    """A disagreement that keeps a debate open: who holds it against whom, how severe, what would settle it."""
+
+    severity: str  # critical, major, unrated or minor
+    slug: str
+    peers: tuple[str, ...]
+    text: str
+    resolves_if: str
+
+
+_RANK = {"critical": 0, "major": 1, "unrated": 2, "minor": 3}
+
+
+def _cruxes(debate: Debate, turn: int, converged: bool) -> tuple[Crux, ...]:
+    """The 1-3 most severe Disagreements items of the last turn (none once the debate converged)."""
+    if converged:
+        return ()
+    found = []
+    for slug in debate.participants:
+        entry = debate.entry(turn, slug)
+        parsed = entry.parsed if entry is not None else None
+        for mention in parsed.mentions if parsed is not None else ():
+            if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
+                found.append(Crux(mention.severity or "unrated", slug, mention.slugs, mention.text,
+                                  mention.resolves_if))
+    found.sort(key=lambda c: _RANK[c.severity])  # stable: the roster's order within a severity
+    return tuple(found[:3])
 
 
 def _unresolved(debate: Debate, turn: int) -> tuple[tuple[str, str], ...]:
@@ -98,7 +130,8 @@ def build_report(folder: str, weighted: bool = False) -> Report:
     summary = summarise(verdict.review, judgment) if verdict.review is not None else None
     return Report(folder, debate.task.text if debate.task else None, analysis, final, attributions,
                   _unresolved(debate, final.turn),
-                  problem_lines(debate, problems) + review_problem_lines(debate, verdict.review), judgment, summary)
+                  problem_lines(debate, problems) + review_problem_lines(debate, verdict.review), judgment, summary,
+                  _cruxes(debate, final.turn, verdict.state == "converged") if verdict.review is None else ())
 
 
 def render_json(report: Report) -> str:
@@ -184,6 +217,14 @@ def render_markdown(report: Report) -> str:
                 result = last.matrix.get((a, b)) or last.matrix.get((b, a))
                 row_cells.append("-" if result is None else _MARK[result.relation])
             out.append(f"| {a} | " + " | ".join(row_cells) + " |")
+        out.append("")
+    if report.cruxes:
+        out += ["## Cruxes", "", "What keeps the debate open, most severe first (from the last turn's "
+                "Disagreements):", ""]
+        for severity in ("critical", "major", "unrated", "minor"):
+            group = [c for c in report.cruxes if c.severity == severity]
+            out += [f"- **{severity}** {c.slug} vs {', '.join(c.peers) or 'all'}: {_cell(clip(c.text, 300))}"
+                    + (f" (resolves if: {_cell(c.resolves_if)})" if c.resolves_if else "") for c in group]
         out.append("")
     if report.unresolved:
         out += ["## Remaining disagreements (minor ones included)", ""]

@@ -198,6 +198,11 @@ def render_html(report: Report) -> str:
     body.append("<h2>Confidence over turns</h2>" + _chart(report))
     body.append("<h2>Turns</h2>" + _turn_table(report))
     body.append("<h2>Agreement at the last turn</h2>" + _matrix(report))
+    if report.cruxes:
+        body.append("<h2>Cruxes</h2><p class='muted'>What keeps the debate open, most severe first.</p><ul>" + "".join(
+            f"<li><b>{escape(c.severity)}</b> {escape(c.slug)} vs {escape(', '.join(c.peers) or 'all')}: "
+            f"{escape(clip(c.text, 300))}" + (f" <i>(resolves if: {escape(c.resolves_if)})</i>" if c.resolves_if
+                                               else "") + "</li>" for c in report.cruxes) + "</ul>")
     if report.unresolved:
         body.append("<h2>Remaining disagreements (minor ones included)</h2><ul>" + "".join(
             f"<li><b>{escape(s)}</b>: {escape(t)}</li>" for s, t in report.unresolved) + "</ul>")

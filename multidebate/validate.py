@@ -90,6 +90,10 @@ def _folder_findings(debate: Debate) -> list[Finding]:
 
     found.extend(review_findings(debate))
     if task is not None:
+        from .judgment import read_judgment
+
+        judgment = read_judgment(debate.folder, task)
+        found.extend(judgment.findings if judgment is not None else ())
         found.extend(task.findings)
         if task.participants:
             for entry in debate.scan.turns:

@@ -393,6 +393,12 @@ def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:
         return Verdict("unconfirmed", last, f"all say yes at turn {last} and the answers agree, but {reason}", pairs,
                        next_step="restore the files or have each session write one more turn")
     if at_limit:
+        if pairs and answers_agree(pairs):
+            # the lines agree, but a session said no to a position its peer dropped in the same turn
+            noes = [s for s in j.participants if (e := j.entry(last, s)) is not None and e.converged is not True]
+            return Verdict("max_turns", last, f"turn limit {limit} reached: the last answers agree ({_why(pairs)}), "
+                           f"but {', '.join(noes) or 'not everyone'} said no (peers write at the same time, so a "
+                           "change at the last turn is never confirmed): not converged", pairs)
         return Verdict("max_turns", last, f"turn limit {limit} reached without convergence ({_why(pairs)})", pairs)
     holdouts = [s for s in j.participants if (e := j.entry(last, s)) is None or e.converged is not True]
     if last >= 2 and agree:

@@ -32,6 +32,7 @@ _REFUSED_WARNINGS = {
     "W033": "remove the extra section or fold it into `## Reasoning` or `## Answer` as a `###` subsection",
     "W034": "turn 1 has no `## Agreements` or `## Disagreements`; remove them",
     "W035": "write the value under its own `## <Section>` heading",
+    "W036": "rate it `[critical]`, `[major]` or `[minor]`, or leave the rating out",
 }
 
 

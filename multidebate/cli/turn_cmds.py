@@ -265,7 +265,10 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
     content = source.read()
     with library_errors(as_json):
         result = write_turn(folder, slug_, content, key)
-    if result.key:
+    if result.key and result.judgment:
+        click.echo(f"Your key for `{result.slug}` is {result.key} (needed only to run `next` again as the judge).",
+                   err=as_json)
+    elif result.key:
         # at once, before anything slow: a write killed or timed out after this point has not lost the key
         click.echo(f"Your key for `{result.slug}` is {result.key}: keep it, and add --key {result.key} to every "
                    "later `multidebate next` and `multidebate write` of this debate.", err=as_json)
