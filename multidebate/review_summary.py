@@ -60,7 +60,8 @@ def _contested(f: FindingState) -> bool:
 def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
     """The summary of a review's case (see the module doc)."""
     deciding = next((f for f in case.findings if f.key == case.deciding), None)
-    headline = HEADLINES[case.verdict] + (f" (decided by {deciding.key}, severity {deciding.severity}: "
+    label = "most severe" if case.verdict == "defense_wins" else "decided by"
+    headline = HEADLINES[case.verdict] + (f" ({label}: {deciding.key}, severity {deciding.severity}, "
                                           f"{deciding.title})" if deciding else " (no findings were raised)")
     fixes = sum(1 for f in case.findings if f.state == "conceded")
     if fixes and case.verdict != "critique_wins":

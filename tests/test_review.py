@@ -372,3 +372,45 @@ def test_review_outputs_match_the_schemas(tmp_path: Path) -> None:
         check(name, data)
     assert data["judgment"]["decision"] == "Run the test." and data["verdict"]["state"] == "max_rounds"
     assert {"point": "whether 2 s matters (the judge)", "options": []} in data["summary"]["decisions"]
+
+
+# --- rated disagreements and cruxes --------------------------------------------------------------------------------
+
+
+def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(tmp_path: Path) -> None:
+    from helpers import turn_body
+    from multidebate.report import build_report
+    from multidebate.parse import parse_turn
+
+    folder = str(tmp_path / "open")
+    run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "2")
+    write_keyed(folder, "a", turn_body(1, "**Use TOML.**").encode())
+    write_keyed(folder, "b", turn_body(1, "**Use YAML.**").encode())
+    write_keyed(folder, "a", turn_body(2, "**Use TOML.**", disagreements=(
+        "- With b [minor]: they prefer anchors\n- With b [critical]: they argued YAML, I hold TOML because of the "
+        "Norway problem; resolves if: a test parses `no` as a string")).encode())
+    write_keyed(folder, "b", turn_body(2, "**Use YAML.**", disagreements="- With a: they argued TOML").encode())
+    cruxes = build_report(folder).cruxes
+    assert [(c.severity, c.slug) for c in cruxes] == [("critical", "a"), ("unrated", "b"), ("minor", "a")]
+    assert cruxes[0].resolves_if == "a test parses no as a string"
+    code, out = run("report", folder)
+    assert "## Cruxes" in out and "- **critical** a vs b:" in out
+    bad = turn_body(2, "**x**", disagreements="- With b [huge]: they argued y")
+    assert "W036" in {f.code for f in parse_turn(bad).findings}
+    with pytest.raises(InvalidTurn):
+        write_keyed(str(tmp_path / "open"), "a", turn_body(3, "**x**", disagreements="- With b [huge]: y").encode())
+
+
+def test_an_edited_judgment_is_found(tmp_path: Path) -> None:
+    folder = review(tmp_path, ("ca",), "--role", "j=judge", "--judge-when", "always")
+    write_keyed(folder, "ca", critic(new_finding("F1", 3, "MINOR")))
+    write_keyed(folder, "de", defender(response("F1", "CONCEDE", 3, "fix it")))
+    write_keyed(folder, "ca", critic())
+    assert debate_status(folder).judgment_due  # always: even a resolved review gets a judgment
+    write_keyed(folder, "j", b"## Decision\n**Ship with the fix.**\n\n## Reasoning\nr\n\n## What each side got "
+                             b"right\n- ca: x\n\n## Contested points\n- None\n")
+    assert not [f for f in validate_debate(load_debate(folder)) if f.severity == "error"]
+    with open(os.path.join(folder, "judgment-j.md"), "a") as handle:
+        handle.write("\nA later edit.\n")
+    assert ("judgment-j.md", "E080") in {(os.path.basename(f.path), f.code)
+                                         for f in validate_debate(load_debate(folder))}
