@@ -414,3 +414,14 @@ def test_an_edited_judgment_is_found(tmp_path: Path) -> None:
         handle.write("\nA later edit.\n")
     assert ("judgment-j.md", "E080") in {(os.path.basename(f.path), f.code)
                                          for f in validate_debate(load_debate(folder))}
+
+
+def test_the_html_summary_fetches_nothing_a_session_wrote(tmp_path: Path) -> None:
+    folder = review(tmp_path)
+    write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL", claim='<img src="http://evil.example/a.png">')))
+    write_keyed(folder, "de", defender(response("F1", "CONCEDE", 9, "![x](http://evil.example/b.png) <script>x</script>")))
+    out = tmp_path / "r.html"
+    code, _ = run("report", folder, "--format", "html", "-o", str(out))
+    page = out.read_text()
+    assert code == 0 and "Summary for the decision" in page
+    assert "<img" not in page and "<script" not in page and "evil.example/b.png" in page
