@@ -78,7 +78,8 @@ def _defender(case: Case | None) -> list[str]:
            "you cannot dispute; defer when a concrete test would settle it.", VERDICT_RULE]
     out += ["OPEN FINDINGS (answer every one):", *([_line(f) for f in open_] or ["- none"])]
     if closed:
-        out += ["Answered before (answer again only to change your move):", *[_line(f) for f in closed]]
+        out += ["Answered before (answer one again to change its move, fix, test or reason; a change made only in "
+                "another item is lost):", *[_line(f) for f in closed]]
     several = len({f.critic for f in findings}) > 1
     example = open_[0].key if open_ and several else (open_[0].id if open_ else "F1")
     out += ["In `## Responses`, one item per finding" + (" (name the critic: `<critic>/F1`)" if several else "")

@@ -42,7 +42,7 @@ def status(folder: str, check: bool, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per line, with a `type`.")
 @click.option("--until", type=click.Choice(["converged", "end"]),
               help="Exit 0 once the debate converges (converged) or reaches any final verdict "
-                   "(end: converged, hollow, stalled, max_turns).")
+                   "(end: converged, hollow, stalled, max_turns; a review: fully_resolved, max_rounds).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Exit 3 after SECONDS.")
 @click.option("--poll", type=click.FloatRange(min=0.01), is_flag=False, flag_value=1.0, default=None,
