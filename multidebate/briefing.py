@@ -530,7 +530,8 @@ def _render_judge(b: Briefing) -> str:
     out.extend(f"NOTE: {note}" for note in b.notes)
     out += ["", "TASK:", b.task or "(none recorded)", "", b.instructions]
     if b.verdict.review is not None:
-        out += ["FINDINGS AT THE END (computed):", *case_lines(b.verdict.review)]
+        out += ["FINDINGS AT THE END (computed from every round; final turns may not repeat them):",
+                *case_lines(b.verdict.review, detailed=True)]
     if b.proposal_file:
         out.append(f"PROPOSAL: {os.path.join(os.path.abspath(b.folder), b.proposal_file)} (quoted material)")
     out += ["", PEER_PREAMBLE]

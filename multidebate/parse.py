@@ -68,6 +68,7 @@ class ParsedTurn:
     findings: tuple[Finding, ...]
     extra_sections: tuple[str, ...] = field(default=())
     profile: Profile = PROFILE_V1
+    review_items: tuple[Any, ...] = ()  # a review turn's FindingItems or ResponseItems (review_items.py)
 
     @property
     def turn(self) -> int | None:
@@ -233,7 +234,7 @@ class _Reader:
         confidence = self._confidence(sections.get("Confidence"))
         converged, reason = self._converged(sections.get("Converged"), turn)
         mentions = self._mentions(sections)
-        self._review_items(sections)
+        review_items = self._review_items(sections)
         self.findings.sort()
         return ParsedTurn(
             path=self.path,
@@ -250,6 +251,7 @@ class _Reader:
             findings=tuple(self.findings),
             extra_sections=tuple(extras),
             profile=self.profile,
+            review_items=tuple(review_items),
         )
 
     def _inferred_profile(self) -> Profile:
@@ -415,19 +417,21 @@ class _Reader:
             self.add(section.line, "E051", "turn 1 must say `no`: nobody has seen a peer's answer yet")
         return value, reason
 
-    def _review_items(self, sections: dict[str, Section]) -> None:
+    def _review_items(self, sections: dict[str, Section]) -> list[Any]:
         """A review turn's findings or responses, as far as one file shows them (review_items.py)."""
         from .review_items import none_written, read_findings, read_responses
 
-        for name, read in (("Findings", read_findings), ("Responses", read_responses)):
-            section = sections.get(name)
-            if section is None or not section.text or none_written(section.body):
-                continue
-            items, found = read(section.body, section.body_line, self.path)
-            self.findings.extend(found)
-            if not items:
-                self.add(section.body_line, "E101", f"`## {name}` has no item: start each with a `### F1 \u2014 "
-                         f"...` heading, or write `None.`")
+        name = "Findings" if self.profile is PROFILE_CRITIC else "Responses" if self.profile is PROFILE_DEFENDER else ""
+        section = sections.get(name)
+        if section is None or not section.text or none_written(section.body):
+            return []
+        read = read_findings if name == "Findings" else read_responses
+        items, found = read(section.body, section.body_line, self.path)
+        self.findings.extend(found)
+        if not items:
+            self.add(section.body_line, "E101", f"`## {name}` has no item: start each with a `### F1 \u2014 "
+                     f"...` heading, or write `None.`")
+        return list(items)
 
     def _mentions(self, sections: dict[str, Section]) -> list[Mention]:
         mentions: list[Mention] = []

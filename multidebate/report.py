@@ -255,7 +255,7 @@ def summary_markdown(summary: Summary, case: Case) -> list[str]:
     """A review's summary for the person who decides, first in the report."""
     out = ["## Summary for the decision", "", f"**{summary.headline}.**", ""]
     stop = f"stopped after round {case.rounds}: {case.stop}" if case.stop else f"round {case.rounds} done"
-    out += [f"Rounds: {case.min_rounds} to {case.max_rounds}; {stop}.", ""]
+    out += [f"Rounds allowed: {case.min_rounds} to {case.max_rounds}; {stop}.", ""]
     out += ["### What was resolved", ""] + ([f"- {_cell(line)}" for line in summary.resolved] or ["- Nothing."])
     out += ["", "### What needs your decision", ""]
     if summary.decisions:

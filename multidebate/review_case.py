@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .findings import Finding, finding
-from .review_items import FindingItem, ResponseItem, class_for, read_findings, read_responses
+from .review_items import FindingItem, ResponseItem, class_for
 from .roles import Role
 
 if TYPE_CHECKING:
@@ -148,30 +148,28 @@ class _Reader:
         self.states: dict[str, FindingState] = {}
         self.problems: list[Finding] = []
 
-    def section(self, turn: int, slug: str, name: str) -> tuple[str, int, str] | None:
+    def items(self, turn: int, slug: str) -> tuple[list[Any], str] | None:
+        """The findings or responses of `slug`'s turn `turn` as the parser read them, and the file's path;
+        None when there is no such turn, or it does not fit the writer's role (E100)."""
         entry = self.debate.entry(turn, slug)
         parsed = entry.parsed if entry is not None else None
         if entry is None or parsed is None:
             return None
-        section = parsed.sections.get(name)
-        if section is None:
+        role = self.roles[slug].kind
+        name = "Findings" if role == "critic" else "Responses"
+        if name not in parsed.sections:
             wrong = "Responses" if name == "Findings" else "Findings"
             if wrong in parsed.sections:
-                role = self.roles[slug].kind
                 self.problems.append(finding(entry.path, parsed.sections[wrong].line, "E100",
                                              f"`{slug}` is the {role}: its turns carry `## {name}`, not `## {wrong}`"))
             return None
-        return section.body, section.body_line, entry.path
+        return list(parsed.review_items), entry.path
 
-    def critic_turn(self, turn: int, slug: str) -> bool:
-        """Read a critic's turn; True when it raised or reopened a finding."""
-        got = self.section(turn, slug, "Findings")
-        if got is None:
-            return False
-        items, _file_problems = read_findings(*got)  # the file's own problems are the entry's findings
+    def critic_turn(self, turn: int, slug: str, items: list[FindingItem], path: str) -> bool:
+        """Apply a critic's turn; True when it raised or reopened a finding."""
         moved = False
         for item in items:
-            moved = self._critic_item(turn, slug, item, got[2]) or moved
+            moved = self._critic_item(turn, slug, item, path) or moved
         return moved
 
     def _critic_item(self, turn: int, slug: str, item: FindingItem, path: str) -> bool:
@@ -214,15 +212,12 @@ class _Reader:
                                          f"\u201c{missing[0][:60]}\u201d, which is neither in the proposal nor in "
                                          "the defender's responses"))
 
-    def defender_turn(self, turn: int) -> None:
-        got = self.section(turn, self.defender, "Responses")
-        if got is None:
-            return
-        items, _file_problems = read_responses(*got)
-        self.said += " " + _plain(got[0])
+    def defender_turn(self, turn: int, items: list[ResponseItem], path: str) -> None:
+        """Apply the defender's turn; an open finding it leaves unanswered is E105."""
+        self.said += " " + " ".join(_plain(f"{i.fix} {i.test} {i.reason}") for i in items)
         answered = set()
         for item in items:
-            key = self._resolve(item, got[2])
+            key = self._resolve(item, path)
             if key is None:
                 continue
             answered.add(key)
@@ -240,49 +235,72 @@ class _Reader:
                                                                    f"{severity}",))
         for key, held in self.states.items():
             if held.state == "open" and key not in answered:
-                self.problems.append(finding(got[2], 1, "E105", f"{key} (severity {held.severity}) is open and "
+                self.problems.append(finding(path, 1, "E105", f"{key} (severity {held.severity}) is open and "
                                              f"turn {turn} does not answer it"))
 
     def _resolve(self, item: ResponseItem, path: str) -> str | None:
-        if item.critic is not None:
-            key = finding_key(item.critic, item.id)
-            if key in self.states:
-                return key
-            self.problems.append(finding(path, item.line, "E104", f"{key}: no such finding"))
-            return None
-        keys = [k for k in self.states if k.endswith(f"/{item.id}")]
-        if len(keys) == 1:
-            return keys[0]
-        if not keys:
-            self.problems.append(finding(path, item.line, "E104", f"{item.id}: no critic raised it"))
-        else:
-            self.problems.append(finding(path, item.line, "E104", f"{item.id} is ambiguous ({', '.join(keys)}): "
-                                         "name the critic, e.g. `" + keys[0] + "`"))
-        return None
+        key, problem = resolve(tuple(self.states), item)
+        if key is None:
+            self.problems.append(finding(path, item.line, "E104", problem))
+        return key
+
+    def run(self, rounds: tuple[int, int]) -> tuple[int, str]:
+        """Every round in order; (complete rounds, stop reason).  Stops reading at the first round that runs."""
+        low, high = rounds
+        debate = self.debate
+        for turn in range(1, min(debate.current_turn, high) + 1):
+            critics_done = all(debate.entry(turn, c) is not None for c in self.critics)
+            moved = False
+            for critic in self.critics:
+                got = self.items(turn, critic)
+                if got is not None:
+                    moved = self.critic_turn(turn, critic, *got) or moved
+            if critics_done and turn > 1 and turn >= low and not moved and all(
+                    s.state in TERMINAL for s in self.states.values()):
+                # the critics accept every answer and raise nothing: the defender has nothing left to answer
+                return turn, "fully_resolved"
+            if not critics_done or debate.entry(turn, self.defender) is None:
+                return turn - 1, ""  # round `turn` runs: the states shown are provisional
+            got = self.items(turn, self.defender)
+            if got is not None:
+                self.defender_turn(turn, *got)
+            if turn >= high:
+                return turn, "max_rounds"
+        return min(debate.current_turn, high), ""
+
+
+def resolve(keys: tuple[str, ...], item: ResponseItem) -> tuple[str | None, str]:
+    """The finding a response answers (`critic/F1`, or a bare `F1` only one critic uses); else None and why."""
+    if item.critic is not None:
+        key = finding_key(item.critic, item.id)
+        return (key, "") if key in keys else (None, f"{key}: no such finding (findings: {', '.join(keys) or 'none'})")
+    matches = [k for k in keys if k.endswith(f"/{item.id}")]
+    if len(matches) == 1:
+        return matches[0], ""
+    if not matches:
+        return None, f"{item.id}: no critic raised it (findings: {', '.join(keys) or 'none'})"
+    return None, f"{item.id} is ambiguous ({', '.join(matches)}): name the critic, e.g. `{matches[0]}`"
+
+
+def new_turn_problems(debate: Debate, roles: dict[str, Role], rounds: tuple[int, int], proposal: str | None,
+                      slug: str, turn: int, items: list[Any]) -> list[Finding]:
+    """What a turn about to be written gets wrong against the findings so far (for `write`): the same
+    reader as the case, given the new turn after the rounds before it."""
+    reader = _Reader(debate, roles, proposal)
+    reader.run(rounds)
+    before = len(reader.problems)
+    if roles[slug].kind == "critic":
+        reader.critic_turn(turn, slug, items, "<input>")
+    else:
+        reader.defender_turn(turn, items, "<input>")
+    return reader.problems[before:]
 
 
 def review_case(debate: Debate, roles: dict[str, Role], rounds: tuple[int, int], proposal: str | None) -> Case:
     """The case of a review debate, after its last complete round (see the module doc)."""
     reader = _Reader(debate, roles, proposal)
     low, high = rounds
-    done = 0
-    stop = ""
-    for turn in range(1, min(debate.current_turn, high) + 1):
-        critics_done = all(debate.entry(turn, c) is not None for c in reader.critics)
-        moved = False
-        for critic in reader.critics:
-            moved = reader.critic_turn(turn, critic) or moved
-        if critics_done and turn > 1 and turn >= low and not moved and all(
-                s.state in TERMINAL for s in reader.states.values()):
-            # the critics accept every answer and raise nothing: the defender has nothing left to answer
-            done, stop = turn, "fully_resolved"
-            break
-        if not critics_done or debate.entry(turn, reader.defender) is None:
-            break  # round `turn` runs: the states shown are provisional
-        reader.defender_turn(turn)
-        done = turn
-        if turn >= high:
-            stop = "max_rounds"
+    done, stop = reader.run(rounds)
     findings = tuple(sorted(reader.states.values(), key=_order))
     verdict = findings[0].verdict if findings else "defense_wins"
     deciding = findings[0].key if findings else ""

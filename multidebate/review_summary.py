@@ -64,9 +64,12 @@ def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
     headline = HEADLINES[case.verdict] + (f" ({label}: {deciding.key}, severity {deciding.severity}, "
                                           f"{deciding.title})" if deciding else " (no findings were raised)")
     fixes = sum(1 for f in case.findings if f.state == "conceded")
+    if fixes and case.verdict == "defense_wins":
+        # conceded findings below 9 do not move the verdict, but "the proposal stands" would read as "ship as is"
+        headline = headline.replace(HEADLINES["defense_wins"], "Ship with the conceded fixes, not as written: no "
+                                    "finding of severity 9 or more was conceded and none waits on a test")
     if fixes and case.verdict != "critique_wins":
-        # many conceded findings below 9 do not move the verdict, but the reader must not ship without them
-        headline += f"; not as written: {fixes} conceded fix{'es' if fixes > 1 else ''} must go in first"
+        headline += f"; {fixes} conceded fix{'es' if fixes > 1 else ''} must go in first"
     if not case.stop:
         headline = "Provisional, the review goes on: " + headline
     resolved = []

@@ -19,13 +19,17 @@ VERDICT_RULE = ("Case verdict, computed from the files after each round: critiqu
 _CLASSES = " | ".join(f"{name} ({low}-{high})" for name, (low, high) in CLASSES.items())
 
 
-def case_lines(case: Case | None, slug: str | None = None) -> list[str]:
-    """The findings as one line each: `- gpt-5-5/F1 [9 FATAL] conceded (CONCEDE): title`."""
+def case_lines(case: Case | None, slug: str | None = None, detailed: bool = False) -> list[str]:
+    """The findings as one line each: `- gpt-5-5/F1 [9 FATAL] conceded (CONCEDE): title`; `detailed` adds the
+    claim and the last fix, test or reason (a judge sees only final turns, where a settled finding is gone)."""
     if case is None:
         return []
     shown = [f for f in case.findings if slug is None or f.critic == slug]
     if slug is not None:  # a critic's own list, in the order of its ids
         shown.sort(key=lambda f: int(f.id[1:]))
+    if detailed:
+        return [f"{_line(f)}\n  claim: {f.claim}" + (f"\n  {f.move or 'answer'}: {f.answer}" if f.answer else "")
+                for f in shown]
     return [_line(f) for f in shown]
 
 
@@ -61,7 +65,8 @@ def _critic(role: Role, slug: str, turn: int, case: Case | None) -> list[str]:
     if turn == 1:
         return out + ["In `## Findings`, one item per finding (none: write `None.`)."] + list(new[1:])
     mine = case_lines(case, slug)
-    out += ["YOUR FINDINGS SO FAR (the defender's responses are in its turn below):", *(mine or ["- none"])]
+    out += ["YOUR FINDINGS SO FAR (severity as last stated: after a response, the defender's; its responses are "
+            "in its turn below):", *(mine or ["- none"])]
     out += ["In `## Findings` list only what changes; a finding you do not list is accepted as answered:",
             "### F1 \u2014 <title>", "- answer: withdraw | re-raise (then `- new evidence: <what the response did not "
             "weigh>`, and `- severity:` if you dispute the defender's) | rescore (then `- severity: <0-10>` and "

@@ -107,19 +107,16 @@ def _cells(debate: Debate, problems: dict[tuple[int, str], Finding]) -> dict[int
 
 def _items(entry: Entry) -> str:
     """How many findings or responses a review turn lists (its cell in the table)."""
-    from .review_items import none_written, read_findings, read_responses
-
     parsed = entry.parsed
     if parsed is None:
         return "?"
-    for name, read in (("Findings", read_findings), ("Responses", read_responses)):
-        section = parsed.sections.get(name)
-        if section is not None:
-            if none_written(section.body):
-                return f"no {name.lower()}"
-            count = len(read(section.body, section.body_line, entry.path)[0])
-            return f"{count} {name.lower() if count != 1 else name.lower()[:-1]}"
-    return "?"
+    name = next((n for n in ("Findings", "Responses") if n in parsed.sections), "")
+    if not name:
+        return "?"
+    count = len(parsed.review_items)
+    if not count:
+        return f"no {name.lower()}"
+    return f"{count} {name.lower() if count != 1 else name.lower()[:-1]}"
 
 
 def debate_status(folder: str, now: float | None = None) -> Status:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from typing import Callable
 from datetime import datetime, timezone
 
 from . import __version__
@@ -135,8 +136,8 @@ def compose(parsed: ParsedTurn, slug: str, turn: int, peers: tuple[tuple[str, st
     return "".join(parts)
 
 
-def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn: int,
-                 profile: Profile, more: list[str] | None = None) -> tuple[ParsedTurn, list[str]]:
+def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn: int, profile: Profile,
+                 more: Callable[[ParsedTurn], list[str]] | None = None) -> tuple[ParsedTurn, list[str]]:
     decoded = decode_turn_bytes(content, "<input>")
     if decoded.text is None:
         raise InvalidTurn("nothing written: the input is not turn text", [f.message for f in decoded.findings])
@@ -144,8 +145,8 @@ def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn:
     problems, normalised = _problems(parsed, participants, slug)
     if parsed.metadata:
         problems.insert(0, "remove the frontmatter (the `---` block): write adds its own")
-    if profile.name.startswith("review") and not problems:
-        problems.extend(more or ())
+    if more is not None and not problems:
+        problems.extend(more(parsed))  # checked against the findings so far once the file itself is sound
     if problems:
         expected = ", ".join(f"## {s}" for s in profile.required(turn))
         raise InvalidTurn(
@@ -173,8 +174,17 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
     participants = task.participants if task and task.participants else scan.slugs
     role = task.role_map.get(slug) if task is not None and task.review else None
     profile = profile_for(role.kind if role else None)
-    parsed, normalised = _check_input(content, participants, slug, turn, profile,
-                                      _review_problems(folder, task, slug, turn, content) if role else None)
+    review_warnings: list[str] = []
+    check: Callable[[ParsedTurn], list[str]] | None = None
+    if role is not None and task is not None:
+        review_task = task
+
+        def check(parsed: ParsedTurn) -> list[str]:
+            errors, warnings = _review_problems(folder, review_task, slug, turn, parsed)
+            review_warnings.extend(warnings)
+            return errors
+
+    parsed, normalised = _check_input(content, participants, slug, turn, profile, check)
     if profile.name == "debate-v1" and (parsed.confidence is None or parsed.converged is None):
         # _check_input refuses these; never write a guess
         raise InvalidTurn(f"nothing written: turn {turn} of `{slug}` has no readable Confidence or Converged", [])
@@ -215,7 +225,8 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
             pass  # the turn stays sealed; the next write publishes it
     return WriteResult(path, turn, slug, parsed.confidence, parsed.converged, tuple(normalised), peers,
                        new_key, sealed_mode, published,
-                       _ahead_warnings(scan, participants, slug, turn, peers) + _limit_warnings(parsed, task))
+                       _ahead_warnings(scan, participants, slug, turn, peers) + _limit_warnings(parsed, task)
+                       + tuple(review_warnings))
 
 
 def _body(text: str) -> str:
@@ -287,51 +298,16 @@ def _write_judgment(folder: str, slug: str, content: bytes, unclaimed: bool) -> 
     return WriteResult(path, verdict.turn, slug, None, None, (), peers, new_key, judgment=True)
 
 
-def _review_problems(folder: str, task: Task | None, slug: str, turn: int, content: bytes) -> list[str]:
-    """What a review turn gets wrong about the findings so far: an unknown or reused id, an open finding
-    left unanswered (the file's own problems are the parser's)."""
+def _review_problems(folder: str, task: Task, slug: str, turn: int, parsed: ParsedTurn) -> tuple[list[str], list[str]]:
+    """(refusals, warnings) for a review turn against the findings so far: an unknown or reused id, an open
+    finding left unanswered, evidence the proposal lacks (the file's own problems are the parser's)."""
     from .debate import load_debate
-    from .review_case import TERMINAL, proposal_text, review_case
-    from .review_items import read_findings, read_responses
+    from .review_case import new_turn_problems, proposal_text
 
-    if task is None:
-        return []
-    role = task.role_map[slug]
-    debate = load_debate(folder)
-    case = review_case(debate, task.role_map, task.rounds, proposal_text(folder, task.proposal))
-    states = {f.key: f for f in case.findings}
-    text = decode_turn_bytes(content, "<input>").text or ""
-    parsed = parse_turn(text, "<input>", TurnName(turn, slug), profile_for(role.kind))
-    problems: list[str] = []
-    if role.kind == "critic":
-        section = parsed.sections.get("Findings")
-        for item in read_findings(section.body, section.body_line, "<input>")[0] if section else []:
-            key = f"{slug}/{item.id}"
-            if item.answer is not None and key not in states:
-                problems.append(f"line {item.line}: {item.id}: you raised no {item.id} (your findings: "
-                                f"{', '.join(k.split('/')[1] for k in states if k.startswith(slug + '/')) or 'none'});"
-                                " a new finding has all its fields and no `answer:`")
-            elif item.answer is None and key in states and item.claim.strip() != states[key].claim.strip():
-                problems.append(f"line {item.line}: {item.id} is your finding from round {states[key].raised}; "
-                                "answer it (`answer: accept|withdraw|re-raise|rescore`) or give a new finding a "
-                                "new id")
-        return problems
-    section = parsed.sections.get("Responses")
-    answered = set()
-    for response in read_responses(section.body, section.body_line, "<input>")[0] if section else []:
-        keys = [f"{response.critic}/{response.id}"] if response.critic else [k for k in states if k.endswith("/" + response.id)]
-        keys = [k for k in keys if k in states]
-        if len(keys) != 1:
-            known = ", ".join(states) or "none"
-            why = "is ambiguous: qualify it as <critic>/" + response.id if len(keys) > 1 else "names no finding"
-            problems.append(f"line {response.line}: {response.critic + '/' if response.critic else ''}{response.id} {why} "
-                            f"(findings: {known})")
-        answered.update(keys)
-    for key, state in states.items():
-        if state.state not in TERMINAL and key not in answered:
-            problems.append(f"{key} (severity {state.severity}) is open and has no response: answer every open "
-                            "finding")
-    return problems
+    found = new_turn_problems(load_debate(folder), task.role_map, task.rounds, proposal_text(folder, task.proposal),
+                              slug, turn, list(parsed.review_items))
+    errors = [f"line {f.line}: {f.message}" if f.line > 1 else f.message for f in found if f.severity == "error"]
+    return errors, [f.message for f in found if f.severity != "error"]
 
 
 def _ahead_warnings(scan: Scan, participants: tuple[str, ...], slug: str, turn: int,

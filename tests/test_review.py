@@ -178,10 +178,10 @@ def test_a_critic_cannot_reuse_an_id_or_answer_a_finding_it_never_raised(tmp_pat
     write_keyed(folder, "de", defender(response("F1", "CONCEDE", 4, "x")))
     with pytest.raises(InvalidTurn) as reused:
         write_keyed(folder, "ca", critic(new_finding("F1", 5, "MATERIAL", claim="something else")))
-    assert any("new finding a new id" in p for p in reused.value.problems)
+    assert any("a new finding takes a new id" in p for p in reused.value.problems)
     with pytest.raises(InvalidTurn) as unknown:
         write_keyed(folder, "ca", critic("### F7 \u2014 t\n- answer: withdraw\n"))
-    assert any("you raised no F7" in p for p in unknown.value.problems)
+    assert any("`ca` raised no F7" in p for p in unknown.value.problems)
 
 
 def test_a_wrong_role_turn_is_refused_and_found(tmp_path: Path) -> None:
@@ -407,6 +407,9 @@ def test_an_edited_judgment_is_found(tmp_path: Path) -> None:
     write_keyed(folder, "de", defender(response("F1", "CONCEDE", 3, "fix it")))
     write_keyed(folder, "ca", critic())
     assert debate_status(folder).judgment_due  # always: even a resolved review gets a judgment
+    # the critic's final turn says `None.`: the judge is shown every finding with its fix all the same
+    shown = render_briefing(brief(folder, "j"))
+    assert "claim: it breaks" in shown and "CONCEDE: fix it" in shown
     write_keyed(folder, "j", b"## Decision\n**Ship with the fix.**\n\n## Reasoning\nr\n\n## What each side got "
                              b"right\n- ca: x\n\n## Contested points\n- None\n")
     assert not [f for f in validate_debate(load_debate(folder)) if f.severity == "error"]
