@@ -22,8 +22,8 @@ from itertools import combinations
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from multidebate.comparison import normalise_line  # noqa: E402
-from multidebate.debate import load_debate  # noqa: E402
+from multidebate.analysis.comparison import normalise_line  # noqa: E402
+from multidebate.state.debate import load_debate  # noqa: E402
 
 
 def pairs_of(folder: str) -> list[dict[str, object]]:

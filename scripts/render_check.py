@@ -14,8 +14,8 @@ import subprocess
 import sys
 import tempfile
 
-from multidebate.report import build_report
-from multidebate.report_html import render_html
+from multidebate.views.report import build_report
+from multidebate.views.report_html import render_html
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 
-from multidebate.briefing import brief
-from multidebate.task import create_task, render_task
-from multidebate.write import WriteResult, write_turn
+from multidebate.turns.briefing import brief
+from multidebate.state.task import create_task, render_task
+from multidebate.turns.write import WriteResult, write_turn
 
 
 def _served(folder: str, slug: str, key: str | None) -> None:

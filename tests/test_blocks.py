@@ -5,7 +5,7 @@ from __future__ import annotations
 import mistune
 from mistune.block_parser import BlockParser
 
-from multidebate.blocks import outline
+from multidebate.protocol.blocks import outline
 
 
 def test_mistune_still_has_the_methods_we_override() -> None:

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from helpers import make_debate
-from multidebate.debate import load_debate
-from multidebate.verdict import judge
+from multidebate.state.debate import load_debate
+from multidebate.analysis.verdict import judge
 
 
 def _answer(folder: str, turn: int, slug: str) -> str:
@@ -67,8 +67,8 @@ def test_warm_status_and_next_load_only_what_they_use(tmp_path: Path) -> None:
                                                {"a": "**Use TOML.**", "b": "**Use TOML.**"}])
     load_debate(folder)
     judge(load_debate(folder))  # warm the signature shards too
-    unwanted = ("mistune", "yaml", "frontmatter", "watchdog", "tempfile", "multidebate.parse", "multidebate.report",
-                "multidebate.watch", "multidebate.analysis", "multidebate.skill", "multidebate.cli.skill_cmds",
+    unwanted = ("mistune", "yaml", "frontmatter", "watchdog", "tempfile", "multidebate.protocol.parse", "multidebate.views.report",
+                "multidebate.views.watch", "multidebate.analysis.trajectory", "multidebate.skill.install", "multidebate.cli.skill_cmds",
                 "multidebate.cli.view_cmds", "multidebate.cli.turn_cmds")
     for args in (["status", folder], ["next", folder, "--slug", "a", "--key", key_of(folder, "a")]):
         # the console script's way in (click.testing would import tempfile itself)
@@ -152,22 +152,30 @@ def test_lost_or_damaged_side_shards_give_the_same_answers(tmp_path: Path) -> No
             assert json.loads((cache / f"turn-{turn}.{kind}.json").read_text())["stamp"] == stamp
 
 
-def test_a_change_to_the_parsing_code_invalidates_the_cache(tmp_path: Path) -> None:
-    """The version stays the same while code is worked on: the stamp also follows the modules' files."""
+def test_a_change_to_any_module_invalidates_the_cache(tmp_path: Path) -> None:
+    """The version stays the same while code is worked on: the stamp follows every module file of the package,
+    in sub-packages too, and not a hand-kept list (one once missed the ledger)."""
+    import shutil
+    import subprocess as sp
     import time
 
-    from multidebate.cache import code_stamp
+    import multidebate
+    from multidebate.state.cache import code_stamp
 
-    for name in ("parse", "mentions"):
-        Path(tmp_path, f"{name}.py").write_text("rule = 1\n")
-    before = code_stamp(str(tmp_path), ("parse", "mentions"))
-    assert code_stamp(str(tmp_path), ("parse", "mentions")) == before  # stable
-    Path(tmp_path, "mentions.py").write_text("rule = 2\n")  # same size, new mtime
+    package = tmp_path / "multidebate"
+    shutil.copytree(Path(multidebate.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+    before = code_stamp(str(package))
+    assert code_stamp(str(package)) == before  # stable
+    ledger = package / "state" / "ledger.py"
     later = time.time() + 5
-    os.utime(Path(tmp_path, "mentions.py"), (later, later))
-    assert code_stamp(str(tmp_path), ("parse", "mentions")) != before
-    import subprocess as sp
-
-    code = f"from multidebate.cache import code_stamp; print(code_stamp({str(tmp_path)!r}, ('parse', 'mentions')))"
+    os.utime(ledger, (later, later))  # same size, new mtime, in a module that does not parse
+    touched = code_stamp(str(package))
+    assert touched != before
+    (package / "state" / "new_module.py").write_text("")  # a module added
+    assert code_stamp(str(package)) != touched
+    (package / "__pycache__").mkdir()
+    (package / "__pycache__" / "x.py").write_text("")  # compiled caches do not count
+    added = code_stamp(str(package))
+    code = f"from multidebate.state.cache import code_stamp; print(code_stamp({str(package)!r}))"
     again = sp.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
-    assert again == code_stamp(str(tmp_path), ("parse", "mentions"))  # the same in another process
+    assert again == added  # the same in another process

@@ -16,10 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from helpers import make_debate, turn_body
-from multidebate.debate import load_debate
-from multidebate.findings import Finding
-from multidebate.task import render_task
-from multidebate.validate import validate_debate
+from multidebate.state.debate import load_debate
+from multidebate.protocol.findings import Finding
+from multidebate.state.task import render_task
+from multidebate.views.validate import validate_debate
 
 CLAIM = "With {peer}: they argued that sqlite replication latency dominates backups. I hold otherwise."
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from multidebate.comparison import Context, compare, items_of, normalise_line
-from multidebate.similarity import key_terms, recommendation, slug_words
+from multidebate.analysis.comparison import Context, compare, items_of, normalise_line
+from multidebate.protocol.terms import key_terms, recommendation, slug_words
 
 DIFFERENT = [  # (left, right, a word the evidence must name)
     ("**Use NATS for internal events.**", "**Use Redis Streams for internal events.**", "nats"),

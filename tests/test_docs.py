@@ -9,7 +9,7 @@ from types import ModuleType
 import click
 
 from multidebate.cli import cli
-from multidebate.findings import CODES
+from multidebate.protocol.findings import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -13,15 +13,15 @@ from typing import Any
 import pytest
 
 from helpers import make_debate, turn_body
-from multidebate.errors import FolderError
-from multidebate.validate import validate_paths
-from multidebate.write import write_turn
+from multidebate.protocol.errors import FolderError
+from multidebate.views.validate import validate_paths
+from multidebate.turns.write import write_turn
 
 WRITERS, TURNS = 8, 50
 
 STRESS = textwrap.dedent("""
     import sys
-    from multidebate.write import write_turn
+    from multidebate.turns.write import write_turn
     folder, slug, turns = sys.argv[1], sys.argv[2], int(sys.argv[3])
     body = '''## Reasoning\\nr\\n\\n## Answer\\n**{a}**\\n\\n{more}## Confidence\\n50\\n\\n## Converged\\nno\\n'''
     key = None
@@ -51,7 +51,7 @@ def test_many_writers_lose_nothing(tmp_path: Path) -> None:
 
 CRASH = textwrap.dedent("""
     import os, signal, sys
-    from multidebate.write import write_turn
+    from multidebate.turns.write import write_turn
     folder, crash_at = sys.argv[1], int(sys.argv[2])
     calls = [0]
     def wrap(name):
@@ -117,7 +117,7 @@ def test_write_sweeps_temporary_files_left_by_killed_writers(tmp_path: Path) -> 
     import time
 
     from helpers import make_debate, turn_body, write_keyed
-    from multidebate.atomic import STALE_TEMP_SECONDS
+    from multidebate.state.atomic import STALE_TEMP_SECONDS
 
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**"}])
     stale, fresh = Path(folder, ".md-tmp-0123456789ab.part"), Path(folder, ".md-tmp-ba9876543210.part")

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from helpers import key_of, make_debate, turn_body
 from multidebate.cli import cli
-from multidebate.folder import scan_folder
+from multidebate.state.folder import scan_folder
 
 GENEROUS = 120.0
 
@@ -102,7 +102,7 @@ def test_a_peer_file_cannot_close_the_quote(tmp_path: Path) -> None:
 
 def _swap_after_load(monkeypatch: object, path: Path, swap: object) -> None:
     """Make `next` load the debate, then run `swap` before anything is served (a racing editor)."""
-    import multidebate.briefing as briefing
+    import multidebate.turns.briefing as briefing
 
     real = briefing.load_debate
 
@@ -178,7 +178,7 @@ def test_a_long_reasoning_is_cut_before_the_answer(tmp_path: Path) -> None:
 
 def test_the_key_is_printed_before_the_status_is_computed(tmp_path: Path, monkeypatch: object) -> None:
     """A first write killed while the status is taken (slow on a big debate) has already shown its key."""
-    import multidebate.status as status
+    import multidebate.views.status as status
 
     def killed(folder: str) -> object:
         raise KeyboardInterrupt  # stands for the kill: nothing after this point runs
@@ -248,7 +248,7 @@ def test_report_output_refuses_the_debates_own_files(tmp_path: Path) -> None:
 
 
 def _broken_task(folder: Path, how: str) -> None:
-    from multidebate.task import create_task, render_task
+    from multidebate.state.task import create_task, render_task
 
     folder.mkdir()
     task = folder / "TASK.md"
@@ -325,7 +325,7 @@ def test_an_edited_turn_and_a_broken_task_are_shown_by_status(tmp_path: Path) ->
 
 
 def test_a_publish_killed_after_sealing_is_finished_by_the_next_command(tmp_path: Path, monkeypatch: object) -> None:
-    import multidebate.write as write
+    import multidebate.turns.write as write
 
     folder = str(tmp_path)
     make_debate(folder, [{"a": "**Use TOML.**"}], participants=("a", "b"), sealed=True)
@@ -601,9 +601,9 @@ def test_the_html_chart_scales_and_shows_every_participant(tmp_path: Path) -> No
 def test_verdict_and_report_on_many_agreeing_participants_make_linear_comparisons(tmp_path: Path,
                                                                             monkeypatch: object) -> None:
     """300 participants who all agree: 300 x 299 / 2 = 44,850 pairs were compared; now about one per participant."""
-    from multidebate.comparison import Context
-    from multidebate.debate import load_debate
-    from multidebate.verdict import judge
+    from multidebate.analysis.comparison import Context
+    from multidebate.state.debate import load_debate
+    from multidebate.analysis.verdict import judge
 
     folder = tmp_path
     for turn in (1, 2):

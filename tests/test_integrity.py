@@ -11,10 +11,10 @@ from click.testing import CliRunner
 
 from helpers import key_of, make_debate, turn_body
 from multidebate.cli import cli
-from multidebate.debate import load_debate
-from multidebate.errors import IdentityError
-from multidebate.validate import validate_paths
-from multidebate.write import write_turn
+from multidebate.state.debate import load_debate
+from multidebate.protocol.errors import IdentityError
+from multidebate.views.validate import validate_paths
+from multidebate.turns.write import write_turn
 
 
 def codes(folder: Path) -> list[tuple[str, str]]:
@@ -173,7 +173,7 @@ def test_init_sealed_needs_roster(tmp_path: Path) -> None:
 
 
 def test_claim_without_turn_says_how_to_recover(tmp_path: Path) -> None:
-    from multidebate.identity import claim
+    from multidebate.state.keys import claim
 
     make_debate(str(tmp_path), [])
     assert claim(str(tmp_path), "a") is not None  # a write that died after claiming

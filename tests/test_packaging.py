@@ -24,7 +24,7 @@ import pytest
 from multidebate import __version__
 
 ROOT = Path(__file__).resolve().parent.parent
-SKILL = (ROOT / "multidebate" / "SKILL.md").read_bytes()
+SKILL = (ROOT / "multidebate" / "skill" / "SKILL.md").read_bytes()
 SCHEMAS = sorted(p.name for p in (ROOT / "multidebate" / "schemas").glob("*.schema.json"))
 JUNK = (".git", ".venv", "venv", "build", "dist", "*.egg-info", "__pycache__", ".mypy_cache", ".pytest_cache",
         ".hypothesis")
@@ -46,13 +46,13 @@ def test_sdist_and_wheel_ship_the_skill_and_the_installed_wheel_runs(tmp_path: P
     (wheel,) = dist.glob("multidebate-*.whl")
 
     with zipfile.ZipFile(wheel) as archive:
-        assert archive.read("multidebate/SKILL.md") == SKILL
+        assert archive.read("multidebate/skill/SKILL.md") == SKILL
         assert sorted(n.rsplit("/", 1)[1] for n in archive.namelist() if n.startswith("multidebate/schemas/")) \
             == SCHEMAS
         assert "multidebate/py.typed" in archive.namelist()
     with tarfile.open(sdist) as archive:
         root = f"multidebate-{__version__}"
-        member = archive.extractfile(f"{root}/multidebate/SKILL.md")
+        member = archive.extractfile(f"{root}/multidebate/skill/SKILL.md")
         assert member is not None and member.read() == SKILL
         assert all(f"{root}/multidebate/schemas/{name}" in archive.getnames() for name in SCHEMAS)
 

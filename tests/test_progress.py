@@ -6,9 +6,9 @@ import io
 from pathlib import Path
 
 from helpers import make_debate
-from multidebate.cache import report_progress
-from multidebate.debate import load_debate
-from multidebate.progress import ParseProgress
+from multidebate.state.cache import report_progress
+from multidebate.state.debate import load_debate
+from multidebate.views.progress import ParseProgress
 
 
 def test_parsing_reports_progress_and_a_warm_read_reports_none(tmp_path: Path) -> None:

@@ -8,10 +8,10 @@ import tempfile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multidebate.parse import parse_turn
-from multidebate.comparison import compare
-from multidebate.textfile import decode_turn_bytes
-from multidebate.validate import validate_paths
+from multidebate.protocol.parse import parse_turn
+from multidebate.analysis.comparison import compare
+from multidebate.protocol.textfile import decode_turn_bytes
+from multidebate.views.validate import validate_paths
 
 FRAGMENTS = [
     "# Turn 2 — a\n", "# Turn 1 - b\n", "## Reasoning\n", "## Answer\n", "### Agreements\n", "## Disagreements\n",

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from helpers import make_debate, turn_body
-from multidebate.atomic import create_exclusive
-from multidebate.errors import IdentityError, TurnConflict
+from multidebate.state.atomic import create_exclusive
+from multidebate.protocol.errors import IdentityError, TurnConflict
 
 CTX = mp.get_context("fork")
 RACERS = 6
@@ -36,7 +36,7 @@ def test_create_exclusive_one_winner(tmp_path: Path) -> None:
 
 
 def _write_after_barrier(folder: str, barrier: Any, results: Any, index: int) -> None:
-    import multidebate.write as write_module
+    import multidebate.turns.write as write_module
 
     original = write_module.next_turn_number
 

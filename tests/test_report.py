@@ -11,13 +11,13 @@ import pytest
 from click.testing import CliRunner
 
 from helpers import key_of, make_debate, turn_body
-from multidebate.analysis import analyse
+from multidebate.analysis.trajectory import analyse
 from multidebate.cli import cli
-from multidebate.report import render_markdown
-from multidebate.debate import load_debate
-from multidebate.report import build_report
-from multidebate.validate import validate_paths
-from multidebate.write import write_turn
+from multidebate.views.report import render_markdown
+from multidebate.state.debate import load_debate
+from multidebate.views.report import build_report
+from multidebate.views.validate import validate_paths
+from multidebate.turns.write import write_turn
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if p.is_dir())
@@ -94,7 +94,7 @@ def test_an_attribution_ends_with_its_sentence(tmp_path: Path) -> None:
             "validation Kubernetes operators reject anchors entirely, so TOML avoids that failure.")
     _write(folder, "a", 2, TOML, disagreements=said)
     _write(folder, "b", 2, YAML)
-    from multidebate.debate import load_debate
+    from multidebate.state.debate import load_debate
 
     claims = [c for e in load_debate(folder).entries.values() for c in e.claims]
     assert [c.text for c in claims] == ["YAML anchors keep configs short"]
@@ -163,7 +163,7 @@ def test_analysis_is_shared_by_status(tmp_path: Path) -> None:
 
 
 def test_clip_cuts_at_a_word_and_says_so() -> None:
-    from multidebate.report import clip
+    from multidebate.views.report import clip
 
     assert clip("Use TOML for the config file", 80) == "Use TOML for the config file"
     cut = clip("Evolve in place: add a string id field beside the int, deprecate, then drop the int", 40)

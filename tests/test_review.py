@@ -10,15 +10,15 @@ import pytest
 from click.testing import CliRunner
 
 from helpers import KEYS, write_keyed
-from multidebate.briefing import brief, render_briefing
+from multidebate.turns.briefing import brief, render_briefing
 from multidebate.cli import cli
-from multidebate.debate import load_debate
-from multidebate.errors import InvalidTurn
-from multidebate.review_case import review_case
-from multidebate.review_items import read_findings, read_responses
-from multidebate.status import debate_status
-from multidebate.task import load_task
-from multidebate.validate import validate_debate
+from multidebate.state.debate import load_debate
+from multidebate.protocol.errors import InvalidTurn
+from multidebate.analysis.review_case import review_case
+from multidebate.protocol.review_items import read_findings, read_responses
+from multidebate.views.status import debate_status
+from multidebate.state.task import load_task
+from multidebate.views.validate import validate_debate
 
 PROPOSAL = """# Cache design
 
@@ -350,7 +350,7 @@ def test_status_and_report_of_a_review(tmp_path: Path) -> None:
     ("withdrawn", 10, "defense_wins"),
 ])
 def test_the_verdict_of_one_finding(state: str, severity: int, verdict: str) -> None:
-    from multidebate.review_case import FindingState
+    from multidebate.analysis.review_case import FindingState
 
     assert FindingState("c", "F1", "t", severity, "", "", "", "", state).verdict == verdict
 
@@ -379,8 +379,8 @@ def test_review_outputs_match_the_schemas(tmp_path: Path) -> None:
 
 def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(tmp_path: Path) -> None:
     from helpers import turn_body
-    from multidebate.report import build_report
-    from multidebate.parse import parse_turn
+    from multidebate.views.report import build_report
+    from multidebate.protocol.parse import parse_turn
 
     folder = str(tmp_path / "open")
     run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "2")

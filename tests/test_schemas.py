@@ -14,12 +14,12 @@ from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
 from helpers import key_of, make_debate, turn_body
-from multidebate.agents import AGENTS
+from multidebate.skill.agents import AGENTS
 from multidebate.cli import cli
-from multidebate.judgment import JUDGMENT_SECTIONS
-from multidebate.profile import PROFILE_CRITIC, PROFILE_DEFENDER, PROFILE_V1
-from multidebate.skill import STATES as SKILL_STATES
-from multidebate.verdict import STATES
+from multidebate.protocol.judgment import JUDGMENT_SECTIONS
+from multidebate.protocol.profile import PROFILE_CRITIC, PROFILE_DEFENDER, PROFILE_V1
+from multidebate.skill.install import STATES as SKILL_STATES
+from multidebate.analysis.verdict import STATES
 
 NAMES = ("status", "validate", "next", "write", "skill-list", "error", "report")
 

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLED = ROOT / "multidebate" / "SKILL.md"
+BUNDLED = ROOT / "multidebate" / "skill" / "SKILL.md"
 ALLOWED_KEYS = {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
 
 
@@ -67,5 +67,5 @@ def test_skill_covers_the_protocol() -> None:
 def test_package_ships_skill() -> None:
     from importlib import resources
 
-    assert resources.files("multidebate").joinpath("SKILL.md").read_text(encoding="utf-8").startswith("---\n")
+    assert resources.files("multidebate.skill").joinpath("SKILL.md").read_text(encoding="utf-8").startswith("---\n")
     assert os.path.islink(ROOT / "SKILL.md") or (ROOT / "SKILL.md").read_bytes() == BUNDLED.read_bytes()

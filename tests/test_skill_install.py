@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from multidebate.agents import AGENTS
+from multidebate.skill.agents import AGENTS
 from multidebate.cli import cli
-from multidebate.skill import RECORD_NAME, bundled_skill
+from multidebate.skill.install import RECORD_NAME, bundled_skill
 
 SHARED_READERS = "Codex CLI, Gemini CLI, Cursor, GitHub Copilot, OpenCode, Goose"
 # --agent -> the folder it installs into, per scope (PRODUCT.md section 4, SKILL-GUIDE.md)

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from helpers import key_of, make_debate, turn_body, write_keyed
 from multidebate.cli import cli
-from multidebate.waiting import brief_when_ready
+from multidebate.turns.waiting import brief_when_ready
 
 from processes import Running
 

@@ -21,12 +21,12 @@ from watchdog.events import (
     FileMovedEvent,
 )
 
-import multidebate.watch as watch_module
+import multidebate.views.watch as watch_module
 from helpers import key_of, make_debate, turn_body, write_keyed
-from multidebate.errors import FolderError
-from multidebate.task import create_task, render_task
-from multidebate.watch import HOLD, SETTLE, TurnWatcher
-from multidebate.watch_reports import (
+from multidebate.protocol.errors import FolderError
+from multidebate.state.task import create_task, render_task
+from multidebate.views.watch import HOLD, SETTLE, TurnWatcher
+from multidebate.views.watch_events import (
     RemovedReport,
     Report,
     TurnCompleteReport,

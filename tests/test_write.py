@@ -12,7 +12,7 @@ from multidebate.cli import cli
 
 
 def test_an_answer_over_the_tasks_word_limit_is_written_with_a_warning(tmp_path: Path) -> None:
-    from multidebate.write import word_limit
+    from multidebate.turns.write import word_limit
 
     assert word_limit("Recommend one in at most 150 words.") == 150
     assert word_limit("Answer in 200 words or fewer; no more than 120 words for the summary") == 120

@@ -54,7 +54,7 @@ _COLOR_CHOICE = click.Choice(["auto", "always", "never"])
 
 def _set_color(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
     if value is not None:
-        from ..style import color_setting
+        from ..views.style import color_setting
 
         ctx.color = color_setting(value, os.environ.get("NO_COLOR"))
 
@@ -79,13 +79,13 @@ def cli(ctx: click.Context, color: str) -> None:
     Sessions call `next` and `write` each turn; people call `status`.
     `multidebate skill install` puts the skill where the assistants look for it.
     """
-    from ..style import color_setting
+    from ..views.style import color_setting
 
     # Subcommands' contexts inherit this, and click.echo strips styles when it is False.
     ctx.color = color_setting(color, os.environ.get("NO_COLOR"))
     if sys.stderr.isatty():
-        from ..cache import report_progress
-        from ..progress import ParseProgress
+        from ..state.cache import report_progress
+        from ..views.progress import ParseProgress
 
         progress = ParseProgress()
         report_progress(progress)

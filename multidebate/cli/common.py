@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 
 import click
 
-from ..errors import InvalidTurn, MultidebateError
+from ..protocol.errors import InvalidTurn, MultidebateError
 
 __all__ = ["EXIT_CODES_HELP", "EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_NOT_CONVERGED", "EXIT_OK", "EXIT_TIMEOUT",
            "EXIT_USAGE", "emit_json", "fail", "json_option", "library_errors", "quiet_stdout"]
@@ -48,7 +48,7 @@ def fail(message: str, problems: list[str], as_json: bool) -> NoReturn:
     if as_json:
         emit_json({"ok": False, "error": message, "problems": problems})
     else:
-        from ..terminal import printable
+        from ..views.terminal import printable
 
         text = message + "".join(f"\n  - {p}" for p in problems)
         click.echo(f"Error: {printable(text)}", err=True)

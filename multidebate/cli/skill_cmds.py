@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .. import __version__
-from ..agents import AGENTS, SCOPES, folder_table
+from ..skill.agents import AGENTS, SCOPES, folder_table
 from .common import EXIT_ERROR, emit_json, json_option, library_errors
 
 if TYPE_CHECKING:
-    from ..skill import Change, Location
+    from ..skill.install import Change, Location
 
 __all__ = ["skill_group"]
 
@@ -26,7 +26,7 @@ _TARGET_HELP = "--dest DIR names the folder itself; leave out --agent and --scop
 
 def _where(agents: tuple[str, ...], scope: str | None, dest: str | None,
            default: tuple[str, ...]) -> tuple[Location, ...]:
-    from ..skill import custom_location, targets
+    from ..skill.install import custom_location, targets
 
     if dest is not None:
         if agents or scope:
@@ -40,7 +40,7 @@ def _echo_changes(changes: tuple[Change, ...], closing: str, force_hint: str) ->
 
     Exits 1 when a copy was kept or a location failed: what was asked is not fully done.
     """
-    from ..style import change_word
+    from ..views.style import change_word
 
     width = max(len(c.verb) for c in changes)
     for change in changes:
@@ -83,7 +83,7 @@ def skill_group() -> None:
 @skill_group.command(name="show")
 def skill_show() -> None:
     """Print the bundled SKILL.md."""
-    from ..skill import bundled_skill
+    from ..skill.install import bundled_skill
 
     click.echo(bundled_skill().decode("utf-8"), nl=False)
 
@@ -99,7 +99,7 @@ def skill_install(agents: tuple[str, ...], scope: str | None, dest: str | None, 
     An assistant with a folder of its own gets that folder.  Says what was
     written where.  A copy a person changed is kept (exit 1) unless --force.
     """
-    from ..skill import install
+    from ..skill.install import install
 
     with library_errors():
         changes = install(_where(agents, scope, dest, ()), force=force, dry_run=dry_run)
@@ -122,7 +122,7 @@ def skill_uninstall(agents: tuple[str, ...], scope: str | None, dest: str | None
     its record go (the folder too, when nothing else is in it); a copy a
     person changed is kept (exit 1) unless --force.
     """
-    from ..skill import uninstall
+    from ..skill.install import uninstall
 
     with library_errors():
         where = _where(agents, scope, dest, ("all",))
@@ -151,8 +151,8 @@ def skill_list(dest: tuple[str, ...], as_json: bool) -> None:
     symbolic link) or missing; a missing copy whose readers all read a
     current copy elsewhere in the scope is covered.
     """
-    from ..skill import bundled_sha256, custom_location, survey
-    from ..style import state_word
+    from ..skill.install import bundled_sha256, custom_location, survey
+    from ..views.style import state_word
 
     with library_errors(as_json):
         copies = survey(extra=[custom_location(d) for d in dest])

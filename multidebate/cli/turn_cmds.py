@@ -18,7 +18,7 @@ __all__ = ["init", "next_", "retire", "slug", "write"]
 @click.argument("name")
 def slug(name: str) -> None:
     """Print the slug for a model NAME (`Claude Opus 4.7` -> `claude-opus-4-7`)."""
-    from ..naming import slugify
+    from ..protocol.naming import slugify
 
     result = slugify(name)
     if not result:
@@ -53,7 +53,7 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
     """
     import os
 
-    from ..task import create_task, render_task
+    from ..state.task import create_task, render_task
 
     roster = _roster(participants)
     roles = _roles(role_specs)
@@ -104,7 +104,7 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
 
 
 def _roster(participants: str | None) -> tuple[str, ...] | None:
-    from ..naming import is_slug
+    from ..protocol.naming import is_slug
 
     if not participants:
         return None
@@ -123,8 +123,8 @@ def _roster(participants: str | None) -> tuple[str, ...] | None:
 
 def _roles(specs: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     """`--role gpt-5-5=critic:security` options -> ((slug, role as TASK.md writes it), ...)."""
-    from ..naming import is_slug
-    from ..roles import parse_role
+    from ..protocol.naming import is_slug
+    from ..protocol.roles import parse_role
 
     roles: dict[str, str] = {}
     for spec in specs:
@@ -164,7 +164,7 @@ def _check_review(roles: tuple[tuple[str, str], ...], roster: tuple[str, ...] | 
 
 def _read_proposal(path: str) -> tuple[str, bytes]:
     """The proposal's name in the folder and its bytes; a clear error for anything that is no text file."""
-    from ..textfile import read_text
+    from ..protocol.textfile import read_text
 
     read = read_text(path, shown_as=path)
     if read.text is None:
@@ -177,7 +177,7 @@ def _copy_proposal(folder: str, name: str, data: bytes) -> str:
     """Copy the proposal into the folder (never over a file) and return its sha256."""
     import hashlib
 
-    from ..atomic import create_exclusive
+    from ..state.atomic import create_exclusive
 
     target = os.path.join(folder, name)
     if not create_exclusive(target, data):
@@ -206,8 +206,8 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
     timeout it answers with what exists and a note naming who did not write
     (exit 0).  Ctrl-C exits 130.
     """
-    from ..briefing import brief, render_briefing, section_names
-    from ..terminal import printable
+    from ..turns.briefing import brief, render_briefing, section_names
+    from ..views.terminal import printable
 
     key = resolve_key(key, key_file)
 
@@ -222,7 +222,7 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
     try:
         with library_errors(as_json):
             if wait:
-                from ..waiting import DEFAULT_TIMEOUT, brief_when_ready
+                from ..turns.waiting import DEFAULT_TIMEOUT, brief_when_ready
 
                 briefing = brief_when_ready(folder, slug_, task_text, create=True, key=key, sections=sections,
                                             timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
@@ -255,9 +255,9 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
     written and every problem is listed.  The first write under a slug
     claims it and prints a key; later writes need `--key`.
     """
-    from ..status import debate_status
-    from ..terminal import printable
-    from ..write import write_turn
+    from ..views.status import debate_status
+    from ..views.terminal import printable
+    from ..turns.write import write_turn
 
     key = resolve_key(key, key_file)
     if source is sys.stdin.buffer and sys.stdin.isatty():
@@ -352,7 +352,7 @@ def retire(folder: str, slug_: str, yes: bool) -> None:
     without SLUG, which can write no more.  Recorded in TASK.md (`retired:`).
     A session never runs this on its own.
     """
-    from ..task import retire as retire_slug
+    from ..state.task import retire as retire_slug
 
     if not yes:
         click.confirm(f"Retire `{slug_}` from {folder}? Its turns stay as history; it can no longer write, and "

@@ -23,9 +23,9 @@ def status(folder: str, check: bool, as_json: bool) -> None:
     Exits 0 whatever the verdict (files with errors are shown, marked `!`),
     unless --check is given.
     """
-    from ..status import debate_status, render_status
-    from ..style import status_text
-    from ..terminal import printable
+    from ..views.status import debate_status, render_status
+    from ..views.style import status_text
+    from ..views.terminal import printable
 
     with library_errors(as_json):
         result = debate_status(folder)
@@ -59,11 +59,11 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
     """
     from contextlib import closing
 
-    from ..errors import MultidebateError
-    from ..watch import reached, watch_folder
-    from ..watch_reports import StateReport, VerdictReport, error_line, json_line, text_line
+    from ..protocol.errors import MultidebateError
+    from ..views.watch import reached, watch_folder
+    from ..views.watch_events import StateReport, VerdictReport, error_line, json_line, text_line
 
-    from ..terminal import printable
+    from ..views.terminal import printable
 
     render = json_line if as_json else (lambda report: printable(text_line(report)))
     try:
@@ -95,8 +95,8 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     Prints `path:line: CODE message` per finding; exits 1 on any error
     (with --strict, on any warning too), else 0.
     """
-    from ..style import finding_line
-    from ..validate import exit_code, validate_paths
+    from ..views.style import finding_line
+    from ..views.validate import exit_code, validate_paths
 
     with library_errors(as_json):
         findings = validate_paths(paths)
@@ -119,12 +119,12 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
 @click.option("--weighted", is_flag=True, help="Weigh answers by confidence when no consensus was reached.")
 def report(folder: str, fmt: str, output: str | None, weighted: bool) -> None:
     """The debate as a document: verdict and why, final answer, turns, agreement, flags."""
-    from ..report import build_report, render_json, render_markdown
-    from ..report_html import render_html
+    from ..views.report import build_report, render_json, render_markdown
+    from ..views.report_html import render_html
 
     with library_errors():
         built = build_report(folder, weighted)
-    from ..terminal import printable
+    from ..views.terminal import printable
 
     text = {"md": render_markdown, "json": render_json, "html": render_html}[fmt](built)
     text = printable(text)  # JSON escapes control characters itself; markdown and HTML would carry them raw
@@ -145,8 +145,8 @@ def report(folder: str, fmt: str, output: str | None, weighted: bool) -> None:
 
 def _own_file(folder: str, output: str) -> str:
     """What `output` is when it is one of the debate's own files (a report must never replace one), else ''."""
-    from ..folder import STATE_DIR
-    from ..naming import looks_like_turn_attempt, parse_turn_name
+    from ..state.folder import STATE_DIR
+    from ..protocol.naming import looks_like_turn_attempt, parse_turn_name
 
     if os.path.islink(output):
         return "a symbolic link (the report would be written wherever it points)"

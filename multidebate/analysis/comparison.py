@@ -1,0 +1,711 @@
+"""Do two Answers recommend the same thing?  The one comparison layer.
+
+The verdict, the analysis (changed / toward / flags), the final answer and
+the report all compare Answers here, with one set of ignored words and one
+memo.  A comparison is three-valued, because a false "same" (a consensus
+that does not exist) and a false "different" (a real consensus thrown away)
+both cost the user, and a guess is worse than saying "unsure":
+
+- ``same``: identical recommendation lines (after folding case, punctuation
+  and markdown), the same value for every item of an item-by-item answer,
+  or one line that only adds detail to the other (a refinement);
+- ``different``: what decides differs - a named option, a number with its
+  unit, an option letter, a keep-vs-change verb, a negation, an item of a
+  multi-item answer - or one word was swapped for another in an otherwise
+  identical line;
+- ``unsure``: anything else (two wordings the rules cannot tell apart).
+
+Shared topic words decide nothing: "indent python code with tabs" and
+"indent python code with 4 spaces" share most of their words and differ in
+the one that matters.  The debate gives context: `Context.alternatives`
+holds the options its participants have held against each other (the task's
+"A, B or C" and the words swapped between lines judged different), so that
+two rewordings that pick different alternatives are told apart.
+
+Every Comparison carries `evidence`, one sentence a person can check.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from ..protocol.lazy_re import LazyPattern
+from ..protocol.terms import key_terms, recommendation, stem as _stem
+
+__all__ = ["SAME", "DIFFERENT", "UNSURE", "AnswerSig", "Comparison", "Context", "signature", "compare",
+           "compare_signatures", "normalise_line", "items_of"]
+
+SAME, DIFFERENT, UNSURE = "same", "different", "unsure"
+_CERTAIN_BASES = frozenset({"identical", "items", "letters", "refinement"})
+
+# Words that carry no decision: articles, glue, generic verbs of recommending.
+_GLUE = frozenset(
+    """a an the and of to in on at by for from with as is are be it its this that these those our your their we
+    you they i should would will can could may might must do does just also then so very really all any each
+    both use using used adopt adopting choose chose choosing pick recommend recommended recommending
+    prefer preferred suggest suggested propose proposed answer recommendation final position verdict decision
+    summary tl dr tldr option but yet however while under over via into onto behind through per across after
+    before within during""".split()
+)
+_NEGATORS = frozenset(
+    "not no never avoid without don't dont doesn't shouldn't won't isn't aren't cannot can't against nor "
+    "instead neither rather".split()
+)
+# Keep-versus-change: a line that keeps X and a line that replaces X recommend opposite things.
+_KEEP = frozenset("keep keeping retain retaining stay staying stick sticking maintain preserve continue remain".split())
+_CHANGE = frozenset(
+    "replace replacing switch switching migrate migrating move moving change changing drop dropping remove removing "
+    "rewrite rewriting abandon ditch deprecate retire swap swapping port porting convert converting split "
+    "splitting".split()
+)
+# A line that adds one of these followed by another option proposes more than the other line does.
+_ALTERNATIVE_GLUE = frozenset("or plus alongside besides and".split())
+_UNITS = {
+    "ms": ("s", 0.001), "millisecond": ("s", 0.001), "milliseconds": ("s", 0.001), "msec": ("s", 0.001),
+    "s": ("s", 1.0), "sec": ("s", 1.0), "secs": ("s", 1.0), "second": ("s", 1.0), "seconds": ("s", 1.0),
+    "min": ("s", 60.0), "mins": ("s", 60.0), "minute": ("s", 60.0), "minutes": ("s", 60.0),
+    "h": ("s", 3600.0), "hr": ("s", 3600.0), "hour": ("s", 3600.0), "hours": ("s", 3600.0),
+    "day": ("s", 86400.0), "days": ("s", 86400.0), "d": ("s", 86400.0),
+    "b": ("b", 1.0), "byte": ("b", 1.0), "bytes": ("b", 1.0),
+    "kb": ("b", 1e3), "mb": ("b", 1e6), "gb": ("b", 1e9), "tb": ("b", 1e12),
+    "kib": ("b", 1024.0), "mib": ("b", 1024.0 ** 2), "gib": ("b", 1024.0 ** 3),
+    "%": ("%", 1.0), "percent": ("%", 1.0),
+}
+_NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "twelve": 12, "once": 1, "twice": 2, "single": 1, "double": 2}
+_TOKEN_RE = LazyPattern(r"\d+(?:[.,]\d+)*|%|[A-Za-z][A-Za-z0-9+#]*(?:['\u2019.][A-Za-z0-9]+)*")
+_LETTER_RE = LazyPattern(
+    r"\b(?:option|choice|answer|alternative|plan|variant|proposal)\s*\(?([A-H])\)?(?![A-Za-z0-9])"
+    r"|^\s*\(?([A-H])\)\s|^\s*([A-H])\s*(?:[:.\u2014\u2013-]\s|$)|\(([A-H])\)", re.IGNORECASE | re.MULTILINE)
+_ITEM_RE = LazyPattern(
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\s*(Q\s*\d+|\d+|[A-Za-z][A-Za-z0-9 _/-]{0,30}?)\s*(?:\*\*|__)?\s*[:=)\u2192]"
+    r"\s*(?:\*\*|__)?\s*(.{1,80}?)\s*(?:\*\*|__)?\s*$", re.MULTILINE)
+# "1. Use TOML" / "2) B": an ordered list item; an item only when the list opens the Answer (else reasons)
+_ORDERED_RE = LazyPattern(r"^\s*(\d{1,2})[.)]\s+(?:\*\*|__)?\s*(.{1,200}?)\s*(?:\*\*|__)?\s*$")
+# "pool_size: 10, max_overflow: 10": settings inline, when the whole line is such items
+_INLINE_SETTINGS_RE = LazyPattern(r"(?:^|[,;]\s*)([A-Za-z_][\w.-]{0,40})\s*[:=]\s*([^,;:=]+?)\s*(?=[,;]|$)")
+# "1: 401 Unauthorized, 2: 403 Forbidden": numbered values inline, separated by commas or semicolons
+_INLINE_VALUES_RE = LazyPattern(r"(?:^|[,;]\s*)(\d{1,2})\s*[:=)\u2192]\s*([^,;]+?)\s*(?=[,;]|$)")
+# "1. A 2. B", "1-B, 2-C", "1B 2C": numbered letters inline, numbered from 1 without a gap
+_INLINE_NUMBERED_RE = LazyPattern(r"(?<![\w.])(\d{1,2})\s*[.):=\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])")
+_INLINE_ITEM_RE = LazyPattern(r"\b(Q\s*\d+)\s*[:=.)\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])", re.IGNORECASE)
+_MARKUP_RE = LazyPattern(r"[*_`~>#\[\]()\"'\u201c\u201d\u2018\u2019]")
+_SPACE_RE = LazyPattern(r"\s+")
+
+
+def normalise_line(line: str) -> str:
+    """A recommendation line folded for comparison: case, markdown, punctuation and spacing."""
+    text = _MARKUP_RE.sub(" ", line.lower().replace("\u2014", " ").replace("\u2013", " "))
+    text = re.sub(r"[.,;:!?]+(?=\s|$)", " ", text)
+    return _SPACE_RE.sub(" ", text).strip()
+
+
+class Token(NamedTuple):
+    """One word of a line: its stem, and whether it looks like a name (an option one picks)."""
+
+    stem: str
+    name: bool
+
+
+@functools.lru_cache(maxsize=8192)
+def tokens(line: str) -> tuple[Token, ...]:
+    """The content words of a recommendation line, in order (glue words dropped, negations kept as 'not')."""
+    found: list[Token] = []
+    code_spans = {m.group(1).lower() for m in re.finditer(r"`([^`]+)`", line)}
+    words = [m.group(0) for m in _TOKEN_RE.compiled.finditer(line.replace("\u2019", "'"))]
+    skip = False
+    for index, raw_word in enumerate(words):
+        if skip:
+            skip = False
+            continue
+        raw = re.sub(r"'s$", "", raw_word)
+        word = raw.lower().rstrip(".")
+        following = words[index + 1].lower() if index + 1 < len(words) else ""
+        amount = _amount(word, following)
+        if amount:
+            # "30 s", "30 seconds", "30000 ms", "half a minute" is not tried: one token for one duration or size
+            found.append(Token(amount, False))  # numbers are compared as quantities, not as names
+            skip = True
+            continue
+        if word in ("go", "going") and following in ("with", "for", "ahead"):
+            continue  # "go with Postgres" chooses as "use" does; "write it in Go" names a language
+        if word in _NEGATORS or word.endswith("n't"):
+            found.append(Token("not", False))
+            continue
+        if word in _ALTERNATIVE_GLUE:
+            found.append(Token("+", False))  # kept: "X and Y" proposes more than "X"
+            continue
+        if word in _GLUE:
+            continue
+        name = (any(c.isdigit() for c in raw) or any(c.isupper() for c in raw[1:])
+                or (raw[:1].isupper() and index > 0) or word in code_spans or "+" in raw or "#" in raw)
+        found.append(Token(word if name else _stem(word), name))
+    return tuple(found)
+
+
+def _amount(word: str, unit: str) -> str:
+    """A number and its unit as one value in the unit family's base ('30 s' and '30000 ms' -> '30s'); else ''."""
+    if unit not in _UNITS or unit == "%" and not _is_number(word):
+        return ""
+    if _is_number(word):
+        value = float(word.replace(",", ""))
+    elif word in _NUMBER_WORDS and word not in ("once", "twice", "single", "double"):
+        value = float(_NUMBER_WORDS[word])
+    else:
+        return ""
+    family, scale = _UNITS[unit]
+    return f"{round(value * scale, 6):g}{family}"
+
+
+class Quantity(NamedTuple):
+    value: float
+    unit: str  # a unit family ("s", "b", "%"), the word the number counts ("replica"), or ""
+    label: str  # what it sets: the content word before it ("connect 3 s", "read timeout 8 s"), or the unit
+    text: str  # as written, for the evidence ("10 MB")
+
+
+_NOT_LABELS = frozenset("about around approximately roughly up most least max maximum min minimum hard total over "
+                        "only exactly every each ~ than".split())
+
+
+def _is_number(word: str) -> bool:
+    return word.replace(",", "").replace(".", "", 1).isdigit()
+
+
+@functools.lru_cache(maxsize=8192)
+def quantities(line: str) -> tuple[Quantity, ...]:
+    """Numbers in a line with what they measure and what they set: '3 replicas', 'read 8 s', '1 MB', 'twice'."""
+    clauses = re.split(r"[;()\[\]]|,\s|:\s", line.replace("\u2019", "'"))
+    found: list[Quantity] = []
+    for clause in clauses:
+        words = [w.lower() for w in _TOKEN_RE.findall(clause)]
+        for i, word in enumerate(words):
+            if _is_number(word):
+                value = float(word.replace(",", ""))
+            elif word in _NUMBER_WORDS and word not in ("one", "single") or word in ("once", "twice"):
+                value = float(_NUMBER_WORDS[word])
+            else:
+                continue
+            following = [w for w in words[i + 1:i + 3] if w not in _GLUE]
+            unit = following[0] if following else ""
+            before = [w for w in words[:i] if w not in _GLUE and w not in _NOT_LABELS and not _is_number(w)
+                      and w not in _UNITS and w not in _NUMBER_WORDS]
+            label = _stem(before[-1]) if before else ""
+            if unit in _UNITS:
+                family, scale = _UNITS[unit]
+                found.append(Quantity(round(value * scale, 6), family, label, f"{word} {unit}"))
+            elif word in ("once", "twice"):
+                found.append(Quantity(value, "time", label, word))
+            elif unit and not _is_number(unit):
+                found.append(Quantity(value, _stem(unit), _stem(unit), f"{word} {unit}"))
+            else:
+                found.append(Quantity(value, "", label, word))
+    return tuple(found)
+
+
+def _letters(line: str) -> frozenset[str]:
+    return frozenset((next(g for g in m.groups() if g)).upper() for m in _LETTER_RE.compiled.finditer(line))
+
+
+def _verb_class(toks: tuple[Token, ...]) -> str:
+    stems = {t.stem for t in toks}
+    keep = bool(stems & {_stem(w) for w in _KEEP})
+    change = bool(stems & {_stem(w) for w in _CHANGE})
+    return "keep" if keep and not change else "change" if change and not keep else ""
+
+
+def items_of(answer: str) -> tuple[tuple[str, str], ...]:
+    """The items of an item-by-item answer ('Q1: B', 'connect: 3 s', '1. ...'), key and value, in order.
+
+    Taken from the first run of at least two consecutive `key: value` lines (or
+    inline 'Q1 A, Q2 B'), so reasons written after the items are not items.
+    """
+    inline = _inline_items(recommendation(answer), next(iter(answer.strip().splitlines()), ""))
+    if inline:
+        return inline  # the line itself is the list
+    best: list[tuple[str, str]] = []
+    run: list[tuple[str, str]] = []
+    fence = ""
+    opening = True  # no prose yet: an ordered list here is the answer itself, later it lists reasons
+    for number, line in enumerate(answer.splitlines()):
+        stripped = line.strip()
+        marker = re.match(r"^(`{3,}|~{3,})", stripped)
+        if fence or marker:  # configuration in a code block is no list of answers
+            fence = "" if fence and marker and marker.group(1)[0] == fence[0] else fence or (
+                marker.group(1) if marker else "")
+            stripped = ""
+            line = ""
+        if number > 40 and not run:
+            break  # items come first; later lines are reasons
+        match = _ITEM_RE.match(line) if stripped and not _is_label_line(stripped) else None
+        if match is None and stripped and (opening or run):
+            match = _ORDERED_RE.match(line)
+        if stripped and match is None and not _is_label_line(stripped):
+            opening = False
+        if match and not stripped.startswith("#"):
+            key = re.sub(r"\s+", " ", match.group(1).strip().lower()).replace("q ", "q")
+            run.append((key.upper() if key.startswith("q") and key[1:].isdigit() else key, match.group(2).strip()))
+            continue
+        if stripped or not run:  # a blank line inside a run is allowed; other text ends it
+            if len(run) >= 2 and not best:
+                best = run
+            run = []
+    if len(run) >= 2 and not best:
+        best = run
+    keys = [k for k, _v in best]
+    if len(set(keys)) != len(keys):
+        best = []
+    return tuple(best)
+
+
+def _inline_items(line: str, first_line: str) -> tuple[tuple[str, str], ...]:
+    """The items of a recommendation line that is itself a list, tried shape by shape; () when it is none."""
+    quiz = [(re.sub(r"\s+", "", m.group(1)).upper(), m.group(2).upper())
+            for m in _INLINE_ITEM_RE.compiled.finditer(line)]
+    if len(quiz) >= 2 and len({k for k, _v in quiz}) == len(quiz):
+        return tuple(quiz)  # "Q1: A, Q2: B"
+    # "1. A 2. B 3. C" (read from the raw first line: the line's own "1." is a list marker to markdown)
+    numbered = [(m.group(1), m.group(2).upper()) for m in _INLINE_NUMBERED_RE.compiled.finditer(first_line)]
+    if _counts_from_one(numbered):
+        return tuple(numbered)
+    valued = [(m.group(1), m.group(2).strip(" *_")) for m in _INLINE_VALUES_RE.compiled.finditer(line)]
+    if _counts_from_one(valued):
+        return tuple(valued)  # "1: 401 Unauthorized, 2: 403 Forbidden"
+    bare = line.strip().rstrip(".")
+    matches = list(_INLINE_SETTINGS_RE.compiled.finditer(bare))
+    settings = [(m.group(1).lower(), m.group(2).strip(" *_`")) for m in matches]
+    if len(settings) >= 2 and len({k for k, _v in settings}) == len(settings) \
+            and sum(len(m.group(0)) for m in matches) >= len(bare) - 2:
+        return tuple(settings)  # "pool_size: 10, max_overflow: 10": the line is nothing but settings
+    return ()
+
+
+def _counts_from_one(items: list[tuple[str, str]]) -> bool:
+    """At least two items numbered 1, 2, 3, ... without a gap: a list, not numbers in a sentence."""
+    return len(items) >= 2 and [k for k, _v in items] == [str(n) for n in range(1, len(items) + 1)]
+
+
+def _is_label_line(line: str) -> bool:
+    """'**My answers:**', '## Answer': a line that only announces what follows."""
+    bare = line.strip(" *_#")
+    return not bare or (bare.endswith(":") and len(bare.split()) <= 4)
+
+
+_VALUE_LETTER_RE = LazyPattern(r"^\s*\(?([A-H])\)?(?![A-Za-z0-9])")
+
+
+def _decisive_value(value: str) -> bool:
+    """An item value that is an option letter or a number: two that differ are different answers."""
+    return bool(_VALUE_LETTER_RE.match(value) or quantities(value))
+
+
+def _item_value(value: str) -> str:
+    """What decides an item's value: its option letter, its quantities, or its folded text."""
+    letter = _VALUE_LETTER_RE.match(value)
+    if letter:
+        return letter.group(1).upper()
+    amounts = quantities(value)
+    if amounts:
+        # the number decides: "10 s", "10 seconds" and a bare "10" under one key are one value
+        return " ".join(f"{q.value:g}" for q in amounts)
+    return normalise_line(value)
+
+
+class AnswerSig:
+    """What the comparison needs of one Answer, computed once when the file is parsed (and cached as JSON).
+
+    Compared and hashed by identity; treat it as immutable.
+    """
+
+    __slots__ = ("recommendation", "items", "fingerprint")
+
+    def __init__(self, recommendation: str, items: tuple[tuple[str, str], ...], fingerprint: str) -> None:
+        self.recommendation = recommendation
+        self.items = items
+        self.fingerprint = fingerprint
+
+    def as_json(self) -> list[object]:
+        return [self.recommendation, [list(i) for i in self.items], self.fingerprint]
+
+    @classmethod
+    def from_json(cls, data: object) -> AnswerSig:
+        """The signature from its cached form; ValueError when the record is not one."""
+        if not (isinstance(data, list) and len(data) == 3 and isinstance(data[0], str)
+                and isinstance(data[1], list) and isinstance(data[2], str)):
+            raise ValueError("not a signature record")
+        items = []
+        for item in data[1]:
+            if not (isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)):
+                raise ValueError("not a signature record")
+            items.append((item[0], item[1]))
+        return cls(data[0], tuple(items), data[2])
+
+    @property
+    def line(self) -> str:
+        return normalise_line(self.recommendation)
+
+
+def signature(answer: str) -> AnswerSig:
+    """The AnswerSig of an Answer's text."""
+    import hashlib  # computed when a file is parsed, not on a start from the cache
+
+    words = " ".join(answer.split())
+    fingerprint = hashlib.sha1(words.encode("utf-8")).hexdigest() if words else ""
+    return AnswerSig(recommendation(answer), items_of(answer), fingerprint)
+
+
+class Comparison(NamedTuple):
+    """Whether two Answers recommend the same thing, and the evidence."""
+
+    relation: str  # SAME, DIFFERENT or UNSURE
+    basis: str  # identical, items, refinement, negation, numbers, letters, verbs, options, substitution, none
+    evidence: str
+    left: str
+    right: str
+    items: tuple[str, ...] = ()  # the items that differ, for item-by-item answers
+
+    @property
+    def agree(self) -> bool:
+        return self.relation == SAME
+
+    @property
+    def differ(self) -> bool:
+        return self.relation == DIFFERENT
+
+    @property
+    def certain_same(self) -> bool:
+        """Same on evidence that leaves no room (identical lines, items, letter, pure refinement): strong
+        enough to carry a peer's yes from one turn to the next, or to call a return an oscillation."""
+        return self.relation == SAME and self.basis in _CERTAIN_BASES
+
+    def as_dict(self) -> dict[str, object]:
+        return {"relation": self.relation, "basis": self.basis, "evidence": self.evidence,
+                "items": list(self.items)}
+
+
+class Context:
+    """What the debate says about its own options, and the one memo of comparisons.
+
+    `ignore`: words that are no evidence (participants' slugs).  `alternatives`:
+    groups of words the participants have held against each other; two lines
+    that each hold a word of a different group... pick different options.
+    """
+
+    def __init__(self, ignore: Iterable[str] = (), task: str = "") -> None:
+        self.ignore = frozenset(ignore)
+        self.options: list[tuple[frozenset[str], ...]] = []  # option lists of the task, each a set of stems
+        self._memo: dict[tuple[int, int], Comparison] = {}
+        if task:
+            self._learn_task(task)
+
+    def _learn_task(self, task: str) -> None:
+        """Options the task lists ('NATS JetStream, Redis Streams or Kafka', 'tabs or 4 spaces'), each a few words."""
+        for sentence in re.split(r"(?<=[.?!:])\s+|\n", task):
+            match = re.search(r"([^,;]{1,60}(?:,\s*[^,;]{1,40}){0,4})\s*,?\s+(?:or|vs\.?|versus)\s+([^,;.?!]{1,40})",
+                              sentence)
+            if not match:
+                continue
+            parts = [p for p in re.split(r",\s*", match.group(1)) if p.strip()] + [match.group(2)]
+            parts[0] = " ".join(parts[0].split()[-3:])  # "recommend exactly one of NATS JetStream" -> its end
+            options = [frozenset(t.stem for t in tokens(p) if t.stem not in ("not", "+") and t.stem not in self.ignore
+                                 and not t.stem.isdigit()) for p in parts]
+            if all(0 < len(o) <= 3 for o in options) and len(set(options)) == len(options) >= 2:
+                self.options.append(tuple(options))
+
+    def compare(self, left: AnswerSig, right: AnswerSig) -> Comparison:
+        key = (id(left), id(right))
+        found = self._memo.get(key)
+        if found is None:
+            # one canonical order, so that a pair gets one answer whichever way it is asked
+            if (left.recommendation, left.fingerprint) <= (right.recommendation, right.fingerprint):
+                found = _compare(left, right, self)
+            else:
+                found = _compare(right, left, self)
+                found = found._replace(left=found.right, right=found.left)
+            self._memo[key] = found
+            self._memo[(id(right), id(left))] = found._replace(left=found.right, right=found.left)
+        return found
+
+    def forget(self) -> None:
+        """Drop the memo (a long debate compares old turns no more)."""
+        self._memo.clear()
+
+
+def _synonyms(a: str, b: str) -> bool:
+    """Two words that name one thing: one a prefix of the other (postgres / postgresql), or one stem."""
+    if a == b:
+        return True
+    keep, change = {_stem(w) for w in _KEEP}, {_stem(w) for w in _CHANGE}
+    if {a, b} <= keep or {a, b} <= change:
+        return True
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 4 and (long.startswith(short) or long.endswith("." + short))
+
+
+def _compare_items(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison | None:
+    if len(left.items) < 2 or len(right.items) < 2:
+        return None
+    lv = {k: _item_value(v) for k, v in left.items}
+    rv = {k: _item_value(v) for k, v in right.items}
+    shared = [k for k in lv if k in rv]
+    if len(shared) * 2 < max(len(lv), len(rv)):
+        return None  # not the same list of items: compare the lines instead
+    raw_l, raw_r = dict(left.items), dict(right.items)
+    differing: list[str] = []
+    reworded: list[str] = []  # values in other words: compared as lines, never assumed equal or different
+    for key in shared:
+        if lv[key] == rv[key]:
+            continue
+        if _decisive_value(raw_l[key]) and _decisive_value(raw_r[key]):
+            differing.append(key)  # letters or numbers under one key: no wording makes them equal
+            continue
+        found = _compare(AnswerSig(raw_l[key], (), ""), AnswerSig(raw_r[key], (), ""), context)
+        if found.relation == DIFFERENT:
+            differing.append(key)
+        elif found.relation == UNSURE or not found.certain_same:
+            reworded.append(key)
+    lines = left.recommendation, right.recommendation
+    if differing:
+        shown = ", ".join(f"{k} {lv[k]} vs {rv[k]}" for k in differing[:5])
+        more = f" and {len(differing) - 5} more" if len(differing) > 5 else ""
+        return Comparison(DIFFERENT, "items", f"{len(differing)} of {len(shared)} items differ: {shown}{more}",
+                          *lines, tuple(differing))
+    if len(shared) != len(lv) or len(shared) != len(rv):
+        return Comparison(UNSURE, "items", f"the {len(shared)} shared items agree, but the answers list different "
+                          "items", *lines)
+    if reworded:
+        return Comparison(UNSURE, "items", f"items {', '.join(reworded[:5])} are worded differently; the others "
+                          "are the same", *lines)
+    return Comparison(SAME, "items", f"all {len(shared)} items are the same", *lines)
+
+
+def _quantity_conflict(left: str, right: str) -> str:
+    """Two numbers that set the same thing to different values ('connect 3 s' vs 'connect 1 s').
+
+    Numbers are matched by unit and label; a number one line has and the other
+    lacks is a detail, not a conflict.  When each line has exactly one number
+    of a unit, those two are matched whatever their labels ('a 1 MB limit' vs
+    'cap uploads at 10 MB').
+    """
+    qa, qb = quantities(left), quantities(right)
+    if not qa or not qb:
+        return ""
+    for a in qa:
+        for b in qb:
+            if a.unit == b.unit and a.label == b.label and (a.label or a.unit) and a.value != b.value \
+                    and not any(x.value == a.value for x in qb if x.unit == a.unit and x.label == a.label) \
+                    and not any(x.value == b.value for x in qa if x.unit == b.unit and x.label == b.label):
+                return f"{a.text} vs {b.text}" + (f" ({a.label})" if a.label and a.label != a.unit else "")
+    for unit in {q.unit for q in qa} & {q.unit for q in qb}:
+        only_a = [q for q in qa if q.unit == unit]
+        only_b = [q for q in qb if q.unit == unit]
+        if unit and len(only_a) == len(only_b) == 1 and only_a[0].value != only_b[0].value:
+            return f"{only_a[0].text} vs {only_b[0].text}"
+    return ""
+
+
+def _names(toks: tuple[Token, ...], ignore: frozenset[str]) -> set[str]:
+    return {t.stem for t in toks if t.name and not t.stem.replace(".", "").isdigit() and t.stem not in ignore}
+
+
+def _compare(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison:
+    lines = left.recommendation, right.recommendation
+    if left.fingerprint and left.fingerprint == right.fingerprint:
+        return Comparison(SAME, "identical", "identical answers", *lines)
+    by_items = _compare_items(left, right, context)
+    if by_items is not None:
+        return by_items
+    la, lb = left.line, right.line
+    if not la or not lb:
+        return Comparison(UNSURE, "none", "an Answer has no recommendation line", *lines)
+    if la == lb:
+        return Comparison(SAME, "identical", "identical recommendation lines", *lines)
+    ignore = context.ignore
+    ta = tuple(t for t in tokens(left.recommendation) if t.stem not in ignore)
+    tb = tuple(t for t in tokens(right.recommendation) if t.stem not in ignore)
+    letters_a, letters_b = _letters(left.recommendation), _letters(right.recommendation)
+    if letters_a and letters_b and letters_a != letters_b:
+        return Comparison(DIFFERENT, "letters", f"option {'/'.join(sorted(letters_a))} vs "
+                          f"{'/'.join(sorted(letters_b))}", *lines)
+    opposite = _negation_conflict(left.recommendation, right.recommendation, ignore)
+    if opposite:
+        return Comparison(DIFFERENT, "negation", f"one line recommends {opposite}, the other rejects it", *lines)
+    conflict = _quantity_conflict(left.recommendation, right.recommendation)
+    if conflict:
+        return Comparison(DIFFERENT, "numbers", f"different numbers: {conflict}", *lines)
+    verbs_a, verbs_b = _verb_class(tokens(head_clause(left.recommendation))), _verb_class(
+        tokens(head_clause(right.recommendation)))
+    if verbs_a and verbs_b and verbs_a != verbs_b:
+        return Comparison(DIFFERENT, "verbs", f"one line says {verbs_a}, the other {verbs_b}", *lines)
+    chosen = _opposed_choice(ta, tb, context)
+    if chosen:
+        return Comparison(DIFFERENT, "options", chosen, *lines)
+    if letters_a and letters_a == letters_b and len(letters_a) == 1:
+        return Comparison(SAME, "letters", f"both choose option {min(letters_a)}", *lines)
+    head = _same_head(left.recommendation, right.recommendation, ta, tb, ignore)
+    if head is not None:
+        return head
+    return _by_alignment(ta, tb, lines, ignore)
+
+
+def _same_head(left: str, right: str, ta: tuple[Token, ...], tb: tuple[Token, ...],
+               ignore: frozenset[str]) -> Comparison | None:
+    """Lines that open with the same clause and differ only in compatible detail after it.
+
+    Same only when neither tail brings a condition or a fallback ("only if",
+    "fall back to", "switch to ... unless") or a name the other line lacks:
+    those change what a person would do.  Otherwise unsure.  A head that names
+    a participant ("I now agree with claude-c's schedule") says who, not what.
+    """
+    head_a, head_b = head_clause(left), head_clause(right)
+    if normalise_line(head_a) != normalise_line(head_b):
+        return None
+    raw_head = {w.lower() for w in _TOKEN_RE.findall(head_a)}
+    head_tokens = [t for t in tokens(head_a) if t.stem not in ignore]
+    verbs = {_stem(w) for w in _KEEP | _CHANGE}
+    if raw_head & ignore or not any(t.stem not in verbs for t in head_tokens):
+        return None
+    lines = left, right
+    tail_a = set(t.stem for t in ta[len(head_tokens):])
+    tail_b = set(t.stem for t in tb[len(head_tokens):])
+    new_names = _new_names(ta, tb, ignore)
+    numbers_a = Counter(t.stem for t in ta if _numeric(t.stem))
+    numbers_b = Counter(t.stem for t in tb if _numeric(t.stem))
+    if numbers_a and numbers_b and numbers_a - numbers_b and numbers_b - numbers_a:
+        # each line has a number the other lacks: other values, never "the rest only adds detail"
+        # (a number only one line adds, like "the gateway kills at 10 s", stays a detail)
+        return Comparison(UNSURE, "head", f"the same opening clause ('{head_a.strip(' *_')}'), but the numbers "
+                          f"differ ({' '.join(sorted(numbers_a))} / {' '.join(sorted(numbers_b))})", left, right)
+    conditional = (tail_a | tail_b) & ((_CONDITIONAL - {"+"}) | verbs | {"only", "until", "fall", "upgrade", "later"})
+    if conditional or new_names:
+        what = ", ".join(sorted(conditional)) or ", ".join(sorted(new_names))
+        return Comparison(UNSURE, "head", f"the same opening clause ('{head_a.strip(' *_')}'), but the rest "
+                          f"differs in a condition or an option ({what})", *lines)
+    return Comparison(SAME, "head", f"the same opening clause ('{head_a.strip(' *_')}'); the rest only adds "
+                      "detail", *lines)
+
+
+_HEAD_BREAK_RE = LazyPattern(r"[,;:(\[\u2014\u2013]|\s-\s|\.\s")
+
+
+def head_clause(line: str) -> str:
+    """A line up to its first clause break: where it names what it chooses."""
+    return _HEAD_BREAK_RE.split(line, maxsplit=1)[0]
+
+
+def _negation_conflict(left: str, right: str, ignore: frozenset[str]) -> str:
+    """A term one line chooses in its opening clause and the other rejects ('use a monorepo' / 'no monorepo')."""
+    signed_a, signed_b = key_terms(left, ignore), key_terms(right, ignore)
+    head_a, head_b = key_terms(head_clause(left), ignore), key_terms(head_clause(right), ignore)
+    for chosen, other in ((head_a, signed_b), (head_b, signed_a)):
+        for term in sorted(chosen):
+            if not term.startswith("not:") and f"not:{term}" in other:
+                return term
+    return ""
+
+
+def _chosen_options(toks: tuple[Token, ...], options: tuple[frozenset[str], ...]) -> set[int]:
+    stems = {t.stem for t in toks}
+    # an option rejected in the line ("not Redis") is not chosen: drop the words after a negation
+    negated = {toks[i + 1].stem for i, t in enumerate(toks[:-1]) if t.stem == "not"}
+    return {i for i, option in enumerate(options) if option <= stems and not option & negated}
+
+
+def _opposed_choice(ta: tuple[Token, ...], tb: tuple[Token, ...], context: Context) -> str:
+    """The two lines pick different options of a list the task gives ('A, B or C')."""
+    for options in context.options:
+        chosen_a, chosen_b = _chosen_options(ta, options), _chosen_options(tb, options)
+        if len(chosen_a) == 1 and len(chosen_b) == 1 and chosen_a != chosen_b:
+            x, y = options[min(chosen_a)], options[min(chosen_b)]
+            return f"{' '.join(sorted(x))} vs {' '.join(sorted(y))} (options the task lists)"
+    return ""
+
+
+_CONDITIONAL = frozenset("+ not if unless fallback otherwise else alternatively".split())
+
+
+def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str, str],
+                  ignore: frozenset[str]) -> Comparison:
+    import difflib  # only pairs that reach the alignment need it: not on a start from the cache
+
+    a = [t.stem for t in ta]
+    b = [t.stem for t in tb]
+    ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    equal = len(a) - sum(i2 - i1 for _op, i1, i2, _j1, _j2 in ops)
+    replaced = [(a[i1:i2], b[j1:j2], ta[i1:i2], tb[j1:j2]) for op, i1, i2, j1, j2 in ops if op == "replace"]
+    deleted = [w for op, i1, i2, _j1, _j2 in ops if op == "delete" for w in a[i1:i2]]
+    inserted = [w for op, _i1, _i2, j1, j2 in ops if op == "insert" for w in b[j1:j2]]
+    names_a, names_b = _names(ta, ignore), _names(tb, ignore)
+    if replaced and not deleted and not inserted and all(
+            len(old) == len(new) and all(_synonyms(x, y) for x, y in zip(old, new)) for old, new, _o, _n in replaced):
+        return Comparison(SAME, "identical", "the same words but for spelling ("
+                          + ", ".join(f"{' '.join(o)} / {' '.join(n)}" for o, n, _a, _b in replaced) + ")", *lines)
+    # one word swapped for another in lines that otherwise match: that word decides
+    if len(ops) == 1 and replaced and equal >= 1:
+        old, new, _o, _n = replaced[0]
+        content = [w for w in old + new if w not in ("+", "not")]
+        # one word for one or two ("merge"/"rebase", "tabs"/"4 spaces"), in lines that share at least as much
+        if min(len(old), len(new)) == 1 and max(len(old), len(new)) <= equal + 1 and content \
+                and not any(_synonyms(x, y) for x in old for y in new):
+            return Comparison(DIFFERENT, "substitution", f"'{' '.join(old)}' vs '{' '.join(new)}' in otherwise "
+                              "matching lines", *lines)
+    for old, new, old_t, new_t in replaced:
+        swapped_a = {t.stem for t in old_t if t.name} - names_b
+        swapped_b = {t.stem for t in new_t if t.name} - names_a
+        if swapped_a and swapped_b and not any(_synonyms(x, y) for x in swapped_a for y in swapped_b) \
+                and not all(w.isdigit() for w in swapped_a | swapped_b):
+            return Comparison(DIFFERENT, "options", f"{', '.join(sorted(swapped_a))} vs "
+                              f"{', '.join(sorted(swapped_b))} in the same place of the two lines", *lines)
+    # one line contains the other: a refinement, unless what it adds is another option or a condition
+    added = inserted or deleted
+    if not replaced and not (deleted and inserted) and equal:
+        new_names = names_a ^ names_b
+        if new_names and _CONDITIONAL & set(added):
+            return Comparison(UNSURE, "refinement", f"one line adds {', '.join(sorted(new_names))} as an "
+                              "alternative or a condition", *lines)
+        shown = " ".join(w for w in added[:8] if w != "+")
+        return Comparison(SAME, "refinement", f"one line only adds detail ({shown})" if shown else "the same words",
+                          *lines)
+    set_a, set_b = set(a) - {"not", "+"}, set(b) - {"not", "+"}
+    shorter, longer = sorted((set_a, set_b), key=len)
+    if len(shorter) >= 2 and shorter <= longer and not (names_a ^ names_b):
+        return Comparison(SAME, "refinement", "every word of the shorter line is in the longer one", *lines)
+    head_a, head_b = _head(ta), _head(tb)
+    chosen_a, chosen_b = _names(head_a, ignore), _names(head_b, ignore)
+    if chosen_a and chosen_b and not (chosen_a & names_b) and not (chosen_b & names_a) and not any(
+            _synonyms(x, y) for x in chosen_a for y in chosen_b):
+        return Comparison(DIFFERENT, "options", f"different named options: {', '.join(sorted(chosen_a))} vs "
+                          f"{', '.join(sorted(chosen_b))}", *lines)
+    return Comparison(UNSURE, "none", "worded differently; no word that decides was found", *lines)
+
+
+def _new_names(ta: tuple[Token, ...], tb: tuple[Token, ...], ignore: frozenset[str]) -> set[str]:
+    """Names one line has whose word the other line lacks altogether ("Ruff's" and "ruff-format" are one)."""
+    words_a = {part for t in ta for part in re.split(r"[.-]", t.stem)}
+    words_b = {part for t in tb for part in re.split(r"[.-]", t.stem)}
+    return ({n for n in _names(ta, ignore) if not set(re.split(r"[.-]", n)) & words_b}
+            | {n for n in _names(tb, ignore) if not set(re.split(r"[.-]", n)) & words_a})
+
+
+def _numeric(stem: str) -> bool:
+    """A number or an amount token ('10', '2.5', '30s', '1e+06b')."""
+    return bool(stem) and stem[0].isdigit()
+
+
+def _head(toks: tuple[Token, ...]) -> tuple[Token, ...]:
+    """The first few content words: where a line names what it chooses ("Use NATS JetStream, ...")."""
+    return toks[:4]
+
+
+def compare_signatures(left: AnswerSig, right: AnswerSig, context: Context | None = None) -> Comparison:
+    """Compare two Answers' signatures (a one-off Context when none is given)."""
+    return (context or Context()).compare(left, right)
+
+
+def compare(left: str, right: str, context: Context | None = None) -> Comparison:
+    """Compare two Answers' texts."""
+    return compare_signatures(signature(left), signature(right), context)

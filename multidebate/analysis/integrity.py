@@ -1,0 +1,187 @@
+"""Integrity rules: the ledger against the folder, and what each session says it read.
+
+A turn file is never changed once written: the ledger recorded its sha256,
+so an edit, a replacement or a deletion shows.  A turn's frontmatter lists
+the peer files its session was served; a file of its own turn or later there
+breaks the reading rule, and a listed hash that no longer matches means the
+peer file changed after it was read.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..state.debate import Debate, Entry
+from ..protocol.findings import Finding, finding
+from ..state.ledger import read_ledger
+from ..protocol.naming import parse_turn_name
+from ..state.sealed import sealed_dir
+
+__all__ = ["disowned", "file_problems", "problem_lines", "integrity_findings", "ledger_findings", "ledger_slugs",
+           "reading_findings", "recorded_file_exists"]
+
+# what a turn file's integrity problem means for the verdict: E085 and E022 files are no turn of the slug
+# they name (left out); an E080 file is that slug's turn, changed (a verdict cannot rest on it)
+DISOWNING = frozenset({"E085", "E022"})
+
+
+def ledger_slugs(debate: Debate) -> list[str]:
+    """Every slug with a turn file or a ledger."""
+    slugs = set(debate.scan.slugs)
+    ledger_dir = os.path.join(debate.folder, ".multidebate", "ledger")
+    try:
+        slugs |= {n[:-len(".jsonl")] for n in os.listdir(ledger_dir) if n.endswith(".jsonl")}
+    except OSError:
+        pass
+    return sorted(slugs)
+
+
+def _content_sha256(path: str) -> str:
+    """The sha256 of a file's bytes as they are now (no cache, no symlink followed); "" when unreadable."""
+    import hashlib
+
+    from ..protocol.textfile import read_text
+
+    read = read_text(path)
+    return hashlib.sha256(read.raw).hexdigest() if read.raw else ""
+
+
+def ledger_findings(debate: Debate, slug: str, rehash: bool = False) -> tuple[list[Finding], tuple[str, ...]]:
+    """A slug's ledger against the folder: (findings, the file names the ledger records).
+
+    `rehash`: hash every file's bytes instead of trusting the parse cache's sha256 (validate does: a
+    forged cache record must not hide an edit).
+    """
+    found: list[Finding] = []
+    sealed = bool(debate.task and debate.task.sealed)
+    ledger = read_ledger(debate.folder, slug)
+    for line, why in ledger.broken:
+        found.append(finding(ledger.path, line, "E082", f"line {line} {why}"))
+    recorded = {e.file: e for e in ledger.entries}
+    for name, entry in recorded.items():
+        turn_name = parse_turn_name(name)
+        path = os.path.join(debate.folder, name)
+        current = debate.entry(turn_name.turn, turn_name.slug) if turn_name else None
+        if turn_name is None and os.path.lexists(path):
+            # a judge's judgment: no parse cache holds it, so its bytes are always hashed
+            if _content_sha256(path) != entry.sha256:
+                found.append(finding(path, 1, "E080", f"differs from what was written at {entry.written_at} "
+                                     "(ledger sha256): it was edited or replaced"))
+            continue
+        if current is None:
+            if not recorded_file_exists(debate.folder, name, sealed):
+                found.append(finding(path, 1, "E081", f"was written at {entry.written_at} (ledger) and has "
+                                     "since been deleted or renamed"))
+            continue
+        digest = _content_sha256(current.path) if rehash else current.sha256
+        if digest and digest != entry.sha256:
+            found.append(finding(path, 1, "E080", f"differs from what was written at {entry.written_at} "
+                                 "(ledger sha256): it was edited or replaced; turn files are never changed"))
+    held = None
+    for number in sorted(debate.scan.by_slug.get(slug, {})):
+        own = debate.entry(number, slug)
+        if own is not None and own.filename not in recorded:
+            if held is None:
+                from ..state.keys import is_claimed
+
+                # held: a session has its key and has written through `write` (a first write killed
+                # before its ledger entry leaves a claim but no entry: that file is only unrecorded)
+                held = bool(recorded) and is_claimed(debate.folder, slug)
+            if held:
+                found.append(finding(own.path, 1, "E085", f"has no ledger entry, yet `{slug}` is held by a session "
+                                     "with a key: it was written by hand (or its write was killed before recording "
+                                     "it), so it is not counted as that session's turn; remove it, or restore the "
+                                     "file `write` made"))
+            else:
+                found.append(finding(own.path, 1, "W080", "has no ledger entry: it was not written by "
+                                     "`multidebate write` (hand-written), or its write was interrupted"))
+    return found, tuple(recorded)
+
+
+def file_problems(debate: Debate) -> dict[tuple[int, str], Finding]:
+    """Each turn file's worst integrity problem (E080, E085, E022, W080): one ledger read per slug.
+
+    What status and report mark, and what the verdict leaves out or will not rest on.
+    """
+    found: dict[tuple[int, str], Finding] = {}
+    for (turn, slug), entry in debate.entries.items():
+        for item in entry.findings:
+            if item.code == "E022":
+                found[(turn, slug)] = item
+    for slug in debate.scan.slugs:
+        for item in ledger_findings(debate, slug)[0]:
+            name = parse_turn_name(os.path.basename(item.path))
+            if name is None or item.code not in ("E080", "E085", "W080") or (name.turn, name.slug) in found:
+                continue
+            found[(name.turn, name.slug)] = item
+    return found
+
+
+def disowned(problems: dict[tuple[int, str], Finding]) -> frozenset[tuple[int, str]]:
+    """The turn files that are no turn of the slug they name (left out of verdicts)."""
+    return frozenset(key for key, item in problems.items() if item.code in DISOWNING)
+
+
+def recorded_file_exists(folder: str, name: str, sealed: bool) -> bool:
+    """Whether a file a ledger records is still there (in a sealed debate, maybe still sealed away)."""
+    return os.path.lexists(os.path.join(folder, name)) or (
+        sealed and os.path.lexists(os.path.join(sealed_dir(folder), name)))
+
+
+def reading_findings(debate: Debate, entry: Entry) -> list[Finding]:
+    """What `entry`'s session says it read, against the rule and the files as they are now."""
+    found = []
+    allowed = entry.turn - 1
+    task = debate.task
+    if task is not None and task.review:
+        from ..protocol.roles import reads
+
+        allowed = reads(task.role_map, entry.slug, entry.turn)[0]  # the defender reads the critics' turn N
+    for name, digest in entry.peers_read:
+        read = parse_turn_name(os.path.basename(name))
+        if read is None:
+            continue
+        if read.turn > allowed or read.slug == entry.slug:
+            found.append(finding(entry.path, 1, "E083", f"its session was served `{name}` (turn {read.turn}); a "
+                                 f"session at turn {entry.turn} reads only turn {allowed}"))
+            continue
+        peer = debate.entry(read.turn, read.slug)
+        if peer is None and not recorded_file_exists(debate.folder, os.path.basename(name),
+                                                     bool(debate.task and debate.task.sealed)):
+            found.append(finding(entry.path, 1, "E087", f"its session read `{name}`, which is gone: a turn file "
+                                 "(and perhaps its slug's ledger) was deleted or renamed after it was read"))
+            continue
+        if peer is not None and peer.sha256 and peer.sha256 != digest:
+            found.append(finding(entry.path, 1, "E084", f"its session read `{name}`, which has changed since "
+                                 "(sha256 differs)"))
+    return found
+
+
+def integrity_findings(debate: Debate) -> list[Finding]:
+    """Ledger and reading-rule findings for a loaded debate."""
+    found: list[Finding] = []
+    for slug in ledger_slugs(debate):
+        found.extend(ledger_findings(debate, slug)[0])
+    for entry in debate.entries.values():
+        found.extend(reading_findings(debate, entry))
+    return found
+
+
+def problem_lines(debate: Debate, problems: dict[tuple[int, str], Finding]) -> tuple[str, ...]:
+    """What a person must know before trusting a table or a report, one line each: a TASK.md that cannot be
+    used, files changed, hand-written under a held slug, copied, or skipping turns."""
+    lines = [f"TASK.md: {f.code} {f.message} (next and write refuse to run until it is fixed)"
+             for f in (debate.task.findings if debate.task else ()) if f.severity == "error"]
+    errors = [f"{os.path.basename(f.path)}: {f.code} {f.message}" for _k, f in sorted(problems.items())
+              if f.severity == "error"]
+    errors += [f"{e.filename}: E070 skips turns: it is not read (restore the missing turns or move it away)"
+               for e in debate.scan.gaps()]
+    shown = 20  # a table of 2,000 participants must not drown in its own problem list
+    lines += errors[:shown] + ([f"... and {len(errors) - shown} more (`multidebate validate` lists them all)"]
+                               if len(errors) > shown else [])
+    by_hand = sum(1 for f in problems.values() if f.code == "W080")
+    if by_hand:  # allowed (a session without the CLI writes by hand): counted, not listed
+        lines.append(f"{by_hand} turn file{'s were' if by_hand > 1 else ' was'} not written by `multidebate write` "
+                     "(no ledger entry, W080): allowed, but their integrity cannot be checked")
+    return tuple(lines)
+

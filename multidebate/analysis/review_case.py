@@ -1,0 +1,374 @@
+"""The mechanical verdict of a review debate: each finding's state, the case verdict, and when it stops.
+
+Round k is the critics' turn k and then the defender's turn k.  Each finding
+(named `<critic>/F<n>`) moves as the files say:
+
+- a critic raises it (`open`); the defender answers it with CONCEDE
+  (`conceded`), DEFER with a concrete test (`deferred`), or REBUT-DESIGN /
+  REBUT-SCOPE (`rebutted`);
+- in a later round its critic may `accept` the response (the default for a
+  finding it does not list), `withdraw` it (`withdrawn`), or `re-raise` it
+  with new evidence or `rescore` it, which opens it again for the defender.
+
+A finding's verdict: `critique_wins` when it ends conceded at severity >= 9
+(or is left unanswered at that severity: a finding the defence never answers
+stands); `empirical_test_agreed` when it ends deferred with a test;
+`defense_wins` otherwise.  The case verdict is the most severe finding
+verdict, and the finding that decides it is the most severe finding with
+that verdict.  Severity is the latest one stated, the defender's adjusted
+severity included.
+
+The debate stops in round k >= min_rounds once the critics' turns of that
+round raised and reopened nothing and every finding is terminal
+(`fully_resolved`: the defender has nothing left to answer and writes no
+turn k), or after round max_rounds (`max_rounds`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..protocol.findings import Finding, finding
+from ..protocol.review_items import FindingItem, ResponseItem, class_for
+from ..protocol.roles import Role
+
+if TYPE_CHECKING:
+    from ..state.debate import Debate
+
+__all__ = ["FindingState", "Case", "VERDICTS", "TERMINAL", "review_case", "finding_key"]
+
+VERDICTS = ("critique_wins", "empirical_test_agreed", "defense_wins")
+TERMINAL = frozenset({"conceded", "deferred", "rebutted", "withdrawn"})
+_MOVE_STATE = {"CONCEDE": "conceded", "DEFER": "deferred", "REBUT-DESIGN": "rebutted", "REBUT-SCOPE": "rebutted"}
+
+
+class FindingState(NamedTuple):
+    """Where one finding stands after the last round read."""
+
+    critic: str
+    id: str
+    title: str
+    severity: int
+    klass: str
+    claim: str
+    evidence: str
+    failure_mode: str
+    state: str  # open, conceded, deferred, rebutted, withdrawn
+    move: str = ""  # the defender's last move
+    answer: str = ""  # the fix, test or reason that came with it
+    raised: int = 1  # the round it was raised in
+    history: tuple[str, ...] = ()  # what happened, round by round, for the report
+
+    @property
+    def key(self) -> str:
+        return f"{self.critic}/{self.id}"
+
+    @property
+    def verdict(self) -> str:
+        if self.state in ("conceded", "open") and self.severity >= 9:
+            return "critique_wins"
+        if self.state == "deferred":
+            return "empirical_test_agreed"
+        return "defense_wins"
+
+    def as_dict(self) -> dict[str, object]:
+        return {"finding": self.key, "title": self.title, "severity": self.severity, "class": self.klass,
+                "state": self.state, "move": self.move or None, "answer": self.answer or None,
+                "verdict": self.verdict, "claim": self.claim, "evidence": self.evidence,
+                "failure_mode": self.failure_mode, "raised_in_round": self.raised, "history": list(self.history)}
+
+
+class Case(NamedTuple):
+    """The case after the last complete round (the provisional one while a round runs)."""
+
+    findings: tuple[FindingState, ...]
+    rounds: int  # complete rounds
+    min_rounds: int
+    max_rounds: int
+    verdict: str
+    deciding: str  # the deciding finding's key, "" when there are no findings
+    stop: str  # "fully_resolved", "max_rounds" or "" (not stopped)
+    problems: tuple[Finding, ...]
+
+    @property
+    def open(self) -> tuple[FindingState, ...]:
+        return tuple(f for f in self.findings if f.state not in TERMINAL)
+
+    def summary(self) -> str:
+        """`critique_wins (gpt-5-5/F1 conceded at severity 9)`; defense_wins says what it did not find."""
+        if not self.deciding:
+            return f"{self.verdict} (no findings)"
+        f = next(x for x in self.findings if x.key == self.deciding)
+        if self.verdict != "defense_wins":
+            return f"{self.verdict} ({f.key} {f.state} at severity {f.severity})"
+        conceded = [x.key for x in self.findings if x.state == "conceded"]
+        fixes = f"; fixes agreed below severity 9: {', '.join(conceded)}" if conceded else ""
+        return f"defense_wins (no finding conceded at severity 9 or more, none deferred to a test{fixes})"
+
+    def as_dict(self) -> dict[str, object]:
+        return {"verdict": self.verdict, "deciding_finding": self.deciding or None, "rounds": self.rounds,
+                "min_rounds": self.min_rounds, "max_rounds": self.max_rounds, "stop_reason": self.stop or None,
+                "findings": [f.as_dict() for f in self.findings],
+                "problems": [p.as_dict() for p in self.problems]}
+
+
+def finding_key(critic: str, fid: str) -> str:
+    return f"{critic}/{fid}"
+
+
+def _order(f: FindingState) -> tuple[int, int, str, int]:
+    return (VERDICTS.index(f.verdict), -f.severity, f.critic, int(f.id[1:]))
+
+
+def _quoted(evidence: str) -> list[str]:
+    """The quoted passages of an evidence field (straight or curly quotes, or backticks), 12+ characters;
+    a quote shortened with an ellipsis is its pieces."""
+    quotes = [q for q in re.findall(r"\"([^\"]{12,})\"|\u201c([^\u201d]{12,})\u201d|`([^`]{12,})`", evidence)
+              for q in q if q]
+    return [piece.strip() for q in quotes for piece in re.split(r"\.\.\.|\u2026|\[\.\.\.\]", q)
+            if len(piece.strip()) >= 12]
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[*_`>#]", " ", text).split()).casefold()
+
+
+class _Reader:
+    """One pass over the rounds, in order."""
+
+    def __init__(self, debate: Debate, roles: dict[str, Role], proposal: str | None) -> None:
+        self.debate = debate
+        self.roles = roles
+        self.critics = tuple(s for s in debate.participants if roles.get(s, Role("")).kind == "critic")
+        self.defender = next((s for s in debate.participants if roles.get(s, Role("")).kind == "defender"), "")
+        self.proposal = _plain(proposal) if proposal else None
+        self.said = ""  # the defender's responses so far: a finding about a fix quotes the fix
+        self.states: dict[str, FindingState] = {}
+        self.problems: list[Finding] = []
+
+    def items(self, turn: int, slug: str) -> tuple[list[Any], str] | None:
+        """The findings or responses of `slug`'s turn `turn` as the parser read them, and the file's path;
+        None when there is no such turn, or it does not fit the writer's role (E100)."""
+        entry = self.debate.entry(turn, slug)
+        parsed = entry.parsed if entry is not None else None
+        if entry is None or parsed is None:
+            return None
+        role = self.roles[slug].kind
+        name = "Findings" if role == "critic" else "Responses"
+        if name not in parsed.sections:
+            wrong = "Responses" if name == "Findings" else "Findings"
+            if wrong in parsed.sections:
+                self.problems.append(finding(entry.path, parsed.sections[wrong].line, "E100",
+                                             f"`{slug}` is the {role}: its turns carry `## {name}`, not `## {wrong}`"))
+            return None
+        return list(parsed.review_items), entry.path
+
+    def critic_turn(self, turn: int, slug: str, items: list[FindingItem], path: str) -> bool:
+        """Apply a critic's turn; True when it raised or reopened a finding."""
+        moved = False
+        for item in items:
+            moved = self._critic_item(turn, slug, item, path) or moved
+        return moved
+
+    def _critic_item(self, turn: int, slug: str, item: FindingItem, path: str) -> bool:
+        key = finding_key(slug, item.id)
+        old = self.states.get(key)
+        if old is None:
+            if item.answer is not None:
+                self.problems.append(finding(path, item.line, "E104", f"{item.id}: `{slug}` raised no {item.id}; "
+                                             "give a new finding all its fields and no `answer:`"))
+                return False
+            self._check_evidence(item, path)
+            self.states[key] = FindingState(slug, item.id, item.title or item.claim[:60], item.severity or 0,
+                                            item.klass or "", item.claim, item.evidence, item.failure_mode, "open",
+                                            raised=turn, history=(f"round {turn}: raised at severity "
+                                                                  f"{item.severity}",))
+            return True
+        if item.answer in (None, "accept"):
+            if item.answer is None and item.claim and _plain(item.claim) != _plain(old.claim):
+                self.problems.append(finding(path, item.line, "E109", f"{item.id} is an id `{slug}` used in round "
+                                             f"{old.raised}; a new finding takes a new id"))
+            return False
+        if item.answer == "withdraw":
+            self.states[key] = old._replace(state="withdrawn", history=old.history + (f"round {turn}: withdrawn",))
+            return False
+        if item.answer == "re-raise" and not item.new_evidence:
+            return False  # E107 is the file's finding: a re-raise without new evidence reopens nothing
+        severity = item.severity if item.severity is not None else old.severity
+        what = "re-raised" if item.answer == "re-raise" else "rescored"
+        self.states[key] = old._replace(state="open", severity=severity, klass=class_for(severity),
+                                        history=old.history + (f"round {turn}: {what} at severity {severity}",))
+        return True
+
+    def _check_evidence(self, item: FindingItem, path: str) -> None:
+        if self.proposal is None:
+            return
+        quotes = _quoted(item.evidence)
+        missing = [q for q in quotes if _plain(q) not in self.proposal and _plain(q) not in self.said]
+        if missing:
+            self.problems.append(finding(path, item.line, "W100", f"{item.id}: the evidence quotes "
+                                         f"\u201c{missing[0][:60]}\u201d, which is neither in the proposal nor in "
+                                         "the defender's responses"))
+
+    def defender_turn(self, turn: int, items: list[ResponseItem], path: str) -> None:
+        """Apply the defender's turn; an open finding it leaves unanswered is E105."""
+        self.said += " " + " ".join(_plain(f"{i.fix} {i.test} {i.reason}") for i in items)
+        answered = set()
+        for item in items:
+            key = self._resolve(item, path)
+            if key is None:
+                continue
+            answered.add(key)
+            old = self.states[key]
+            if item.move is None:
+                continue
+            state = _MOVE_STATE[item.move]
+            if item.move == "DEFER" and not item.test:
+                state = "open"  # no concrete test: nothing was agreed
+            severity = item.severity if item.severity is not None else old.severity
+            answer = item.fix or item.test or item.reason
+            self.states[key] = old._replace(state=state, severity=severity, klass=class_for(severity),
+                                            move=item.move, answer=answer,
+                                            history=old.history + (f"round {turn}: {item.move} at severity "
+                                                                   f"{severity}",))
+        for key, held in self.states.items():
+            if held.state == "open" and key not in answered:
+                self.problems.append(finding(path, 1, "E105", f"{key} (severity {held.severity}) is open and "
+                                             f"turn {turn} does not answer it"))
+
+    def _resolve(self, item: ResponseItem, path: str) -> str | None:
+        key, problem = resolve(tuple(self.states), item)
+        if key is None:
+            self.problems.append(finding(path, item.line, "E104", problem))
+        return key
+
+    def run(self, rounds: tuple[int, int]) -> tuple[int, str]:
+        """Every round in order; (complete rounds, stop reason).  Stops reading at the first round that runs."""
+        low, high = rounds
+        debate = self.debate
+        for turn in range(1, min(debate.current_turn, high) + 1):
+            critics_done = all(debate.entry(turn, c) is not None for c in self.critics)
+            moved = False
+            for critic in self.critics:
+                got = self.items(turn, critic)
+                if got is not None:
+                    moved = self.critic_turn(turn, critic, *got) or moved
+            if critics_done and turn > 1 and turn >= low and not moved and all(
+                    s.state in TERMINAL for s in self.states.values()):
+                # the critics accept every answer and raise nothing: the defender has nothing left to answer
+                return turn, "fully_resolved"
+            if not critics_done or debate.entry(turn, self.defender) is None:
+                return turn - 1, ""  # round `turn` runs: the states shown are provisional
+            got = self.items(turn, self.defender)
+            if got is not None:
+                self.defender_turn(turn, *got)
+            if turn >= high:
+                return turn, "max_rounds"
+        return min(debate.current_turn, high), ""
+
+
+def resolve(keys: tuple[str, ...], item: ResponseItem) -> tuple[str | None, str]:
+    """The finding a response answers (`critic/F1`, or a bare `F1` only one critic uses); else None and why."""
+    if item.critic is not None:
+        key = finding_key(item.critic, item.id)
+        return (key, "") if key in keys else (None, f"{key}: no such finding (findings: {', '.join(keys) or 'none'})")
+    matches = [k for k in keys if k.endswith(f"/{item.id}")]
+    if len(matches) == 1:
+        return matches[0], ""
+    if not matches:
+        return None, f"{item.id}: no critic raised it (findings: {', '.join(keys) or 'none'})"
+    return None, f"{item.id} is ambiguous ({', '.join(matches)}): name the critic, e.g. `{matches[0]}`"
+
+
+def new_turn_problems(debate: Debate, roles: dict[str, Role], rounds: tuple[int, int], proposal: str | None,
+                      slug: str, turn: int, items: list[Any]) -> list[Finding]:
+    """What a turn about to be written gets wrong against the findings so far (for `write`): the same
+    reader as the case, given the new turn after the rounds before it."""
+    reader = _Reader(debate, roles, proposal)
+    reader.run(rounds)
+    before = len(reader.problems)
+    if roles[slug].kind == "critic":
+        reader.critic_turn(turn, slug, items, "<input>")
+    else:
+        reader.defender_turn(turn, items, "<input>")
+    return reader.problems[before:]
+
+
+def review_case(debate: Debate, roles: dict[str, Role], rounds: tuple[int, int], proposal: str | None) -> Case:
+    """The case of a review debate, after its last complete round (see the module doc)."""
+    reader = _Reader(debate, roles, proposal)
+    low, high = rounds
+    done, stop = reader.run(rounds)
+    findings = tuple(sorted(reader.states.values(), key=_order))
+    verdict = findings[0].verdict if findings else "defense_wins"
+    deciding = findings[0].key if findings else ""
+    return Case(findings, done, low, high, verdict, deciding, stop, tuple(sorted(set(reader.problems))))
+
+
+def proposal_text(folder: str, name: str | None) -> str | None:
+    """The proposal's text (None when there is none or it cannot be read)."""
+    if not name:
+        return None
+    from ..protocol.textfile import read_text
+
+    return read_text(os.path.join(folder, name)).text
+
+
+def review_findings(debate: Debate) -> list[Finding]:
+    """The folder-level findings of roles: a turn that does not fit its writer's role (E100), the case's
+    problems (unknown ids, unanswered findings, evidence the proposal lacks) and a changed proposal (W101)."""
+    task = debate.task
+    found: list[Finding] = []
+    if task is None or not task.review:
+        # an open debate's valid turn always has a Confidence: one without is a review turn
+        found.extend(finding(e.path, 1, "E100", "a review turn (`## Findings` or `## Responses`) in an open "
+                             "debate: write `## Answer`, `## Confidence` and the other sections")
+                     for e in debate.entries.values() if e.readable and e.valid and e.confidence is None)
+        return found
+    from ..protocol.profile import profile_for
+
+    roles = task.role_map
+    for (turn, slug), entry in sorted(debate.entries.items()):
+        role = roles.get(slug)
+        parsed = entry.parsed
+        if role is None or parsed is None or role.kind == "judge":
+            continue
+        expected = profile_for(role.kind)
+        if parsed.profile != expected:
+            found.append(finding(entry.path, 1, "E100", f"`{slug}` is a {role.kind}: its turns have the sections "
+                                 f"{', '.join(expected.sections)}"))
+    case = review_case(debate, roles, task.rounds, proposal_text(debate.folder, task.proposal))
+    found.extend(case.problems)
+    found.extend(proposal_findings(debate.folder, task.proposal, task.proposal_sha256))
+    return found
+
+
+def proposal_findings(folder: str, name: str | None, digest: str | None) -> list[Finding]:
+    """W101 when the proposal is no longer the file the review began with (or is gone)."""
+    import hashlib
+
+    from ..protocol.textfile import read_text
+
+    if not name or not digest:
+        return []
+    path = os.path.join(folder, name)
+    read = read_text(path)
+    if read.text is None:
+        return [finding(path, 1, "W101", "the proposal cannot be read: " +
+                        ("; ".join(f.message for f in read.findings) or "it is gone"))]
+    if hashlib.sha256(read.raw).hexdigest() != digest:
+        return [finding(path, 1, "W101", "the proposal changed since the review began: findings quote the text "
+                        "`init` copied; restore it, or start a new review for the new text")]
+    return []
+
+
+def review_problem_lines(debate: Debate, case: Case | None) -> tuple[str, ...]:
+    """A review's problems for the status and report: the case's errors and a changed proposal, one line each."""
+    task = debate.task
+    if task is None or not task.review:
+        return ()
+    found = [f for f in (case.problems if case else ()) if f.severity == "error"]
+    found += proposal_findings(debate.folder, task.proposal, task.proposal_sha256)
+    return tuple(f"{os.path.basename(f.path)}: {f.code} {f.message}" for f in found)

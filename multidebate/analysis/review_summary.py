@@ -1,0 +1,113 @@
+"""A review's summary for the person who decides: computed from the case, never written by a model.
+
+In the order a non-technical reader needs it: the verdict in one line, what
+was resolved, what needs their decision (with the options), the actions by
+priority, minority dissent worth a second look, and every finding's final
+state.  A judge's contested points, when there is a judgment, join the
+decisions.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..protocol.judgment import Judgment
+from .review_case import TERMINAL, Case, FindingState
+
+__all__ = ["Decision", "Action", "Summary", "summarise", "HEADLINES"]
+
+HEADLINES = {
+    "critique_wins": "Do not ship as written: the defender conceded a finding of severity 9 or more",
+    "empirical_test_agreed": "Ship only after the agreed tests pass: no finding of severity 9 or more was conceded",
+    "defense_wins": "The proposal stands: no severe finding was conceded and none waits on a test",
+}
+_PRIORITY = {"FATAL": "BLOCKER", "MATERIAL": "HIGH", "MINOR": "MEDIUM", "NIT": "LOW"}
+
+
+class Decision(NamedTuple):
+    """A point the reader settles, with its options."""
+
+    point: str
+    options: tuple[str, ...]
+
+
+class Action(NamedTuple):
+    priority: str  # BLOCKER, HIGH, MEDIUM, LOW
+    what: str
+    finding: str
+
+
+class Summary(NamedTuple):
+    headline: str
+    resolved: tuple[str, ...]
+    decisions: tuple[Decision, ...]
+    actions: tuple[Action, ...]
+    dissent: tuple[str, ...]
+    checklist: tuple[FindingState, ...]
+
+    def as_dict(self) -> dict[str, object]:
+        return {"headline": self.headline, "resolved": list(self.resolved),
+                "decisions": [{"point": d.point, "options": list(d.options)} for d in self.decisions],
+                "actions": [{"priority": a.priority, "action": a.what, "finding": a.finding} for a in self.actions],
+                "dissent": list(self.dissent), "checklist": [f.key for f in self.checklist]}
+
+
+def _contested(f: FindingState) -> bool:
+    """Argued back and forth: re-raised or rescored after a response."""
+    return any("re-raised" in h or "rescored" in h for h in f.history)
+
+
+def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
+    """The summary of a review's case (see the module doc)."""
+    deciding = next((f for f in case.findings if f.key == case.deciding), None)
+    label = "most severe" if case.verdict == "defense_wins" else "decided by"
+    headline = HEADLINES[case.verdict] + (f" ({label}: {deciding.key}, severity {deciding.severity}, "
+                                          f"{deciding.title})" if deciding else " (no findings were raised)")
+    fixes = sum(1 for f in case.findings if f.state == "conceded")
+    if fixes and case.verdict == "defense_wins":
+        # conceded findings below 9 do not move the verdict, but "the proposal stands" would read as "ship as is"
+        headline = headline.replace(HEADLINES["defense_wins"], "Ship with the conceded fixes, not as written: no "
+                                    "finding of severity 9 or more was conceded and none waits on a test")
+    if fixes and case.verdict != "critique_wins":
+        headline += f"; {fixes} conceded fix{'es' if fixes > 1 else ''} must go in first"
+    if not case.stop:
+        headline = "Provisional, the review goes on: " + headline
+    resolved = []
+    decisions = []
+    actions = []
+    dissent = []
+    for f in case.findings:
+        if f.state == "conceded":
+            resolved.append(f"{f.key} ({f.title}): conceded; fix: {f.answer}")
+            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"Fix: {f.answer}", f.key))
+        elif f.state == "deferred":
+            resolved.append(f"{f.key} ({f.title}): settled by a test: {f.answer}")
+            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"Run the test: {f.answer}", f.key))
+        elif f.state == "withdrawn":
+            resolved.append(f"{f.key} ({f.title}): withdrawn by its critic")
+        elif f.state == "rebutted" and not _contested(f):
+            resolved.append(f"{f.key} ({f.title}): rebutted ({f.move}), the critic accepted: {f.answer}")
+        if f.state not in TERMINAL:
+            decisions.append(Decision(f"{f.key} ({f.title}) was left open at the end",
+                                      (f"treat it as the critic says: {f.claim}", "ask the defender to answer it")))
+        elif f.state == "rebutted" and _contested(f):
+            decisions.append(Decision(f"{f.key} ({f.title}): the critic re-raised it and the defender still rebuts "
+                                      "it", (f"the critic: {f.claim}", f"the defender: {f.answer}")))
+        if f.state == "rebutted" and _raised_severity(f) >= 6:
+            dissent.append(f"{f.key} ({f.title}), raised at severity {_raised_severity(f)}: {f.claim} "
+                           f"(rebutted: {f.answer})")
+    if judgment is not None and judgment.sections.get("Contested points"):
+        for line in judgment.sections["Contested points"].splitlines():
+            text = line.strip().lstrip("-*+ ").strip()
+            if text and text.lower().rstrip(".") != "none":
+                decisions.append(Decision(f"{text} (the judge)", ()))
+    order = ["BLOCKER", "HIGH", "MEDIUM", "LOW"]
+    actions.sort(key=lambda a: order.index(a.priority))
+    return Summary(headline, tuple(resolved), tuple(decisions), tuple(actions), tuple(dissent), case.findings)
+
+
+def _raised_severity(f: FindingState) -> int:
+    """The severity the critic first gave it (from its history)."""
+    first = f.history[0] if f.history else ""
+    digits = first.rsplit(" ", 1)[-1]
+    return int(digits) if digits.isdigit() else f.severity

@@ -1,0 +1,437 @@
+"""The verdict on a debate: computed from the files, not only from what sessions say.
+
+The first rule that holds wins (PRODUCT.md section 3, made conservative by
+the verdicts issue):
+
+1. ``converged`` at turn N: N >= 2 and >= the task's min_turns, at least two
+   participants, all say yes, every yes was given having seen every peer's
+   turn N-1, every pair of turn-N Answers is *shown* to recommend the same
+   thing (comparison.SAME, or a yes to a peer's turn N-1 line that the peer
+   kept), and no turn-N file has an integrity problem.
+2. ``in_progress``: a later turn has been started, or no turn is complete.
+3. All say yes at the last complete turn, but convergence is not shown:
+   ``hollow`` when a pair is shown to differ (and the two did not merely
+   swap positions); otherwise ``unconfirmed`` (non-final), whose detail
+   says what the next turn must do; ``latent`` for a blind yes.
+4. ``max_turns``: the task's turn limit was reached.
+5. ``latent``: the Answers are shown to agree, someone says no, and a peer
+   changed its recommendation at this turn (the no had not seen it).
+6. ``stalled`` (N >= 3): no participant's recommendation or Converged
+   changed over the last two turns.
+7. ``in_progress`` otherwise.  ``empty`` when there is no turn file.
+
+Files that are no turn of the slug they name - written by hand under a slug
+held by a key (E085), or a copy whose frontmatter names another turn (E022) -
+are left out before any rule, and the verdict's notes say so.
+
+A `yes` vouches only for the peers' turn N-1 answers: two sessions that each
+adopt the other's previous position both say yes and still differ, so the
+turn-N Answers themselves are compared.
+"""
+
+from __future__ import annotations
+
+import os
+from itertools import combinations
+from typing import TYPE_CHECKING, NamedTuple
+
+from .comparison import DIFFERENT, SAME, UNSURE, Comparison, Context, normalise_line
+from ..state.debate import Debate, Entry
+from ..protocol.findings import Finding
+from .integrity import disowned, file_problems
+from ..protocol.terms import slug_words
+
+if TYPE_CHECKING:
+    from .review_case import Case
+
+__all__ = ["STATES", "FINAL_STATES", "PairScore", "Verdict", "judge", "answers_agree", "debate_context",
+           "proposed_line", "MEASURE"]
+
+STATES = ("empty", "in_progress", "converged", "unconfirmed", "hollow", "latent", "stalled", "max_turns",
+          "fully_resolved", "max_rounds")
+# a review debate (review_case.py) stops `fully_resolved` or at `max_rounds`
+FINAL_STATES = frozenset({"converged", "hollow", "stalled", "max_turns", "fully_resolved", "max_rounds"})
+MEASURE = "recommendation comparison"
+
+
+class PairScore(NamedTuple):
+    """How two participants' Answers compare at one turn."""
+
+    left: str
+    right: str
+    comparison: Comparison
+
+    def as_dict(self) -> dict[str, object]:
+        c = self.comparison
+        return {"pair": [self.left, self.right], "relation": c.relation, "agree": c.agree, "basis": c.basis,
+                "evidence": c.evidence, "items": list(c.items)}
+
+
+class Verdict(NamedTuple):
+    """The state of a debate, the turn it was taken on, why, and what the next turn must do."""
+
+    state: str
+    turn: int
+    detail: str
+    pairs: tuple[PairScore, ...] = ()
+    missing: tuple[str, ...] = ()
+    extra_files: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    next_step: str = ""
+    proposed_line: str = ""
+    review: Case | None = None  # a review debate's case: findings, rounds, case verdict
+
+    @property
+    def final(self) -> bool:
+        return self.state in FINAL_STATES
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "state": self.state,
+            "turn": self.turn,
+            "detail": self.detail,
+            "measure": MEASURE,
+            "pairs": [p.as_dict() for p in self.pairs],
+            "missing": list(self.missing),
+            "extra_files": list(self.extra_files),
+            "notes": list(self.notes),
+            "next_step": self.next_step,
+            "proposed_line": self.proposed_line,
+            "review": self.review.as_dict() if self.review is not None else None,
+        }
+
+
+def debate_context(debate: Debate) -> Context:
+    """The comparison context of a debate: its slugs are no evidence, its task lists its options."""
+    slugs = list(debate.participants) + list(debate.scan.slugs)
+    return Context(slug_words(slugs), debate.task.text if debate.task else "")
+
+
+def answers_agree(pairs: tuple[PairScore, ...]) -> bool:
+    """Every pair is shown to recommend the same thing (complete linkage: no chain of near-misses)."""
+    return bool(pairs) and all(p.comparison.agree for p in pairs)
+
+
+class _Judge:
+    def __init__(self, debate: Debate, problems: dict[tuple[int, str], Finding]) -> None:
+        self.debate = debate
+        self.problems = problems
+        self.context = debate_context(debate)
+        self.participants = debate.participants
+
+    def entry(self, turn: int, slug: str) -> Entry | None:
+        return self.debate.entry(turn, slug)
+
+    def all_yes(self, turn: int) -> bool:
+        return all((e := self.entry(turn, s)) is not None and e.converged is True for s in self.participants)
+
+    def relation(self, turn: int, a: str, b: str) -> Comparison:
+        """How a's and b's turn-N Answers compare, with the sessions' own yes as further evidence."""
+        left, right = self.entry(turn, a), self.entry(turn, b)
+        if left is None or right is None:  # not a writer of this turn: nothing to compare
+            return Comparison(UNSURE, "none", f"{a if left is None else b} wrote no turn {turn}", "", "")
+        found = self.context.compare(left.sig, right.sig)
+        if found.relation != UNSURE or turn < 2:
+            return found
+        # A yes at N vouches for the peer's turn N-1 Answer; when the peer kept that
+        # recommendation at N (shown, not guessed), the yes covers the peer's turn-N Answer too.
+        for x, y in ((a, b), (b, a)):
+            mine, theirs_before, theirs = self.entry(turn, x), self.entry(turn - 1, y), self.entry(turn, y)
+            if mine is None or theirs_before is None or theirs is None or mine.converged is not True:
+                continue
+            if y in self.blind_to(turn, x) or _disputes(mine, y):
+                continue
+            kept = self.context.compare(theirs_before.sig, theirs.sig)
+            if kept.certain_same:
+                return found._replace(relation=SAME, basis="self-report",
+                                      evidence=f"{x} said yes to {y}'s turn {turn - 1} answer, and {y} kept that "
+                                      f"recommendation at turn {turn} ({kept.evidence})")
+        return found
+
+    def pairs(self, turn: int) -> tuple[PairScore, ...]:
+        """The pairs the verdict needs, up to the first shown to differ (that one settles hollow or not).
+
+        Near-linear, not quadratic: writers whose lines and items are identical form one group, each
+        member compared with the group's first; the groups' first members are compared pairwise.  A
+        member compares with any other line exactly as its group's first does (the same line and items),
+        except for a sameness that rests on a session's own yes: those cross pairs are compared one by one.
+        """
+        groups: dict[tuple[object, ...], list[str]] = {}
+        for slug in self.debate.writers(turn):
+            entry = self.entry(turn, slug)
+            key: tuple[object, ...] = (entry.sig.line, entry.sig.items) if entry and entry.sig.line else (slug,)
+            groups.setdefault(key, []).append(slug)
+        scores = []
+        for members in groups.values():
+            for other in members[1:]:
+                scores.append(PairScore(members[0], other, self.relation(turn, members[0], other)))
+                if scores[-1].comparison.relation == DIFFERENT:
+                    return tuple(scores)
+        for first, second in combinations(list(groups.values()), 2):
+            found = self.relation(turn, first[0], second[0])
+            cross = [(a, b) for a in first for b in second] if found.basis == "self-report" else [(first[0], second[0])]
+            for left, right in cross:
+                scores.append(PairScore(left, right, found if (left, right) == (first[0], second[0])
+                                        else self.relation(turn, left, right)))
+                if scores[-1].comparison.relation == DIFFERENT:
+                    return tuple(scores)
+        return tuple(scores)
+
+    def blind_to(self, turn: int, slug: str) -> list[str]:
+        """The peers whose turn N-1 `slug`'s yes at `turn` was given without (from what `next` served)."""
+        entry = self.entry(turn, slug)
+        record = entry.reading_record if entry is not None and entry.converged else None
+        if record is None:
+            return []  # hand-written: no record of what it read, trusted
+        read = {name.rsplit("/", 1)[-1] for name, _digest in record}
+        return [peer for peer in self.participants if peer != slug
+                and (earlier := self.entry(turn - 1, peer)) is not None and earlier.filename not in read]
+
+    def blind_yeses(self, turn: int) -> list[tuple[str, list[str]]]:
+        found = []
+        for slug in self.participants:
+            missed = self.blind_to(turn, slug)
+            if missed:
+                found.append((slug, missed))
+        return found
+
+    def changed(self, slug: str, before: int, after: int) -> bool | None:
+        """Did `slug`'s recommendation change from `before` to `after`? None when unsure."""
+        old, new = self.entry(before, slug), self.entry(after, slug)
+        if old is None or new is None:
+            return True
+        relation = self.context.compare(old.sig, new.sig).relation
+        return None if relation == UNSURE else relation == DIFFERENT
+
+    def adopted(self, slug: str, turn: int) -> bool:
+        """Did `slug` give up its own line at `turn` for a peer's turn N-1 line, word for word?
+
+        A switch even when the comparison cannot tell how far the two lines differ.
+        """
+        old, new = self.entry(turn - 1, slug), self.entry(turn, slug)
+        if old is None or new is None or old.sig.line == new.sig.line:
+            return False
+        return any((e := self.entry(turn - 1, peer)) is not None and e.sig.line == new.sig.line
+                   for peer in self.participants if peer != slug)
+
+    def crossed(self, turn: int, pair: PairScore) -> bool:
+        """Did the two swap positions (each adopting the other's turn N-1 answer)?"""
+        a, b = pair.left, pair.right
+        a_now, b_now, a_before, b_before = (self.entry(turn, a), self.entry(turn, b), self.entry(turn - 1, a),
+                                            self.entry(turn - 1, b))
+        if a_now is None or b_now is None or a_before is None or b_before is None:
+            return False
+        compare = self.context.compare
+        return (compare(a_now.sig, b_before.sig).agree and compare(b_now.sig, a_before.sig).agree
+                and not compare(a_before.sig, b_before.sig).agree)
+
+    def integrity(self, turn: int) -> list[str]:
+        """Turn-N files a verdict cannot rest on: changed after `write` (the ledger's sha256 differs)."""
+        problems = []
+        for slug in self.participants:
+            item = self.problems.get((turn, slug))
+            if item is not None and item.code == "E080":
+                problems.append(f"{os.path.basename(item.path)} was changed after it was written (E080)")
+        return problems
+
+
+def _disputes(entry: Entry, peer: str) -> bool:
+    """Does the turn still list a real (not minor) disagreement with `peer`?"""
+    return any(m.section == "Disagreements" and m.is_point and (peer in m.slugs or m.everyone)
+               for m in entry.mentions)
+
+
+def proposed_line(debate: Debate, turn: int) -> str:
+    """The recommendation line every session should reuse word for word, chosen the same way by all.
+
+    The line most of the turn's participants hold (folded), ties going to the
+    file written first, then to the slug; empty when the turn has no line.
+    """
+    held: dict[str, list[tuple[float, str, str]]] = {}
+    for slug in debate.writers(turn):
+        entry = debate.entry(turn, slug)
+        if entry is not None and entry.sig.recommendation:
+            held.setdefault(normalise_line(entry.sig.recommendation), []).append(
+                (entry.mtime, slug, entry.sig.recommendation))
+    if not held:
+        return ""
+    best = min(held.values(), key=lambda group: (-len(group), min(group)))
+    return min(best)[2]
+
+
+def _why(pairs: tuple[PairScore, ...]) -> str:
+    if not pairs:
+        return "only one participant so far"
+    worst = next((p for p in pairs if p.comparison.relation == DIFFERENT), None) or next(
+        (p for p in pairs if not p.comparison.agree), None) or pairs[0]
+    c = worst.comparison
+    label = "" if len(pairs) == 1 else "e.g. "
+    return f"{label}{worst.left} vs {worst.right}: {c.relation}, {c.evidence}"
+
+
+def _blind_detail(blind: list[tuple[str, list[str]]], turn: int) -> str:
+    said = "; ".join(f"{slug} said yes without seeing the turn {turn - 1} of {', '.join(peers)}"
+                     for slug, peers in blind)
+    return f"{said} (written after it read its peers): one more turn confirms"
+
+
+_REUSE = ("next turn, a session that agrees opens its Answer with the same bold line, word for word "
+          "(proposed: **{line}**); one that does not says no and why")
+
+
+def judge(debate: Debate, problems: dict[tuple[int, str], Finding] | None = None) -> Verdict:
+    """The verdict on `debate` (see the module doc); `problems`: its file_problems, when already known."""
+    if debate.current_turn == 0:
+        return Verdict("empty", 0, "no turn files yet")
+    if problems is None:
+        problems = file_problems(debate)
+    left_out = disowned(problems)
+    if debate.task is not None and debate.task.review:
+        kept = debate._replace(entries={k: e for k, e in debate.entries.items() if k not in left_out})
+        return _review_verdict(kept)
+    if not left_out:
+        return _judge(debate, problems)
+    # a hand-written file under a held slug, or a copy replayed under another name, is no turn of that slug
+    kept = debate._replace(entries={k: e for k, e in debate.entries.items() if k not in left_out})
+    verdict = _judge(kept, problems)
+    said = tuple(f"{os.path.basename(problems[k].path)} is left out of the verdict ({problems[k].code}: "
+                 f"{problems[k].message})" for k in sorted(left_out))
+    return verdict._replace(notes=verdict.notes + said)
+
+
+def _review_verdict(debate: Debate) -> Verdict:
+    """A review debate's verdict: the mechanical case after its last complete round (review_case.py)."""
+    from .review_case import proposal_text, review_case
+
+    task = debate.task
+    if task is None:
+        return Verdict("empty", 0, "no task")
+    case = review_case(debate, task.role_map, task.rounds, proposal_text(debate.folder, task.proposal))
+    low, high = task.rounds
+    current = debate.current_turn
+    missing = debate.missing(current) if current else ()
+    if case.stop == "fully_resolved":
+        # the defender writes no turn in the round that ends it: say so, or it looks one turn short
+        return Verdict(case.stop, case.rounds, f"ended in round {case.rounds}: the critics raised and reopened "
+                       f"nothing, so the defender had nothing left to answer; {case.summary()}", review=case)
+    if case.stop:
+        return Verdict(case.stop, case.rounds, f"ended after round {case.rounds} (max_rounds): {case.summary()}",
+                       missing=missing, review=case)
+    opened = f"; open: {', '.join(f.key for f in case.open)}" if case.open else ""
+    where = f"round {case.rounds} of {low}-{high} done" if case.rounds else f"round 1 of {low}-{high} running"
+    return Verdict("in_progress", case.rounds, f"{where}; case so far: {case.summary()}{opened}", missing=missing,
+                   review=case)
+
+
+def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:
+    current = debate.current_turn
+    j = _Judge(debate, problems)
+    task = debate.task
+    min_turns = max(2, task.min_turns or 0) if task else 2
+    complete = [t for t in range(1, current + 1) if debate.complete(t)]
+    held_back: dict[int, str] = {}  # all-yes turns that did not converge, and why (said while a later turn runs)
+    for turn in complete:
+        if turn < min_turns or len(j.participants) < 2 or not j.all_yes(turn):
+            continue
+        blind = j.blind_yeses(turn)
+        if blind:
+            held_back[turn] = _blind_detail(blind, turn)
+            continue
+        pairs = j.pairs(turn)
+        if not answers_agree(pairs):
+            held_back[turn] = f"all said yes, but not every answer is shown to agree ({_why(pairs)})"
+            continue
+        changed = j.integrity(turn)
+        if changed:
+            held_back[turn] = f"it rests on files with integrity problems: {'; '.join(changed)}"
+            continue
+        extra = tuple(sorted(e.path for (t, _s), e in debate.entries.items() if t > turn))
+        who = "both" if len(j.participants) == 2 else f"all {len(j.participants)}"
+        evidence = "; ".join(f"{p.left} vs {p.right}: {p.comparison.evidence}" for p in pairs[:3])
+        more = f"; and {len(pairs) - 3} more pairs" if len(pairs) > 3 else ""
+        detail = f"{who} say yes at turn {turn} and their answers are shown to agree ({evidence}{more})"
+        return Verdict("converged", turn, detail, pairs, (), extra, _disagreement_notes(debate, turn))
+    last = complete[-1] if complete else 0
+    if last < current or last == 0:
+        started = last + 1 if last < current else current
+        missing = debate.missing(started)
+        detail = f"turn {started} in progress: waiting for {', '.join(missing) or 'nobody'}"
+        notes = (f"turn {last} did not converge: {held_back[last]}",) if last in held_back else ()
+        return Verdict("in_progress", last, detail, (), missing, (), notes)
+    if len(j.participants) < 2:
+        return Verdict("in_progress", last, f"only {j.participants[0] if j.participants else 'one session'} "
+                       "has written: a debate needs at least two participants")
+    pairs = j.pairs(last)
+    agree = answers_agree(pairs)
+    line = proposed_line(debate, last)
+    limit = task.max_turns if task else None
+    at_limit = limit is not None and last >= limit
+    if j.all_yes(last) and not agree:
+        differing = [p for p in pairs if p.comparison.relation == DIFFERENT]
+        crossed = [p for p in differing if j.crossed(last, p)]
+        if differing and len(crossed) < len(differing):
+            return Verdict("hollow", last, f"all say yes at turn {last} but their answers differ ({_why(pairs)})",
+                           pairs)
+        if differing:
+            p = crossed[0]
+            detail = (f"all say yes at turn {last}, but {p.left} and {p.right} swapped positions: each adopted the "
+                      f"other's turn {last - 1} answer, so they still differ ({p.comparison.evidence})")
+        else:
+            detail = f"all say yes at turn {last}, but the answers are not shown to agree ({_why(pairs)})"
+        if at_limit:  # no turn is left to settle it
+            return Verdict("max_turns", last, f"turn limit {limit} reached: {detail}", pairs)
+        return Verdict("unconfirmed", last, detail, pairs, next_step=_REUSE.format(line=line), proposed_line=line)
+    if j.all_yes(last) and agree:
+        blind = j.blind_yeses(last)
+        if blind:
+            return Verdict("latent", last, f"answers agree at turn {last} ({_why(pairs)}) but "
+                           f"{_blind_detail(blind, last)}", pairs)
+        if last < min_turns:
+            return Verdict("in_progress", last, f"all agree at turn {last}, but the task asks for at least "
+                           f"{min_turns} turns", pairs)
+        reason = held_back.get(last, "")
+        return Verdict("unconfirmed", last, f"all say yes at turn {last} and the answers agree, but {reason}", pairs,
+                       next_step="restore the files or have each session write one more turn")
+    if at_limit:
+        if pairs and answers_agree(pairs):
+            # the lines agree, but a session said no to a position its peer dropped in the same turn
+            noes = [s for s in j.participants if (e := j.entry(last, s)) is not None and e.converged is not True]
+            return Verdict("max_turns", last, f"turn limit {limit} reached: the last answers agree ({_why(pairs)}), "
+                           f"but {', '.join(noes) or 'not everyone'} said no (peers write at the same time, so a "
+                           "change at the last turn is never confirmed): not converged", pairs)
+        return Verdict("max_turns", last, f"turn limit {limit} reached without convergence ({_why(pairs)})", pairs)
+    holdouts = [s for s in j.participants if (e := j.entry(last, s)) is None or e.converged is not True]
+    if last >= 2 and agree:
+        movers = [s for s in j.participants if j.changed(s, last - 1, last) or j.adopted(s, last)]
+        verb = "says" if len(holdouts) == 1 else "say"
+        if movers and [h for h in holdouts if [m for m in movers if m != h]]:
+            return Verdict("latent", last, f"answers agree at turn {last} ({_why(pairs)}) but {', '.join(holdouts)} "
+                           f"still {verb} no, having not yet seen the change of {', '.join(movers)} at turn {last}",
+                           pairs, next_step="one more turn: each session reads the others' new answers")
+    if last >= 3 and not any(
+            j.changed(s, last - 2, last - 1) is not False or j.changed(s, last - 1, last) is not False
+            or _converged_moved(j, s, last) for s in j.participants):
+        return Verdict("stalled", last, f"no recommendation changed from turn {last - 2} to {last} "
+                       f"({_why(pairs)})", pairs)
+    if agree and holdouts:
+        detail = (f"turn {last} complete: the answers look the same ({_why(pairs)}), but {', '.join(holdouts)} "
+                  f"{'says' if len(holdouts) == 1 else 'say'} no; the debate goes on")
+    else:
+        detail = f"turn {last} complete; the debate goes on ({_why(pairs)})"
+    return Verdict("in_progress", last, detail, pairs)
+
+
+def _converged_moved(j: _Judge, slug: str, last: int) -> bool:
+    values = [(e.converged if (e := j.entry(t, slug)) is not None else None) for t in (last - 2, last - 1, last)]
+    return len(set(values)) > 1
+
+
+def _disagreement_notes(debate: Debate, turn: int) -> tuple[str, ...]:
+    notes = []
+    for slug in debate.participants:
+        entry = debate.entry(turn, slug)
+        if entry and entry.converged:
+            left = [m for m in entry.mentions if m.section == "Disagreements" and m.is_point]
+            if left:
+                notes.append(f"{slug} says yes but still lists {len(left)} disagreement(s)")
+    return tuple(notes)

@@ -1,0 +1,80 @@
+"""A session's place in a debate: is its slug usable and its own, which turn is next."""
+
+from __future__ import annotations
+
+import shlex
+
+from ..protocol.errors import IdentityError, RosterError, SlugError, TurnConflict
+from .folder import Scan
+from .keys import KeyMismatch, check_key, free_slug
+from ..protocol.naming import is_slug, slugify, turn_file_name
+from .task import Task
+
+__all__ = ["check_slug", "check_identity", "next_turn_number"]
+
+
+def check_slug(slug: str, task: Task | None) -> None:
+    """SlugError for a malformed slug, RosterError for one the roster does not list."""
+    if not is_slug(slug):
+        suggestion = slugify(slug)
+        hint = f"; use `{suggestion}`" if suggestion else ""
+        raise SlugError(f"`{slug}` is not a slug (lowercase letters, digits, single hyphens, at most 64){hint}")
+    if task is not None and slug in task.retired:
+        raise RosterError(f"`{slug}` was retired from this debate by the user: it writes no more turns. If you are a "
+                          "session that lost its key, ask the user which slug to use.")
+    roster = task.participants if task else None
+    if roster and slug not in roster and slug != (task.judge if task else None):
+        raise RosterError(
+            f"`{slug}` is not on this debate's roster: {', '.join(roster)}. "
+            "Use the roster's name for your model (rerun with --slug <that name>)."
+        )
+
+
+def check_identity(folder: str, scan: Scan, task: Task | None, slug: str, key: str | None, command: str) -> bool:
+    """True when the slug is unclaimed; IdentityError when it is claimed and `key` does not open it."""
+    try:
+        return check_key(folder, slug, key)
+    except KeyMismatch:
+        pass
+    if key is not None:
+        raise IdentityError(
+            f"the key given does not match `{slug}`'s key. Use the key `write` printed on your first turn; "
+            f"if it is lost, a person can delete .multidebate/keys/{slug}.json to free the slug (the same session "
+            f"goes on), or run `multidebate retire {shlex.quote(folder)} {slug}` (turns complete without it)."
+        )
+    if not scan.by_slug.get(slug):
+        raise IdentityError(
+            f"`{slug}` is claimed but has no turn yet: another session is writing its first turn right now, or "
+            f"a write was interrupted. Use another slug, or ask the user; a person frees the slug by deleting "
+            f".multidebate/keys/{slug}.json."
+        )
+    roster = task.participants if task else None
+    if roster:
+        other = "ask the user which roster name is yours"
+    else:
+        free = free_slug(folder, scan, slug)
+        other = f"use the free slug `{free}`: multidebate {command} {shlex.quote(folder)} --slug {free}"
+    raise IdentityError(
+        f"`{slug}` is taken by a session that holds its key. If you wrote turns here as `{slug}`, add "
+        f"--key <the key `write` gave you>. If not, you are another session: {other}."
+    )
+
+
+def next_turn_number(scan: Scan, slug: str, sealed_own: int = 0) -> int:
+    """A slug's next turn: its own count of turn files (published and sealed) + 1; TurnConflict on a gap."""
+    turn = scan.own_count(slug) + sealed_own + 1
+    strays = [entry.filename for entry in scan.strays if entry.name.slug == slug]
+    if strays:
+        have = ", ".join(str(t) for t in sorted(scan.by_slug.get(slug, {}))) or "none"
+        raise TurnConflict(
+            f"`{slug}` has turn files that skip turns ({', '.join(strays[:3])}; unbroken turns: {have}), so its "
+            f"next turn cannot be told. Ask the user to restore the missing files (the next is "
+            f"{turn_file_name(scan.own_count(slug) + 1, slug)}) or to move the stray files out of the folder."
+        )
+    if scan.entry(turn, slug) is not None:
+        have = ", ".join(str(t) for t in sorted(scan.by_slug[slug]))
+        raise TurnConflict(
+            f"`{slug}` has turn files {have}: a turn is missing, so its next turn cannot be told. "
+            f"Ask the user to restore the missing file (expected {turn_file_name(turn - 1, slug)} or earlier)."
+        )
+    return turn

@@ -1,0 +1,394 @@
+"""TASK.md: the task text, and in its frontmatter the optional roster and turn limits."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import NamedTuple
+from datetime import datetime, timezone
+
+from ..protocol.errors import TaskError
+from ..protocol.findings import Finding, finding
+from ..protocol.front_matter import split_frontmatter
+from ..protocol.lazy_re import LazyPattern
+from ..protocol.naming import is_slug
+from ..protocol.roles import JUDGE_WHEN, MODES, Role, parse_role
+from .layout import read_state, write_state
+from ..protocol.textfile import read_text
+from .. import __version__
+from .atomic import create_exclusive
+
+__all__ = ["Task", "TASK_FILE", "count_words", "load_task", "render_task", "create_task", "require_readable", "retire",
+           "same_task", "word_limit"]
+
+TASK_FILE = "TASK.md"
+
+
+class Task(NamedTuple):
+    """The debate's task and limits. `participants` None means "whoever writes a turn"."""
+
+    text: str
+    participants: tuple[str, ...] | None = None
+    max_turns: int | None = None
+    min_turns: int | None = None
+    findings: tuple[Finding, ...] = ()
+    sealed: bool = False
+    retired: tuple[str, ...] = ()  # slugs the user retired: their turns stay as history, they write no more
+    mode: str = "open"  # or "review": critics, a defender and a proposal (roles.py)
+    roles: tuple[tuple[str, str], ...] = ()  # (slug, role as written: `critic:security`, `defender`, `judge`)
+    proposal: str | None = None  # review: the proposal's file name in the folder
+    proposal_sha256: str | None = None  # what `init` copied: a later edit of the proposal is detected
+    min_rounds: int | None = None
+    max_rounds: int | None = None
+    judge_when: str = "unresolved"  # when the judge writes: once a debate ends unresolved, or always
+
+    @property
+    def review(self) -> bool:
+        return self.mode == "review"
+
+    @property
+    def role_map(self) -> dict[str, Role]:
+        """slug -> Role (specs TASK.md could not read are left out: its findings say so)."""
+        found: dict[str, Role] = {}
+        for slug, spec in self.roles:
+            try:
+                found[slug] = parse_role(spec)
+            except ValueError:
+                continue
+        return found
+
+    @property
+    def judge(self) -> str | None:
+        """The judge's slug, if the debate has one."""
+        return next((slug for slug, role in self.role_map.items() if role.kind == "judge"), None)
+
+    @property
+    def rounds(self) -> tuple[int, int]:
+        """(min, max) rounds of a review debate: 2 and 4 unless TASK.md says otherwise."""
+        low, high = self.min_rounds or 2, self.max_rounds or 4
+        return min(low, high), high
+
+
+def _positive_int(value: object) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        return None
+    return value
+
+
+def _identity(path: str) -> list[int] | None:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    return [info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns]
+
+
+def _cache_path(folder: str) -> str:
+    return os.path.join(folder, ".multidebate", "cache", "task.json")
+
+
+def _from_cache(folder: str, path: str, identity: list[int]) -> Task | None:
+    try:
+        data = json.loads(read_state(_cache_path(folder), 1024 * 1024))
+        if data["identity"] != identity or data["version"] != __version__:
+            return None
+        return Task(str(data["text"]), tuple(data["participants"]) if data["participants"] else None,
+                    data["max_turns"], data["min_turns"],
+                    tuple(finding(path, int(line), str(code), str(msg)) for line, code, msg in data["findings"]),
+                    bool(data["sealed"]), tuple(data.get("retired") or ()), str(data["mode"]),
+                    tuple((str(a), str(b)) for a, b in data["roles"]), data["proposal"], data["proposal_sha256"],
+                    data["min_rounds"], data["max_rounds"], str(data["judge_when"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _to_cache(folder: str, identity: list[int], task: Task) -> None:
+    data = {"version": __version__, "identity": identity, "text": task.text,
+            "participants": list(task.participants) if task.participants else None, "max_turns": task.max_turns,
+            "min_turns": task.min_turns, "sealed": task.sealed, "retired": list(task.retired),
+            "findings": [[f.line, f.code, f.message] for f in task.findings], "mode": task.mode,
+            "roles": [list(pair) for pair in task.roles], "proposal": task.proposal,
+            "proposal_sha256": task.proposal_sha256, "min_rounds": task.min_rounds, "max_rounds": task.max_rounds,
+            "judge_when": task.judge_when}
+    path = _cache_path(folder)
+    try:
+        write_state(path, json.dumps(data).encode("utf-8"))
+    except OSError:
+        pass
+
+
+def load_task(folder: str) -> Task | None:
+    """Read FOLDER/TASK.md; None when there is none. Problems become findings, never exceptions.
+
+    Cached like turn files (cache.py): YAML is parsed only when TASK.md changed.
+    """
+    path = os.path.join(folder, TASK_FILE)
+    if not os.path.lexists(path):
+        return None
+    identity = _identity(path)
+    cached = _from_cache(folder, path, identity) if identity else None
+    if cached is not None:
+        return cached
+    task = _read_task(path)
+    if identity is not None and os.path.isfile(path) and not os.path.islink(path):
+        _to_cache(folder, identity, task)
+    return task
+
+
+def require_readable(task: Task | None) -> None:
+    """Fail closed: a TASK.md that exists but cannot be read must not silently drop the roster or `sealed`
+    (a write would then publish a sealed turn and admit any slug).  TaskError naming the problems."""
+    if task is None:
+        return
+    errors = [f for f in task.findings if f.severity == "error"]
+    if errors:
+        shown = "; ".join(f"{f.code} {f.message}" for f in errors[:3])
+        raise TaskError(f"TASK.md cannot be used ({shown}); nothing was done. Ask the user to fix it "
+                        "(`multidebate validate FOLDER` lists the problems): its roster, turn limits and `sealed` "
+                        "decide who may write and what peers see.")
+
+
+def _read_task(path: str) -> Task:
+    read = read_text(path, shown_as=path)
+    if read.text is None:
+        return Task("", findings=read.findings)
+    split = split_frontmatter(read.text)
+    notes = list(read.findings)
+    if split.error:
+        notes.append(finding(path, split.error_line, "E073", split.error))
+    meta = split.metadata
+    participants: tuple[str, ...] | None = None
+    raw = meta.get("participants")
+    if raw is not None:
+        if isinstance(raw, str):
+            raw = [p.strip() for p in raw.split(",")]
+        if isinstance(raw, list) and all(isinstance(p, str) and is_slug(p) for p in raw) and raw:
+            participants = tuple(dict.fromkeys(raw))
+        else:
+            notes.append(finding(path, 2, "E073", "participants must be a list of slugs (lowercase letters, "
+                                 "digits, single hyphens)"))
+    limits: dict[str, int | None] = {}
+    for key in ("max_turns", "min_turns"):
+        value = meta.get(key)
+        limits[key] = _positive_int(value)
+        if value is not None and limits[key] is None:
+            notes.append(finding(path, 2, "E073", f"{key} must be a positive integer, not {value!r}"))
+    sealed = meta.get("sealed") is True
+    if meta.get("sealed") not in (None, True, False):
+        notes.append(finding(path, 2, "E073", f"sealed must be true or false, not {meta.get('sealed')!r}"))
+    retired: tuple[str, ...] = ()
+    raw_retired = meta.get("retired")
+    if raw_retired is not None:
+        if isinstance(raw_retired, list) and all(isinstance(p, str) and is_slug(p) for p in raw_retired):
+            retired = tuple(dict.fromkeys(raw_retired))
+            if participants and set(retired) & set(participants):
+                notes.append(finding(path, 2, "E073", "a retired slug cannot also be a participant: "
+                                     f"{', '.join(sorted(set(retired) & set(participants)))}"))
+        else:
+            notes.append(finding(path, 2, "E073", "retired must be a list of slugs"))
+    setup = _read_setup(meta, participants, notes, path)
+    participants = setup.participants
+    if sealed and setup.mode == "review":
+        notes.append(finding(path, 2, "E073", "a review debate cannot be sealed: the defender reads the critics' "
+                             "turn as soon as they wrote it"))
+        sealed = False
+    if sealed and not participants:
+        notes.append(finding(path, 2, "E073", "sealed: true needs a participants roster (who must write before "
+                             "a turn is published)"))
+        sealed = False
+    return Task(split.body.strip(), participants, limits["max_turns"], limits["min_turns"], tuple(notes), sealed,
+                retired, setup.mode, setup.roles, setup.proposal, setup.proposal_sha256, setup.min_rounds,
+                setup.max_rounds, setup.judge_when)
+
+
+class _Setup(NamedTuple):
+    mode: str
+    roles: tuple[tuple[str, str], ...]
+    participants: tuple[str, ...] | None
+    proposal: str | None
+    proposal_sha256: str | None
+    min_rounds: int | None
+    max_rounds: int | None
+    judge_when: str
+
+
+def _read_setup(meta: dict[str, object], participants: tuple[str, ...] | None, notes: list[Finding],
+                path: str) -> _Setup:
+    """The mode, roles, proposal and rounds; each problem an E073 finding (the debate then runs as open)."""
+    def bad(message: str) -> None:
+        notes.append(finding(path, 2, "E073", message))
+
+    mode = meta.get("mode", "open")
+    if mode not in MODES:
+        bad(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        mode = "open"
+    roles: dict[str, Role] = {}
+    raw = meta.get("roles")
+    if raw is not None and not isinstance(raw, dict):
+        bad("roles must map slugs to roles, e.g. `opus-4-7: defender`")
+    for slug, spec in (raw.items() if isinstance(raw, dict) else ()):
+        if not (isinstance(slug, str) and is_slug(slug)) or not isinstance(spec, str):
+            bad(f"roles: `{slug}: {spec}` must be `<slug>: <role>`")
+            continue
+        try:
+            roles[slug] = parse_role(spec)
+        except ValueError as exc:
+            bad(f"roles: `{slug}`: {exc}")
+    judges = [s for s, r in roles.items() if r.kind == "judge"]
+    if len(judges) > 1:
+        bad(f"a debate has at most one judge, not {len(judges)} ({', '.join(judges)})")
+    debaters = tuple(s for s, r in roles.items() if r.kind != "judge")
+    if participants and set(judges) & set(participants):
+        bad(f"the judge `{judges[0]}` debates nothing: take it off participants")
+    rounds: dict[str, int | None] = {}
+    for key in ("min_rounds", "max_rounds"):
+        value = meta.get(key)
+        rounds[key] = _positive_int(value)
+        if value is not None and rounds[key] is None:
+            bad(f"{key} must be a positive integer, not {value!r}")
+    if rounds["min_rounds"] and rounds["max_rounds"] and rounds["min_rounds"] > rounds["max_rounds"]:
+        bad(f"min_rounds {rounds['min_rounds']} is more than max_rounds {rounds['max_rounds']}")
+    judge_when = meta.get("judge_when", "unresolved")
+    if judge_when not in JUDGE_WHEN:
+        bad(f"judge_when must be one of {', '.join(JUDGE_WHEN)}, not {judge_when!r}")
+        judge_when = "unresolved"
+    proposal = meta.get("proposal")
+    digest = meta.get("proposal_sha256")
+    if proposal is not None and not (isinstance(proposal, str) and _plain_name(proposal)):
+        bad(f"proposal must be the name of a file in the debate folder, not {proposal!r}")
+        proposal = None
+    if mode == "review":
+        critics = [s for s, r in roles.items() if r.kind == "critic"]
+        defenders = [s for s, r in roles.items() if r.kind == "defender"]
+        if not critics or len(defenders) != 1:
+            bad(f"a review debate needs at least one critic and exactly one defender (it has {len(critics)} and "
+                f"{len(defenders)})")
+        if proposal is None:
+            bad("a review debate needs `proposal:` (the file the critics review)")
+        if participants is None:
+            participants = debaters or None
+        elif set(participants) != set(debaters):
+            bad("in a review debate every participant has a critic or defender role and no one else writes turns")
+    elif any(r.kind != "judge" for r in roles.values()):
+        bad("critic and defender roles need `mode: review`")
+    return _Setup(str(mode), tuple((s, str(r)) for s, r in roles.items()), participants,
+                  proposal if isinstance(proposal, str) else None, digest if isinstance(digest, str) else None,
+                  rounds["min_rounds"], rounds["max_rounds"], str(judge_when))
+
+
+def _plain_name(name: str) -> bool:
+    """A file name inside the folder: no path, no hidden or state file."""
+    return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".") and name != TASK_FILE
+
+
+def render_task(text: str, participants: tuple[str, ...] | None = None, max_turns: int | None = None,
+                min_turns: int | None = None, recorded_by: str | None = None, sealed: bool = False,
+                retired: tuple[str, ...] = (), created_at: str | None = None, *, mode: str = "open",
+                roles: tuple[tuple[str, str], ...] = (), proposal: str | None = None,
+                proposal_sha256: str | None = None, min_rounds: int | None = None, max_rounds: int | None = None,
+                judge_when: str = "unresolved") -> str:
+    """The TASK.md text for a task (frontmatter written by hand: a fixed, readable layout)."""
+    lines = ["---", "protocol: 1"]
+    if mode != "open":
+        lines.append(f"mode: {mode}")
+    if proposal:
+        lines.append(f"proposal: {json.dumps(proposal)}")
+    if proposal_sha256:
+        lines.append(f"proposal_sha256: {proposal_sha256}")
+    if roles:
+        lines.append("roles:")
+        # JSON strings are YAML strings: a custom lens may hold any character
+        lines.extend(f"  {slug}: {json.dumps(spec, ensure_ascii=False)}" for slug, spec in roles)
+    if judge_when != "unresolved":
+        lines.append(f"judge_when: {judge_when}")
+    if min_rounds is not None:
+        lines.append(f"min_rounds: {min_rounds}")
+    if max_rounds is not None:
+        lines.append(f"max_rounds: {max_rounds}")
+    if participants:
+        lines.append("participants:")
+        lines.extend(f"  - {slug}" for slug in participants)
+    if retired:
+        lines.append("retired:")
+        lines.extend(f"  - {slug}" for slug in retired)
+    if max_turns is not None:
+        lines.append(f"max_turns: {max_turns}")
+    if min_turns is not None:
+        lines.append(f"min_turns: {min_turns}")
+    if sealed:
+        lines.append("sealed: true")
+    if recorded_by:
+        lines.append(f"recorded_by: {recorded_by}")
+    lines.append(f"created_at: '{created_at or datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')}'")
+    lines.append("---")
+    return "\n".join(lines) + "\n\n" + text.strip() + "\n"
+
+
+def create_task(folder: str, content: str) -> str:
+    """Create FOLDER/TASK.md atomically; TaskError when it exists already."""
+    path = os.path.join(folder, TASK_FILE)
+    if not create_exclusive(path, content.encode("utf-8")):
+        raise TaskError(f"{path} exists already; edit it by hand or choose another folder")
+    return path
+
+
+def same_task(a: str, b: str) -> bool:
+    """Two task texts are the same task when they match ignoring whitespace and case."""
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+_WORD_LIMIT_RE = LazyPattern(
+    r"\b(?:at\s+most|no\s+more\s+than|up\s+to|under|max(?:imum)?|within|fewer\s+than|less\s+than)\s+"
+    r"(\d{1,5})\s+words\b|\b(?:in\s+)?(\d{1,5})\s+words\s+or\s+(?:fewer|less)\b|(?:\u2264|<=)\s*(\d{1,5})\s+words\b",
+    re.IGNORECASE)
+_WORD_RE = LazyPattern(r"[^\W_](?:[\w'\u2019.-]*\w)?")
+
+
+def count_words(text: str) -> int:
+    """Words as a limit counts them: markup and list numbers are not words, `it's` and `v1.2` are one."""
+    return len(_WORD_RE.findall(text))
+
+
+def word_limit(task: str) -> int | None:
+    """The Answer's word limit a task states ("at most 150 words", "in 200 words or fewer"), if any."""
+    found = [int(n) for match in _WORD_LIMIT_RE.compiled.finditer(task) for n in match.groups() if n]
+    return min(found) if found else None
+
+
+def retire(folder: str, slug: str) -> Task:
+    """Retire `slug` from the debate in `folder` (the user's decision, e.g. its session lost its key):
+    off the roster, onto `retired:`; its turns stay as history, it writes no more, and turns complete
+    without it.  TaskError when there is no usable TASK.md or the slug is not in the debate."""
+    from .atomic import replace_file
+
+    task = load_task(folder)
+    if task is None:
+        raise TaskError(f"{folder} has no TASK.md: retiring a participant is recorded there")
+    require_readable(task)
+    if slug in task.retired:
+        raise TaskError(f"`{slug}` is retired already")
+    roster = task.participants
+    if roster is not None and slug not in roster:
+        raise TaskError(f"`{slug}` is not on the roster ({', '.join(roster)})")
+    role = task.role_map.get(slug)
+    if task.review and role is not None and (role.kind == "defender" or sum(
+            r.kind == "critic" for r in task.role_map.values()) == 1):
+        raise TaskError(f"`{slug}` is this review's {'defender' if role.kind == 'defender' else 'only critic'}: "
+                        "a review cannot go on without it. Start a new debate instead.")
+    path = os.path.join(folder, TASK_FILE)
+    meta = split_frontmatter(read_text(path).text or "").metadata
+    new_roster = tuple(s for s in roster if s != slug) if roster else None
+    created = meta.get("created_at")
+    content = render_task(task.text, new_roster, task.max_turns, task.min_turns,
+                          str(meta["recorded_by"]) if meta.get("recorded_by") else None, task.sealed and bool(new_roster),
+                          (*task.retired, slug), str(created) if created else None, mode=task.mode,
+                          roles=tuple((s, r) for s, r in task.roles if s != slug), proposal=task.proposal,
+                          proposal_sha256=task.proposal_sha256, min_rounds=task.min_rounds,
+                          max_rounds=task.max_rounds, judge_when=task.judge_when)
+    try:
+        replace_file(path, content.encode("utf-8"), ".TASK-")
+    except OSError as exc:
+        raise TaskError(f"cannot rewrite {path}: {exc.strerror or exc}") from exc
+    return load_task(folder) or task
+

@@ -1,0 +1,97 @@
+"""What `next` tells a critic or the defender of a review debate: its role, its lens, the findings so far,
+and exactly what its turn must contain.
+
+These instructions live here, not in SKILL.md: only sessions with a role pay
+for them, and only on the turns they apply to.
+"""
+
+from __future__ import annotations
+
+from ..analysis.review_case import TERMINAL, Case, FindingState
+from ..protocol.review_items import CLASSES
+from ..protocol.roles import Role, lens_text
+
+__all__ = ["role_instructions", "case_lines", "VERDICT_RULE"]
+
+VERDICT_RULE = ("Case verdict, computed from the files after each round: critique_wins if any finding ends CONCEDE "
+                "at severity >= 9 (or unanswered at >= 9); else empirical_test_agreed if one ends DEFER with a "
+                "test; else defense_wins.")
+_CLASSES = " | ".join(f"{name} ({low}-{high})" for name, (low, high) in CLASSES.items())
+
+
+def case_lines(case: Case | None, slug: str | None = None, detailed: bool = False) -> list[str]:
+    """The findings as one line each: `- gpt-5-5/F1 [9 FATAL] conceded (CONCEDE): title`; `detailed` adds the
+    claim and the last fix, test or reason (a judge sees only final turns, where a settled finding is gone)."""
+    if case is None:
+        return []
+    shown = [f for f in case.findings if slug is None or f.critic == slug]
+    if slug is not None:  # a critic's own list, in the order of its ids
+        shown.sort(key=lambda f: int(f.id[1:]))
+    if detailed:
+        return [f"{_line(f)}\n  claim: {f.claim}" + (f"\n  {f.move or 'answer'}: {f.answer}" if f.answer else "")
+                for f in shown]
+    return [_line(f) for f in shown]
+
+
+def _line(f: FindingState) -> str:
+    move = f" ({f.move})" if f.move and f.state != "open" else ""
+    return f"- {f.key} [{f.severity} {f.klass}] {f.state}{move}: {f.title[:80]}"
+
+
+def _next_id(case: Case | None, slug: str) -> str:
+    used = [int(f.id[1:]) for f in case.findings if f.critic == slug] if case else []
+    return f"F{max(used, default=0) + 1}"
+
+
+def role_instructions(role: Role, slug: str, turn: int, rounds: tuple[int, int], case: Case | None) -> str:
+    """The ROLE block of a briefing for `slug`'s turn `turn`."""
+    low, high = rounds
+    head = (f"ROLE: {role.kind}, round {turn} of at most {high}. Each round the critics write, then the defender "
+            f"answers. From round {max(low, 2)} on, the review ends by itself when the critics raise and reopen "
+            "nothing; `next` says when it has ended.")
+    if role.kind == "critic":
+        return "\n".join([head, *_critic(role, slug, turn, case)])
+    return "\n".join([head, *_defender(case)])
+
+
+def _critic(role: Role, slug: str, turn: int, case: Case | None) -> list[str]:
+    out = [f"Your lens: {lens_text(role)}.",
+           "Challenge the proposal; do not improve it or soften a finding to agree with others. Evidence quotes "
+           "the proposal word for word (or, for a flaw in a fix, the defender's words)."]
+    new = (f"New finding, with the next id ({_next_id(case, slug)}; never reuse one):",
+           f"### {_next_id(case, slug)} \u2014 <short title>", "- severity: <0-10>", f"- class: {_CLASSES}",
+           "- claim: <what is wrong>", "- evidence: \"<exact quote of the proposal>\"",
+           "- failure mode: <what breaks, and when>")
+    if turn == 1:
+        return out + ["In `## Findings`, one item per finding (none: write `None.`)."] + list(new[1:])
+    mine = case_lines(case, slug)
+    out += ["YOUR FINDINGS SO FAR (severity as last stated: after a response, the defender's; its responses are "
+            "in its turn below):", *(mine or ["- none"])]
+    out += ["In `## Findings` list only what changes; a finding you do not list is accepted as answered:",
+            "### F1 \u2014 <title>", "- answer: withdraw | re-raise (then `- new evidence: <what the response did not "
+            "weigh>`, and `- severity:` if you dispute the defender's) | rescore (then `- severity: <0-10>` and "
+            "`- claim: <why>`)", *new,
+            "Nothing to change or add: write `None.` in `## Findings`."]
+    return out
+
+
+def _defender(case: Case | None) -> list[str]:
+    findings = case.findings if case else ()
+    open_ = [f for f in findings if f.state not in TERMINAL]
+    closed = [f for f in findings if f.state in TERMINAL]
+    out = ["You defend the proposal. Concede only when the evidence overrides its rationale; do not rebut a fact "
+           "you cannot dispute; defer when a concrete test would settle it.", VERDICT_RULE]
+    out += ["OPEN FINDINGS (answer every one):", *([_line(f) for f in open_] or ["- none"])]
+    if closed:
+        out += ["Answered before (answer one again to change its move, fix, test or reason; a change made only in "
+                "another item is lost):", *[_line(f) for f in closed]]
+    several = len({f.critic for f in findings}) > 1
+    example = open_[0].key if open_ and several else (open_[0].id if open_ else "F1")
+    out += ["In `## Responses`, one item per finding" + (" (name the critic: `<critic>/F1`)" if several else "")
+            + ":", f"### {example} \u2014 CONCEDE | DEFER | REBUT-DESIGN | REBUT-SCOPE",
+            "- severity: <your adjusted severity, 0-10>",
+            "- fix: <the fix you commit to> (CONCEDE) | test: <a concrete test and the result that settles it> "
+            "(DEFER) | reason: <why it is wrong (DESIGN) or out of scope (SCOPE)> (REBUT)"]
+    if not open_:
+        out.append("No finding is open: write `None.` in `## Responses` unless you change a move.")
+    return out

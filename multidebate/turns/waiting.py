@@ -1,0 +1,160 @@
+"""`next --wait`: the briefing, once every peer has written the turn the session must read.
+
+The waiting is event-driven (observe.FolderEvents: native events, or polling
+where they cannot be had), and also looks every RECHECK seconds, since a
+network file system may deliver no event for a file another machine wrote.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+from .briefing import Briefing, brief
+from ..protocol.errors import FolderError
+from ..protocol.naming import turn_file_name
+from ..state.observe import FolderEvents, Signature, signature
+from ..protocol.textfile import read_text
+from ..views.watch import SETTLE
+
+__all__ = ["ANY_PEER", "DEFAULT_TIMEOUT", "RECHECK", "brief_when_ready"]
+
+DEFAULT_TIMEOUT = 600.0
+RECHECK = 2.0
+ANNOUNCE_AFTER = 1.0  # seconds of waiting before `on_wait` is told
+
+
+# Awaited when a debate has no roster and no peer has written yet: any peer's turn N-1 file.
+ANY_PEER = "a peer"
+
+
+def _awaited(folder: str, briefing: Briefing) -> dict[str, str]:
+    """Peer -> turn N-1 file name, for the peers still to wait for: file missing, or empty (only created).
+
+    With no roster and nobody else in the folder yet, the first peer to write
+    turn N-1 is awaited (ANY_PEER), so a session does not debate alone
+    because it started a moment before the others.
+    """
+    if briefing.reads < 1 or briefing.verdict.state == "converged" or (
+            briefing.verdict.review is not None and briefing.verdict.final):
+        return {}
+    if not briefing.roster and not (briefing.peers or briefing.absent or briefing.waiting):
+        return {ANY_PEER: ""}
+    awaited = {peer: turn_file_name(briefing.reads, peer) for peer in briefing.waiting}
+    for peer in briefing.peers:
+        if not peer.text and any(f.code == "E004" for f in read_text(os.path.join(folder, peer.file)).findings):
+            awaited[peer.slug] = peer.file
+    return awaited
+
+
+def _looks(folder: str, names: list[str], briefing: Briefing) -> dict[str, Signature | None]:
+    if names == [""]:  # ANY_PEER: whichever turn N-1 files of others exist now
+        prefix, own = f"turn-{briefing.reads}-", turn_file_name(briefing.reads, briefing.slug)
+        try:
+            names = [n for n in os.listdir(folder) if n.startswith(prefix) and n.endswith(".md") and n != own]
+        except OSError:
+            names = []
+        if not names:
+            return {"": None}
+    return {name: signature(os.path.join(folder, name)) for name in names}
+
+
+def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create: bool = False,
+                     key: str | None = None, sections: tuple[str, ...] | None = None,
+                     timeout: float = DEFAULT_TIMEOUT, poll: float | None = None,
+                     on_wait: Callable[[str], None] | None = None,
+                     clock: Callable[[], float] = time.monotonic) -> Briefing:
+    """`brief`, after waiting up to `timeout` seconds for the peers' turn N-1 files.
+
+    Awaited: every peer in the briefing's `waiting` list, and any peer whose
+    file is still empty.  A file counts once it is not empty and unchanged
+    across two looks SETTLE apart (a tool that writes in place may still be at
+    it).  On timeout the briefing holds what exists and a note naming who did
+    not write; after a wait that ended well, a note says for whom it waited.
+    `on_wait` is told once, when the wait has lasted ANNOUNCE_AFTER seconds
+    (a shorter wait is not worth a word, on either stream).
+    """
+    briefing = brief(folder, slug, task, create, key=key, sections=sections)
+    if briefing.role == "judge":
+        return _until_ended(folder, slug, briefing, key, timeout, poll, on_wait, clock)
+    awaited = _awaited(folder, briefing)
+    if not awaited:
+        return briefing
+    started = clock()
+    deadline = started + timeout
+    waited_for = list(awaited)
+    # Said only once the wait has lasted ANNOUNCE_AFTER: a peer that was finishing its file is
+    # common, and a "Waiting..." line for it shows up after the answer in captured output.
+    announce_at: float | None = started + ANNOUNCE_AFTER if on_wait is not None else None
+    with FolderEvents(folder, poll) as events:
+        last: dict[str, Signature | None] | None = None
+        last_at = 0.0
+        briefed_at: dict[str, Signature | None] | None = None  # the files as they were at the last brief
+        while True:
+            if not os.path.isdir(folder):
+                raise FolderError(f"the debate folder {folder} was removed while waiting")
+            now = clock()
+            seen = _looks(folder, list(awaited.values()), briefing)
+            wait = RECHECK
+            if seen != briefed_at and all(s is not None and s.size > 0 for s in seen.values()):
+                if seen == last and now - last_at >= SETTLE:
+                    briefing = brief(folder, slug, task, create, key=key, sections=sections)
+                    awaited = _awaited(folder, briefing)
+                    if not awaited:
+                        if announce_at is not None:
+                            return briefing  # a moment's wait: nothing to say
+                        # said in the briefing itself (stdout): a session that reads stdout and stderr
+                        # apart cannot tell otherwise whether, and for whom, it waited
+                        note = (f"Waited {clock() - started:.0f} s for {', '.join(waited_for)} to write turn "
+                                f"{briefing.reads}.")
+                        return briefing._replace(notes=(note,) + briefing.notes)  # first: it came first
+                    # still waiting (an empty-looking file, a participant who joined): for a change
+                    briefed_at, last = _looks(folder, list(awaited.values()), briefing), None
+                    continue
+                if seen != last:
+                    last, last_at = seen, now
+                wait = max(0.0, last_at + SETTLE - now)
+            else:
+                last = None
+            remaining = deadline - now
+            if remaining <= 0:
+                break
+            if announce_at is not None and now >= announce_at and on_wait is not None:
+                on_wait(f"Waiting up to {timeout:g} s for {', '.join(waited_for)} to write turn "
+                        f"{briefing.reads} (Ctrl-C to stop)...")
+                announce_at = None
+            elif announce_at is not None:
+                wait = min(wait, announce_at - now)
+            events.wait(min(wait, remaining))
+    briefing = brief(folder, slug, task, create, key=key, sections=sections)
+    awaited = _awaited(folder, briefing)
+    if not awaited:
+        return briefing
+    who = "no peer wrote" if ANY_PEER in awaited else f"{', '.join(awaited)} did not write"
+    note = (f"Waited {timeout:g} s (`next --wait`): {who} turn {briefing.reads}. "
+            "Answer with the peer files that exist and tell the user who is missing, "
+            "or run `next --wait` again to keep waiting.")
+    return briefing._replace(notes=briefing.notes + (note,))
+
+
+def _until_ended(folder: str, slug: str, briefing: Briefing, key: str | None, timeout: float, poll: float | None,
+                 on_wait: Callable[[str], None] | None, clock: Callable[[], float]) -> Briefing:
+    """A judge's wait: until the debate has ended (then its judgment may be due), or the timeout."""
+    if briefing.verdict.final:
+        return briefing
+    deadline = clock() + timeout
+    if on_wait is not None:
+        on_wait(f"Waiting up to {timeout:g} s for the debate to end (Ctrl-C to stop)...")
+    with FolderEvents(folder, poll) as events:
+        while not briefing.verdict.final:
+            remaining = deadline - clock()
+            if remaining <= 0:
+                note = (f"Waited {timeout:g} s (`next --wait`): the debate has not ended. Run `next --wait` again "
+                        "to keep waiting.")
+                return briefing._replace(notes=briefing.notes + (note,))
+            events.wait(min(RECHECK, remaining))
+            if not os.path.isdir(folder):
+                raise FolderError(f"the debate folder {folder} was removed while waiting")
+            briefing = brief(folder, slug, key=key)
+    return briefing

@@ -1,0 +1,347 @@
+"""Compose a session's sections into a canonical turn file and create it atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Callable
+from datetime import datetime, timezone
+
+from .. import __version__
+from ..state.atomic import create_exclusive, sweep_stale_temps
+from ..state.debate import visible_scan
+from ..protocol.errors import FolderError, IdentityError, InvalidTurn, TurnConflict
+from ..state.folder import Scan, served_record_path
+from ..protocol.front_matter import strip_frontmatter
+from ..state.keys import claim, free_slug, key_path
+from ..state.ledger import append_entry
+from ..protocol.naming import TurnName, turn_file_name
+from ..protocol.parse import ParsedTurn, parse_turn
+from ..protocol.profile import PROTOCOL_VERSION, Profile, profile_for
+from ..state.sealed import publish_if_complete, seal, sealed_dir, sealed_turns
+from ..state.session import check_identity, check_slug, next_turn_number
+from ..state.task import Task, count_words, require_readable, word_limit
+from ..state.layout import read_state
+from ..protocol.textfile import decode_turn_bytes, read_text
+
+__all__ = ["WriteResult", "write_turn", "served_record_path", "compose"]
+
+# Departures from the canonical form that `write` repairs itself (and says so).
+_NORMALISED = {"W020", "W030", "W031", "W032", "W040", "W050", "W001", "W002"}
+_REFUSED_WARNINGS = {
+    "W033": "remove the extra section or fold it into `## Reasoning` or `## Answer` as a `###` subsection",
+    "W034": "turn 1 has no `## Agreements` or `## Disagreements`; remove them",
+    "W035": "write the value under its own `## <Section>` heading",
+    "W036": "rate it `[critical]`, `[major]` or `[minor]`, or leave the rating out",
+}
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What `write` created. `key` is set when this write claimed the slug; `sealed` when it waits unpublished."""
+
+    path: str
+    turn: int
+    slug: str
+    confidence: int | None  # None: a review turn (it has neither)
+    converged: bool | None
+    normalised: tuple[str, ...]
+    peers_read: tuple[tuple[str, str], ...]
+    key: str | None = None
+    sealed: bool = False
+    published: bool = False
+    warnings: tuple[str, ...] = ()
+    judgment: bool = False  # a judge's judgment-<slug>.md, not a turn
+
+
+def _peers_read(folder: str, scan: Scan, slug: str, turn: int) -> tuple[tuple[str, str], ...]:
+    """The peer files `next` served for this turn, as `next` recorded them (none when it never ran)."""
+    record = served_record_path(folder, slug, turn)
+    try:
+        served = json.loads(read_state(record, 1024 * 1024))
+        if isinstance(served, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in served.items()):
+            return tuple(sorted(served.items()))
+    except (OSError, ValueError):
+        pass
+    return ()  # `next` served nothing for this turn: the session read no peer file, and says so
+
+
+def _problems(parsed: ParsedTurn, participants: tuple[str, ...], slug: str) -> tuple[list[str], list[str]]:
+    problems: list[str] = []
+    normalised: list[str] = []
+    for item in parsed.findings:
+        message = item.message
+        if item.code == "E020":
+            continue  # write adds the title
+        if item.code == "E010":
+            problems.append("remove the frontmatter (the `---` block): write adds its own")
+        elif item.severity == "error":
+            problems.append(f"line {item.line}: {message}")
+        elif item.code in _REFUSED_WARNINGS:
+            problems.append(f"line {item.line}: {message}: {_REFUSED_WARNINGS[item.code]}")
+        elif item.code in _NORMALISED:
+            normalised.append(message)
+    for name in ("Confidence", "Converged"):
+        section = parsed.sections.get(name)
+        extra = [ln.strip() for ln in section.body.strip().splitlines()[1:] if ln.strip()] if section else []
+        if extra:
+            # one line each: what follows would be dropped from the file, so nothing is written
+            holds = "an integer 0-100" if name == "Confidence" else "`yes` or `no — <reason>`"
+            more = ", ..." if len(extra) > 1 else ""
+            problems.append(f"`## {name}` holds one line ({holds}); move the other lines ({extra[0][:60]!r}{more}) "
+                            "to `## Reasoning`")
+    everyone = set(participants) | {slug}
+    for mention in parsed.mentions:
+        for named in mention.slugs:
+            if named not in everyone:
+                known = ", ".join(sorted(everyone - {slug})) or "none"
+                problems.append(f"line {mention.line}: `With {named}:` names no participant of this debate "
+                                f"(participants: {known})")
+    return problems, normalised
+
+
+def _frontmatter(slug: str, turn: int, peers: tuple[tuple[str, str], ...], written_at: str) -> str:
+    lines = [
+        "---",
+        f"protocol: {PROTOCOL_VERSION}",
+        f"turn: {turn}",
+        f"slug: {slug}",
+        f"written_at: '{written_at}'",
+        f"tool: multidebate {__version__}",
+    ]
+    if peers:
+        lines.append("peers_read:")
+        for name, digest in peers:
+            lines.append(f"  - file: {name}")
+            lines.append(f"    sha256: {digest}")
+    else:
+        lines.append("peers_read: []")
+    lines.append("---")
+    return "\n".join(lines) + "\n"
+
+
+def compose(parsed: ParsedTurn, slug: str, turn: int, peers: tuple[tuple[str, str], ...], written_at: str) -> str:
+    """The canonical text of a turn: frontmatter, title, the sections in order, canonical values."""
+    parts = [_frontmatter(slug, turn, peers, written_at), f"# Turn {turn} \u2014 {slug}\n"]
+    for name in parsed.profile.required(turn):
+        if name == "Confidence":
+            body = str(parsed.confidence)
+        elif name == "Converged":
+            word = "yes" if parsed.converged else "no"
+            body = f"{word} \u2014 {parsed.converged_reason}" if parsed.converged_reason else word
+        else:
+            body = parsed.sections[name].body.strip("\n").rstrip()
+        parts.append(f"\n## {name}\n\n{body}\n")
+    return "".join(parts)
+
+
+def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn: int, profile: Profile,
+                 more: Callable[[ParsedTurn], list[str]] | None = None) -> tuple[ParsedTurn, list[str]]:
+    decoded = decode_turn_bytes(content, "<input>")
+    if decoded.text is None:
+        raise InvalidTurn("nothing written: the input is not turn text", [f.message for f in decoded.findings])
+    parsed = parse_turn(decoded.text, "<input>", TurnName(turn, slug), profile)
+    problems, normalised = _problems(parsed, participants, slug)
+    if parsed.metadata:
+        problems.insert(0, "remove the frontmatter (the `---` block): write adds its own")
+    if more is not None and not problems:
+        problems.extend(more(parsed))  # checked against the findings so far once the file itself is sound
+    if problems:
+        expected = ", ".join(f"## {s}" for s in profile.required(turn))
+        raise InvalidTurn(
+            f"nothing written: turn {turn} of `{slug}` needs the sections {expected}, in this order", problems)
+    return parsed, normalised
+
+
+def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -> WriteResult:
+    """Validate `content` as `slug`'s next turn and create its file; see the CLI's `write`.
+
+    Reads only names, TASK.md and the turn N-1 peer files (never the whole
+    debate).  InvalidTurn lists every problem at once; TurnConflict when the
+    file exists; IdentityError when the slug is another session's.
+    """
+    scan, task, _pending = visible_scan(folder)
+    require_readable(task)
+    check_slug(slug, task)
+    unclaimed = check_identity(folder, scan, task, slug, key, "next")
+    if task is not None and task.judge == slug:
+        return _write_judgment(folder, slug, content, unclaimed)
+    sealed_mode = bool(task and task.sealed)
+    own_sealed = {t for t, slugs in sealed_turns(folder).items() if slug in slugs} if sealed_mode else set()
+    own_published = set(scan.by_slug.get(slug, {}))
+    turn = next_turn_number(scan, slug, len(own_sealed - own_published))
+    participants = task.participants if task and task.participants else scan.slugs
+    role = task.role_map.get(slug) if task is not None and task.review else None
+    profile = profile_for(role.kind if role else None)
+    review_warnings: list[str] = []
+    check: Callable[[ParsedTurn], list[str]] | None = None
+    if role is not None and task is not None:
+        review_task = task
+
+        def check(parsed: ParsedTurn) -> list[str]:
+            errors, warnings = _review_problems(folder, review_task, slug, turn, parsed)
+            review_warnings.extend(warnings)
+            return errors
+
+    parsed, normalised = _check_input(content, participants, slug, turn, profile, check)
+    if profile.name == "debate-v1" and (parsed.confidence is None or parsed.converged is None):
+        # _check_input refuses these; never write a guess
+        raise InvalidTurn(f"nothing written: turn {turn} of `{slug}` has no readable Confidence or Converged", [])
+    _refuse_repeat(folder, parsed, slug, turn, sealed_mode)
+    path = os.path.join(folder, turn_file_name(turn, slug))
+    new_key = None
+    try:
+        new_key = claim(folder, slug) if unclaimed else None
+        if unclaimed and new_key is None:
+            raise IdentityError(f"`{slug}` was claimed by another session a moment ago; nothing was written. "
+                                f"Use the free slug `{free_slug(folder, scan, slug)}`.")
+        written_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        peers = _peers_read(folder, scan, slug, turn)
+        data = compose(parsed, slug, turn, peers, written_at).encode("utf-8")
+        created = seal(folder, turn, slug, data) if sealed_mode else create_exclusive(path, data)
+    except OSError as exc:
+        _release(folder, slug, new_key)
+        raise FolderError(f"cannot write {path}: {exc.strerror or exc}; nothing was written") from exc
+    if not created:
+        _release(folder, slug, new_key)
+        raise TurnConflict(
+            f"{path} exists already: another session wrote turn {turn} as `{slug}`. Nothing was written. "
+            "If that was not you, pick another slug; if it was, run `multidebate next` again."
+        )
+    try:
+        append_entry(folder, slug, os.path.basename(path), data, turn, written_at)
+    except OSError:
+        pass  # the turn is written; validate names a turn without ledger entry
+    sweep_stale_temps(folder)  # what writers killed mid-write left behind
+    published = False
+    if sealed_mode and task is not None and task.participants:
+        try:
+            # also any earlier complete turn whose publisher died before its marker
+            for pending in sorted(sealed_turns(folder)):
+                done = publish_if_complete(folder, pending, task.participants)
+                published = done if pending == turn else published
+        except OSError:
+            pass  # the turn stays sealed; the next write publishes it
+    return WriteResult(path, turn, slug, parsed.confidence, parsed.converged, tuple(normalised), peers,
+                       new_key, sealed_mode, published,
+                       _ahead_warnings(scan, participants, slug, turn, peers) + _limit_warnings(parsed, task)
+                       + tuple(review_warnings))
+
+
+def _body(text: str) -> str:
+    """A turn's sections as `compose` writes them: no frontmatter, no title (they name the turn)."""
+    body = strip_frontmatter(text)
+    return body.split("\n", 1)[1].strip() if body.startswith("# Turn ") else body.strip()
+
+
+def _refuse_repeat(folder: str, parsed: ParsedTurn, slug: str, turn: int, sealed_mode: bool) -> None:
+    """A retried command must not write the same turn again as the next one (turns 2, 3 and 4 of one text)."""
+    if turn < 2:
+        return
+    name = turn_file_name(turn - 1, slug)
+    where = os.path.join(sealed_dir(folder), name) if sealed_mode and not os.path.exists(
+        os.path.join(folder, name)) else os.path.join(folder, name)
+    previous = read_text(where)
+    if previous.text is None:
+        return
+    new = _body(compose(parsed, slug, turn, (), ""))
+    if new == _body(previous.text):
+        raise InvalidTurn(f"nothing written: this is word for word your turn {turn - 1} ({name}), which is already "
+                          f"written. If a command was retried, your turn is safe; run `multidebate next` for turn "
+                          f"{turn}", [])
+
+
+def _write_judgment(folder: str, slug: str, content: bytes, unclaimed: bool) -> WriteResult:
+    """The judge's one file, once its judgment is due (judgment.py); never over an existing one."""
+    from ..state.debate import load_debate
+    from ..protocol.judgment import JUDGMENT_SECTIONS, judgment_due, judgment_name, parse_judgment
+    from ..analysis.verdict import judge
+
+    debate = load_debate(folder)
+    verdict = judge(debate)
+    if not judgment_due(debate.task, verdict):
+        why = (f"the debate has not ended (it is {verdict.state})" if not verdict.final else
+               f"the debate ended {verdict.state}: the participants agree, so no judgment is needed")
+        raise InvalidTurn(f"nothing written: {why}. Run `multidebate next --wait` as the judge", [])
+    decoded = decode_turn_bytes(content, "<input>")
+    if decoded.text is None:
+        raise InvalidTurn("nothing written: the input is not text", [f.message for f in decoded.findings])
+    sections, found = parse_judgment(decoded.text, "<input>")
+    if found:
+        raise InvalidTurn("nothing written: a judgment has the sections " + ", ".join(
+            f"## {name}" for name in JUDGMENT_SECTIONS), [f.message for f in found])
+    written_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    peers = _peers_read(folder, debate.scan, slug, 0)
+    head = _frontmatter(slug, verdict.turn, peers, written_at).replace(f"turn: {verdict.turn}\n",
+                                                                       f"role: judge\nverdict: {verdict.state}\n"
+                                                                       f"turn: {verdict.turn}\n")
+    data = (head + f"# Judgment \u2014 {slug}\n" + "".join(
+        f"\n## {name}\n\n{sections[name]}\n" for name in JUDGMENT_SECTIONS)).encode("utf-8")
+    path = os.path.join(folder, judgment_name(slug))
+    new_key = None
+    try:
+        new_key = claim(folder, slug) if unclaimed else None
+        if unclaimed and new_key is None:
+            raise IdentityError(f"`{slug}` was claimed by another session a moment ago; nothing was written.")
+        created = create_exclusive(path, data)
+    except OSError as exc:
+        _release(folder, slug, new_key)
+        raise FolderError(f"cannot write {path}: {exc.strerror or exc}; nothing was written") from exc
+    if not created:
+        _release(folder, slug, new_key)
+        raise TurnConflict(f"{path} exists already: the judgment is written once. Nothing was written.")
+    try:
+        append_entry(folder, slug, os.path.basename(path), data, verdict.turn, written_at)
+    except OSError:
+        pass
+    return WriteResult(path, verdict.turn, slug, None, None, (), peers, new_key, judgment=True)
+
+
+def _review_problems(folder: str, task: Task, slug: str, turn: int, parsed: ParsedTurn) -> tuple[list[str], list[str]]:
+    """(refusals, warnings) for a review turn against the findings so far: an unknown or reused id, an open
+    finding left unanswered, evidence the proposal lacks (the file's own problems are the parser's)."""
+    from ..state.debate import load_debate
+    from ..analysis.review_case import new_turn_problems, proposal_text
+
+    found = new_turn_problems(load_debate(folder), task.role_map, task.rounds, proposal_text(folder, task.proposal),
+                              slug, turn, list(parsed.review_items))
+    errors = [f"line {f.line}: {f.message}" if f.line > 1 else f.message for f in found if f.severity == "error"]
+    return errors, [f.message for f in found if f.severity != "error"]
+
+
+def _ahead_warnings(scan: Scan, participants: tuple[str, ...], slug: str, turn: int,
+                    peers: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """Said, not refused: a turn written before any peer wrote the previous one, or without reading them."""
+    if turn < 2:
+        return ()
+    others = [p for p in participants if p != slug]
+    if others and not any(scan.entry(turn - 1, p) is not None for p in others):
+        return (f"no peer has written turn {turn - 1} yet: you are ahead of every peer. Run `multidebate next "
+                "--wait` before your next turn, so that it answers theirs.",)
+    if not peers:
+        return (f"`next` served you no peer file for turn {turn}: this turn lists none as read. Run `multidebate "
+                "next` before each `write`.",)
+    return ()
+
+
+def _limit_warnings(parsed: ParsedTurn, task: Task | None) -> tuple[str, ...]:
+    """What the turn breaks of the task's stated limits: said, not refused (the session may disagree)."""
+    limit = word_limit(task.text) if task is not None else None
+    if limit is None:
+        return ()
+    words = count_words(parsed.answer)
+    if words <= limit:
+        return ()
+    return (f"your Answer has {words} words (the whole section, bold line included); the task asks for at most "
+            f"{limit}. Keep it within the limit "
+            "in your next turn: a converged debate's final answer is the one shown to the user.",)
+
+
+def _release(folder: str, slug: str, new_key: str | None) -> None:
+    """Undo a claim made by a write that then failed: the key was never shown to anyone."""
+    if new_key is not None:
+        try:
+            os.unlink(key_path(folder, slug))
+        except OSError:
+            pass

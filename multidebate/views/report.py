@@ -1,0 +1,279 @@
+"""The debate as a document: one Report value, rendered as Markdown, JSON or HTML (report_html.py)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ..analysis.trajectory import MATRIX_MAX, Analysis, analyse
+from ..analysis.review_case import Case, review_problem_lines
+from ..state.debate import Debate, load_debate
+from ..analysis.final import FinalAnswer, final_answer
+from ..analysis.integrity import file_problems, problem_lines
+from ..analysis.quotes import Attribution, check_attributions
+from ..protocol.judgment import Judgment, read_judgment
+from ..analysis.review_summary import Summary, summarise
+from ..analysis.verdict import MEASURE
+from ..analysis.verdict import judge
+
+__all__ = ["Report", "build_report", "render_markdown", "render_json"]
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything the report shows; the renderers only format it."""
+
+    folder: str
+    task: str | None
+    analysis: Analysis
+    final: FinalAnswer
+    attributions: tuple[Attribution, ...]
+    unresolved: tuple[tuple[str, str], ...]  # (slug, disagreement item) at the final turn
+    problems: tuple[str, ...] = ()  # TASK.md and integrity problems (integrity.problem_lines)
+    judgment: Judgment | None = None  # the judge's, once written
+    summary: Summary | None = None  # a review's summary for the person who decides
+    cruxes: tuple[Crux, ...] = ()  # an unconverged debate's 1-3 most severe disagreements at its last turn
+
+    @property
+    def misquotes(self) -> tuple[Attribution, ...]:
+        return tuple(a for a in self.attributions if not a.supported)
+
+    def as_dict(self) -> dict[str, object]:
+        verdict = self.analysis.verdict
+        return {
+            "folder": self.folder,
+            "task": self.task,
+            "participants": list(self.analysis.participants),
+            "verdict": verdict.as_dict(),
+            "final_answer": self.final.as_dict(),
+            "turns": [t.as_dict() for t in self.analysis.turns],
+            "flags": [f.as_dict() for f in self.analysis.flags],
+            "attributions": [a.as_dict() for a in self.attributions],
+            "unresolved_disagreements": [{"slug": s, "text": t} for s, t in self.unresolved],
+            "problems": list(self.problems),
+            "judgment": self.judgment.as_dict() if self.judgment is not None else None,
+            "summary": self.summary.as_dict() if self.summary is not None else None,
+            "cruxes": [c._asdict() for c in self.cruxes],
+        }
+
+
+def clip(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters at a word boundary, with an ellipsis when cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut[limit // 2:] else cut).rstrip(" ,;:") + "\u2026"
+
+
+class Crux(NamedTuple):
+    """A disagreement that keeps a debate open: who holds it against whom, how severe, what would settle it."""
+
+    severity: str  # critical, major, unrated or minor
+    slug: str
+    peers: tuple[str, ...]
+    text: str
+    resolves_if: str
+
+
+_RANK = {"critical": 0, "major": 1, "unrated": 2, "minor": 3}
+
+
+def _cruxes(debate: Debate, turn: int, converged: bool) -> tuple[Crux, ...]:
+    """The 1-3 most severe Disagreements items of the last turn (none once the debate converged)."""
+    if converged:
+        return ()
+    found = []
+    for slug in debate.participants:
+        entry = debate.entry(turn, slug)
+        parsed = entry.parsed if entry is not None else None
+        for mention in parsed.mentions if parsed is not None else ():
+            if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
+                found.append(Crux(mention.severity or "unrated", slug, mention.slugs, mention.text,
+                                  mention.resolves_if))
+    found.sort(key=lambda c: _RANK[c.severity])  # stable: the roster's order within a severity
+    return tuple(found[:3])
+
+
+def _unresolved(debate: Debate, turn: int) -> tuple[tuple[str, str], ...]:
+    items = []
+    for slug in debate.participants:
+        entry = debate.entry(turn, slug)
+        if entry is None:
+            continue
+        # the final turn's files are read again: the cache keeps only the first 160 characters of an item
+        mentions = entry.parsed.mentions if entry.parsed is not None else entry.mentions
+        for mention in mentions:
+            if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
+                items.append((slug, mention.text))
+    return tuple(items)
+
+
+def build_report(folder: str, weighted: bool = False) -> Report:
+    """Read the debate in `folder` once and build its report."""
+    debate = load_debate(folder)
+    problems = file_problems(debate)
+    verdict = judge(debate, problems)
+    analysis = analyse(debate, verdict)
+    final = final_answer(debate, verdict, weighted)
+    attributions = tuple(check_attributions(debate))
+    flags = list(analysis.flags)
+    from ..analysis.trajectory import Flag
+
+    for item in attributions:
+        if not item.supported:
+            flags.append(Flag("misquote", item.turn, item.slug, f"{item.slug} attributes to {item.peer} "
+                              f"\u201c{clip(item.claim, 80)}\u201d, which {item.peer}'s turn {item.turn - 1} does not "
+                              f"support ({item.support:.0%} of its terms)"))
+    analysis = Analysis(analysis.verdict, analysis.participants, analysis.turns, tuple(flags))
+    judgment = read_judgment(folder, debate.task)
+    summary = summarise(verdict.review, judgment) if verdict.review is not None else None
+    return Report(folder, debate.task.text if debate.task else None, analysis, final, attributions,
+                  _unresolved(debate, final.turn),
+                  problem_lines(debate, problems) + review_problem_lines(debate, verdict.review), judgment, summary,
+                  _cruxes(debate, final.turn, verdict.state == "converged") if verdict.review is None else ())
+
+
+def render_json(report: Report) -> str:
+    return json.dumps(report.as_dict(), indent=2, ensure_ascii=False)
+
+
+def _cell(value: object) -> str:
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+_MARK = {"same": "✓ same", "different": "✗ different", "unsure": "? unsure"}
+
+
+def render_markdown(report: Report) -> str:
+    """The report as Markdown."""
+    verdict = report.analysis.verdict
+    final = report.final
+    review = verdict.review if report.summary is not None else None
+    out = [f"# {'Review' if review is not None else 'Debate'} report: {report.folder}", ""]
+    if report.summary is not None and review is not None:
+        out += summary_markdown(report.summary, review)
+    if report.task:
+        out += ["## Task", "", report.task.strip(), ""]
+    out += ["## Verdict", "", f"**{verdict.state}**" + (f" at turn {verdict.turn}" if verdict.turn else "")
+            + f": {verdict.detail}.", ""]
+    if review is None:
+        out += [f"Answers are compared by their recommendation lines ({MEASURE}): identical lines, the same value "
+                "for every item, or a line that only adds detail count as the same; a different option, number, "
+                "letter, keep-or-change verb, negation or item counts as different; anything else is unsure.", ""]
+    if report.problems:
+        out += ["## Problems", "", "Act on these before trusting this report (`multidebate validate` explains):", ""]
+        out += [f"- {line}" for line in report.problems]
+        out.append("")
+    if report.judgment is not None:
+        out += judgment_markdown(report.judgment)
+    if review is not None:
+        return "\n".join(out)  # a review's turns carry findings, not answers: the summary says it all
+    out += ["## Final answer", ""]
+    if final.kind == "none":
+        out += ["No answer yet.", ""]
+    elif final.kind == "split":
+        out += [f"No answer is held by more participants than another at turn {final.turn}: the participants are "
+                "split evenly. Their positions:", ""]
+        out += [f"- {d.slug}: {d.recommendation}" for d in final.dissenters]
+        out.append("")
+    else:
+        label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
+        out += [f"{label} at turn {final.turn}, as written by {final.representative}; held by "
+                f"{', '.join(final.supporters)}.", "", final.answer.strip(), ""]
+        if final.dissenters:
+            out += ["**Dissent**", ""]
+            out += [f"- {d.slug}: {d.recommendation}" + (f" ({d.reason})" if d.reason else "")
+                    for d in final.dissenters]
+            out.append("")
+    names = list(report.analysis.participants)
+    out += ["## Turns", "", "| turn | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for row in report.analysis.turns:
+        cells = []
+        for name in names:
+            pos = row.positions.get(name)
+            if pos is None:
+                cells.append("-")
+                continue
+            conv = {True: "yes", False: "no", None: "?"}[pos.converged]
+            conf = "?" if pos.confidence is None else pos.confidence
+            moved = " (changed)" if pos.changed else ""
+            cells.append(_cell(f"{clip(pos.recommendation, 80)} — {conf}, {conv}{moved}"))
+        out.append(f"| {row.turn}{'' if row.complete else '*'} | " + " | ".join(cells) + " |")
+    out.append("")
+    last = report.analysis.turns[-1] if report.analysis.turns else None
+    if last and len(names) > MATRIX_MAX:
+        out += [f"## Agreement at turn {last.turn}", "", f"Not shown for {len(names)} participants (at most "
+                f"{MATRIX_MAX}); the verdict above compared them.", ""]
+    if last and last.matrix:
+        out += [f"## Agreement at turn {last.turn}", "", "| | " + " | ".join(names) + " |",
+                "|---" * (len(names) + 1) + "|"]
+        for a in names:
+            row_cells = []
+            for b in names:
+                if a == b:
+                    row_cells.append("—")
+                    continue
+                result = last.matrix.get((a, b)) or last.matrix.get((b, a))
+                row_cells.append("-" if result is None else _MARK[result.relation])
+            out.append(f"| {a} | " + " | ".join(row_cells) + " |")
+        out.append("")
+    if report.cruxes:
+        out += ["## Cruxes", "", "What keeps the debate open, most severe first (from the last turn's "
+                "Disagreements):", ""]
+        for severity in ("critical", "major", "unrated", "minor"):
+            group = [c for c in report.cruxes if c.severity == severity]
+            out += [f"- **{severity}** {c.slug} vs {', '.join(c.peers) or 'all'}: {_cell(clip(c.text, 300))}"
+                    + (f" (resolves if: {_cell(c.resolves_if)})" if c.resolves_if else "") for c in group]
+        out.append("")
+    if report.unresolved:
+        out += ["## Remaining disagreements (minor ones included)", ""]
+        out += [f"- {slug}: {_cell(text)}" for slug, text in report.unresolved]
+        out.append("")
+    out += ["## Flags", ""]
+    if report.analysis.flags:
+        out += [f"- **{f.kind}** (turn {f.turn}): {f.detail}" for f in report.analysis.flags]
+    else:
+        out.append("None.")
+    out.append("")
+    return "\n".join(out)
+
+
+def judgment_markdown(judgment: Judgment) -> list[str]:
+    """The judge's decision beside the computed verdict (it never replaces it)."""
+    out = [f"## Judgment by {judgment.slug}", "", f"**{judgment.decision or '(no decision line)'}**", ""]
+    if not judgment.valid:
+        out += ["The judgment file has problems (`multidebate validate` lists them).", ""]
+    for name in ("Reasoning", "What each side got right", "Contested points"):
+        text = judgment.sections.get(name)
+        if text:
+            out += [f"### {name}", "", text.strip(), ""]
+    return out
+
+
+def summary_markdown(summary: Summary, case: Case) -> list[str]:
+    """A review's summary for the person who decides, first in the report."""
+    out = ["## Summary for the decision", "", f"**{summary.headline}.**", ""]
+    stop = f"stopped after round {case.rounds}: {case.stop}" if case.stop else f"round {case.rounds} done"
+    out += [f"Rounds allowed: {case.min_rounds} to {case.max_rounds}; {stop}.", ""]
+    out += ["### What was resolved", ""] + ([f"- {_cell(line)}" for line in summary.resolved] or ["- Nothing."])
+    out += ["", "### What needs your decision", ""]
+    if summary.decisions:
+        for d in summary.decisions:
+            out.append(f"- {_cell(d.point)}" + ("".join(f"\n  - option: {_cell(o)}" for o in d.options)))
+    else:
+        out.append("- Nothing: every finding ended in a fix, a test or a rebuttal its critic accepted.")
+    out += ["", "### Recommended actions", ""]
+    if summary.actions:
+        out += ["| priority | action | finding |", "|---|---|---|"]
+        out += [f"| {a.priority} | {_cell(a.what)} | {a.finding} |" for a in summary.actions]
+    else:
+        out.append("None.")
+    out += ["", "### Minority dissent worth reconsidering", ""]
+    out += [f"- {_cell(line)}" for line in summary.dissent] or ["- None."]
+    out += ["", "### Every finding", "", "| finding | title | severity | class | state | move | fix, test or reason |",
+            "|---|---|---|---|---|---|---|"]
+    out += [f"| {f.key} | {_cell(f.title)} | {f.severity} | {f.klass} | {f.state} | {f.move or '-'} | "
+            f"{_cell(f.answer) or '-'} |" for f in summary.checklist]
+    out.append("")
+    return out

@@ -1,0 +1,225 @@
+"""The report as one self-contained HTML page: inline CSS and SVG, nothing fetched, prints well."""
+
+from __future__ import annotations
+
+from html import escape
+
+from ..analysis.trajectory import MATRIX_MAX
+from .report import Report, judgment_markdown, summary_markdown, clip
+from ..analysis.verdict import MEASURE
+
+__all__ = ["render_html"]
+
+_PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2")
+
+_CSS = """
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1b1b;max-width:60rem;margin:2rem auto;
+padding:0 1rem}
+h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd}
+.verdict{display:inline-block;padding:.15rem .6rem;border-radius:1rem;font-weight:600;color:#fff}
+.converged{background:#2e7d32}.in_progress,.empty{background:#616161}.hollow,.stalled{background:#c62828}
+.latent{background:#ef6c00}.max_turns{background:#6a1b9a}
+table{border-collapse:collapse;width:100%;margin:.5rem 0;font-size:.9rem}
+th,td{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
+th{background:#f5f5f5}td.num{text-align:center}.agree{background:#e8f5e9}.differ{background:#ffebee}.unsure{background:#fff8e1}
+.answer{background:#fafafa;border-left:4px solid #2e7d32;padding:.1rem 1rem}.answer.modal{border-left:4px dashed #b26a00}
+.muted{color:#666}.flag{margin:.2rem 0}.legend span{margin-right:1rem}
+@media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg{break-inside:avoid}}
+"""
+
+
+def _markdown(text: str) -> str:
+    """A session's Markdown as HTML, with any raw HTML in it escaped (session text is never trusted).
+
+    Images become text naming their address: an <img> would be fetched when the page opens, and the
+    report promises that nothing is fetched.
+    """
+    import mistune
+
+    class _NoFetch(mistune.HTMLRenderer):
+        def image(self, text: str, url: str, title: str | None = None) -> str:
+            return f"<span class='muted'>[image: {text} &lt;{escape(url)}&gt;]</span>"
+
+    return str(mistune.create_markdown(renderer=_NoFetch(escape=True), plugins=["table", "strikethrough"])(text))
+
+
+def _chart(report: Report) -> str:
+    """Confidence over turns: one polyline per participant, inline SVG."""
+    turns = [t.turn for t in report.analysis.turns]
+    if not turns:
+        return "<p class='muted'>No turns yet.</p>"
+    width, height, pad = 560, 220, 36
+    span = max(len(turns) - 1, 1)
+
+    def x(turn: int) -> float:
+        return pad + (turn - turns[0]) * (width - 2 * pad) / span
+
+    def y(conf: int) -> float:
+        return height - pad - conf * (height - 2 * pad) / 100
+
+    # scales with the page (a fixed width was cut off on narrow screens), never wider than drawn
+    parts = [f"<svg role='img' aria-label='confidence over turns' viewBox='0 0 {width} {height}' "
+             f"style='width:100%;height:auto;max-width:{width}px' xmlns='http://www.w3.org/2000/svg'>"]
+    for level in (0, 50, 100):
+        parts.append(f"<line x1='{pad}' x2='{width - pad}' y1='{y(level)}' y2='{y(level)}' stroke='#ddd'/>"
+                     f"<text x='4' y='{y(level) + 4}' font-size='11' fill='#666'>{level}</text>")
+    for turn in turns:
+        parts.append(f"<text x='{x(turn) - 4}' y='{height - 8}' font-size='11' fill='#666'>{turn}</text>")
+    legend = []
+    count = len(report.analysis.participants)
+    for index, slug in enumerate(report.analysis.participants):
+        color = _PALETTE[index % len(_PALETTE)]
+        dash = _DASHES[index % len(_DASHES)]
+        # participants with equal confidence would hide each other: each is shifted a little sideways
+        # and drawn with its own dash pattern and marker
+        shift = (index - (count - 1) / 2) * min(4.0, 24.0 / max(count, 1))
+        points = [(x(t.turn) + shift, y(p.confidence), t.turn, p.confidence) for t in report.analysis.turns
+                  if (p := t.positions.get(slug)) is not None and p.confidence is not None]
+        if points:
+            coords = " ".join(f"{px:.1f},{py:.1f}" for px, py, _t, _c in points)
+            parts.append(f"<polyline fill='none' stroke='{color}' stroke-width='2' stroke-dasharray='{dash}' "
+                         f"points='{coords}'/>")
+            parts.extend(_marker(index, px, py, color, f"{slug}, turn {turn}: {conf}")
+                         for px, py, turn, conf in points)
+        legend.append(f"<span style='color:{color}'>{_LEGEND_MARKS[index % len(_LEGEND_MARKS)]} "
+                      f"{escape(slug)}</span>")
+    parts.append("</svg>")
+    return "".join(parts) + f"<div class='legend'>{''.join(legend)}</div>"
+
+
+_DASHES = ("none", "6 3", "2 3", "8 3 2 3")
+_LEGEND_MARKS = ("&#9679;", "&#9632;", "&#9650;", "&#9670;")
+
+
+def _marker(index: int, px: float, py: float, color: str, label: str) -> str:
+    """A point with a shape of its own (circle, square, triangle, diamond) and its value on hover."""
+    shape = index % 4
+    tip = f"<title>{escape(label)}</title>"
+    if shape == 0:
+        return f"<circle cx='{px:.1f}' cy='{py:.1f}' r='3.5' fill='{color}'>{tip}</circle>"
+    if shape == 1:
+        return f"<rect x='{px - 3:.1f}' y='{py - 3:.1f}' width='6' height='6' fill='{color}'>{tip}</rect>"
+    if shape == 2:
+        return (f"<polygon points='{px:.1f},{py - 4:.1f} {px - 4:.1f},{py + 3:.1f} {px + 4:.1f},{py + 3:.1f}' "
+                f"fill='{color}'>{tip}</polygon>")
+    return (f"<polygon points='{px:.1f},{py - 4:.1f} {px + 4:.1f},{py:.1f} {px:.1f},{py + 4:.1f} "
+            f"{px - 4:.1f},{py:.1f}' fill='{color}'>{tip}</polygon>")
+
+
+def _turn_table(report: Report) -> str:
+    names = report.analysis.participants
+    rows = ["<table><thead><tr><th>turn</th>" + "".join(f"<th>{escape(n)}</th>" for n in names)
+            + "</tr></thead><tbody>"]
+    for row in report.analysis.turns:
+        cells = []
+        for name in names:
+            pos = row.positions.get(name)
+            if pos is None:
+                cells.append("<td class='muted'>&ndash;</td>")
+                continue
+            conv = {True: "yes", False: "no", None: "?"}[pos.converged]
+            conf = "?" if pos.confidence is None else str(pos.confidence)
+            changed = " <span class='muted'>(changed)</span>" if pos.changed else ""
+            cells.append(f"<td>{escape(clip(pos.recommendation, 160))}<br><b>{conf}</b> &middot; {conv}{changed}</td>")
+        mark = "" if row.complete else "*"
+        rows.append(f"<tr><td class='num'>{row.turn}{mark}</td>{''.join(cells)}</tr>")
+    rows.append("</tbody></table>")
+    return "".join(rows)
+
+
+def _matrix(report: Report) -> str:
+    if len(report.analysis.participants) > MATRIX_MAX:
+        return (f"<p class='muted'>Not shown for {len(report.analysis.participants)} participants (at most "
+                f"{MATRIX_MAX}); the verdict above compared them.</p>")
+    if not report.analysis.turns or not report.analysis.turns[-1].matrix:
+        return "<p class='muted'>Fewer than two answers at the last turn.</p>"
+    last = report.analysis.turns[-1]
+    names = report.analysis.participants
+    rows = [f"<p class='muted'>Turn {last.turn}; {escape(MEASURE)}: &#10003; same, &#10007; different, ? unsure "
+            "(hover a cell for the evidence).</p>",
+            "<table><thead><tr><th></th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr></thead><tbody>"]
+    for a in names:
+        cells = []
+        for b in names:
+            result = last.matrix.get((a, b)) or last.matrix.get((b, a))
+            if a == b or result is None:
+                cells.append("<td class='num muted'>&ndash;</td>")
+            else:
+                css = {"same": "agree", "different": "differ", "unsure": "unsure"}[result.relation]
+                mark = {"same": "&#10003;", "different": "&#10007;", "unsure": "?"}[result.relation]
+                cells.append(f"<td class='num {css}' title='{escape(result.evidence)}'>{mark} "
+                             f"{escape(result.relation)}</td>")
+        rows.append(f"<tr><th>{escape(a)}</th>{''.join(cells)}</tr>")
+    rows.append("</tbody></table>")
+    return "".join(rows)
+
+
+def render_html(report: Report) -> str:
+    """The whole page."""
+    verdict = report.analysis.verdict
+    final = report.final
+    review = verdict.review if report.summary is not None else None
+    body = [f"<h1>{'Review' if review is not None else 'Debate'} report</h1><p class='muted'>"
+            f"{escape(report.folder)}</p>"]
+    if report.summary is not None and review is not None:
+        # built from the case; the fixes, tests and claims in it are session text, escaped by _markdown
+        body.append(_markdown("\n".join(summary_markdown(report.summary, review))))
+    if report.task:
+        body.append(f"<h2>Task</h2><p>{escape(report.task.strip())}</p>")
+    body.append(f"<h2>Verdict</h2><p><span class='verdict {escape(verdict.state)}'>{escape(verdict.state)}</span> "
+                + (f"at turn {verdict.turn} " if verdict.turn else "") + f"&mdash; {escape(verdict.detail)}</p>")
+    if report.problems:
+        body.append("<h2>Problems</h2><p>Act on these before trusting this report (<code>multidebate validate</code> "
+                    "explains):</p><ul>" + "".join(f"<li>{escape(line)}</li>" for line in report.problems) + "</ul>")
+    if report.judgment is not None:
+        body.append(_markdown("\n".join(judgment_markdown(report.judgment))))
+    if review is not None:
+        return _page(body)
+    # only a consensus looks like one: a most-held answer gets its own heading and a dashed amber border
+    body.append("<h2>Final answer</h2>" if final.kind in ("consensus", "none")
+                else "<h2>No consensus: the positions at the end</h2>")
+    if final.kind == "none":
+        body.append("<p class='muted'>No answer yet.</p>")
+    elif final.kind == "split":
+        body.append(f"<p>No answer is held by more participants than another at turn {final.turn}: the "
+                    "participants are split evenly.</p><ul>" + "".join(
+                        f"<li>{escape(d.slug)}: {escape(d.recommendation)}</li>" for d in final.dissenters) + "</ul>")
+    else:
+        label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
+        body.append(f"<p>{label} at turn {final.turn}, as written by <b>{escape(final.representative or '')}</b>; "
+                    f"held by {escape(', '.join(final.supporters))}.</p>"
+                    f"<div class='answer{'' if final.kind == 'consensus' else ' modal'}'>"
+                    f"{_markdown(final.answer.strip())}</div>")
+        if final.dissenters:
+            body.append("<p><b>Dissent</b></p><ul>" + "".join(
+                f"<li>{escape(d.slug)}: {escape(d.recommendation)}"
+                + (f" <span class='muted'>({escape(d.reason)})</span>" if d.reason else "") + "</li>"
+                for d in final.dissenters) + "</ul>")
+    body.append("<h2>Confidence over turns</h2>" + _chart(report))
+    body.append("<h2>Turns</h2>" + _turn_table(report))
+    body.append("<h2>Agreement at the last turn</h2>" + _matrix(report))
+    if report.cruxes:
+        body.append("<h2>Cruxes</h2><p class='muted'>What keeps the debate open, most severe first.</p><ul>" + "".join(
+            f"<li><b>{escape(c.severity)}</b> {escape(c.slug)} vs {escape(', '.join(c.peers) or 'all')}: "
+            f"{escape(clip(c.text, 300))}" + (f" <i>(resolves if: {escape(c.resolves_if)})</i>" if c.resolves_if
+                                               else "") + "</li>" for c in report.cruxes) + "</ul>")
+    if report.unresolved:
+        body.append("<h2>Remaining disagreements (minor ones included)</h2><ul>" + "".join(
+            f"<li><b>{escape(s)}</b>: {escape(t)}</li>" for s, t in report.unresolved) + "</ul>")
+    body.append("<h2>Flags</h2>")
+    if report.analysis.flags:
+        body.append("".join(f"<p class='flag'><b>{escape(f.kind)}</b> (turn {f.turn}): {escape(f.detail)}</p>"
+                            for f in report.analysis.flags))
+    else:
+        body.append("<p class='muted'>None.</p>")
+    return _page(body, f"Debate report: {report.folder}")
+
+
+def _page(body: list[str], title_text: str = "Review report") -> str:
+    title = escape(title_text)
+    # the policy forbids every fetch, so a missed case in the renderer still fetches nothing
+    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+            f"<title>{title}</title>"
+            f"<meta name='viewport' content='width=device-width, initial-scale=1'><style>{_CSS}</style></head>"
+            f"<body>{''.join(body)}</body></html>\n")
