@@ -22,7 +22,7 @@ from itertools import combinations
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from multidebate.analysis.comparison import normalise_line  # noqa: E402
+from multidebate.protocol.answer import normalise_line  # noqa: E402
 from multidebate.state.debate import load_debate  # noqa: E402
 
 

@@ -13,9 +13,9 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 
 from click.testing import CliRunner  # noqa: E402
-
 from helpers import key_of, make_debate  # noqa: E402
 from hostile_corpus import CASES  # noqa: E402
+
 from multidebate.cli import cli  # noqa: E402
 
 

@@ -20,8 +20,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from multidebate.state.debate import load_debate  # noqa: E402
 from multidebate.analysis.quotes import check_attributions  # noqa: E402
+from multidebate.state.debate import load_debate  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 

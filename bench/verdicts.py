@@ -31,8 +31,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from multidebate.state.debate import Debate, load_debate  # noqa: E402
 from multidebate.analysis.verdict import debate_context, judge  # noqa: E402
+from multidebate.state.debate import Debate, load_debate  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 CORPUS = os.path.join(ROOT, "bench", "corpus")

@@ -6,9 +6,9 @@ import json
 import os
 from typing import Any
 
+from multidebate.protocol.naming import parse_turn_name
 from multidebate.state.debate import read_entry
 from multidebate.state.folder import TurnEntry
-from multidebate.protocol.naming import parse_turn_name
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "turns")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from multidebate.turns.briefing import brief
 from multidebate.state.task import create_task, render_task
+from multidebate.turns.briefing import brief
 from multidebate.turns.write import WriteResult, write_turn
 
 

@@ -9,8 +9,9 @@ import sys
 from pathlib import Path
 
 from helpers import make_debate
-from multidebate.state.debate import load_debate
+
 from multidebate.analysis.verdict import judge
+from multidebate.state.debate import load_debate
 
 
 def _answer(folder: str, turn: int, slug: str) -> str:
@@ -85,9 +86,9 @@ def test_warm_answers_equal_cold_ones_on_every_example_and_hostile_file(tmp_path
     import shutil
 
     from click.testing import CliRunner
-
     from helpers import make_debate as make
     from hostile_corpus import CASES
+
     from multidebate.cli import cli
 
     root = Path(__file__).resolve().parent.parent / "examples"

@@ -16,8 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from helpers import make_debate, turn_body
-from multidebate.state.debate import load_debate
+
 from multidebate.protocol.findings import Finding
+from multidebate.state.debate import load_debate
 from multidebate.state.task import render_task
 from multidebate.views.validate import validate_debate
 

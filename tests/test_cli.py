@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 
 from click.testing import CliRunner
-
 from helpers import key_of, make_debate, turn_body
+
 from multidebate import __version__
 from multidebate.cli import cli
 

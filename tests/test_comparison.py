@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from multidebate.analysis.comparison import Context, compare, items_of, normalise_line
+from multidebate.analysis.comparison import Context, compare
+from multidebate.protocol.answer import items_of, normalise_line
 from multidebate.protocol.terms import key_terms, recommendation, slug_words
 
 DIFFERENT = [  # (left, right, a word the evidence must name)

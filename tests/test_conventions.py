@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-
 from helpers import make_debate
+
 from multidebate.cli import EXIT_CODES_HELP, cli
 
 ANSI = "\x1b["

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from helpers import make_debate, turn_body
+
 from multidebate.protocol.errors import FolderError
-from multidebate.views.validate import validate_paths
 from multidebate.turns.write import write_turn
+from multidebate.views.validate import validate_paths
 
 WRITERS, TURNS = 8, 50
 
@@ -117,6 +117,7 @@ def test_write_sweeps_temporary_files_left_by_killed_writers(tmp_path: Path) -> 
     import time
 
     from helpers import make_debate, turn_body, write_keyed
+
     from multidebate.state.atomic import STALE_TEMP_SECONDS
 
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**"}])

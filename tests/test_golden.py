@@ -10,7 +10,6 @@ import json
 import os
 
 import pytest
-
 from golden import FIXTURES, cases, describe
 
 

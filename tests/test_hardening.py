@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 from click.testing import CliRunner
-
 from helpers import key_of, make_debate, turn_body
+
 from multidebate.cli import cli
 from multidebate.state.folder import scan_folder
 
@@ -602,8 +602,8 @@ def test_verdict_and_report_on_many_agreeing_participants_make_linear_comparison
                                                                             monkeypatch: object) -> None:
     """300 participants who all agree: 300 x 299 / 2 = 44,850 pairs were compared; now about one per participant."""
     from multidebate.analysis.comparison import Context
-    from multidebate.state.debate import load_debate
     from multidebate.analysis.verdict import judge
+    from multidebate.state.debate import load_debate
 
     folder = tmp_path
     for turn in (1, 2):

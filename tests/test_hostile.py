@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from helpers import key_of, make_debate
 from hostile_corpus import CASES
+
 from multidebate.cli import cli
+
 
 @pytest.mark.parametrize("index", range(len(CASES)))
 def test_hostile_entry_is_a_finding_everywhere(tmp_path: Path, index: int) -> None:

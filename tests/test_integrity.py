@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from helpers import key_of, make_debate, turn_body
+
 from multidebate.cli import cli
-from multidebate.state.debate import load_debate
 from multidebate.protocol.errors import IdentityError
-from multidebate.views.validate import validate_paths
+from multidebate.state.debate import load_debate
 from multidebate.turns.write import write_turn
+from multidebate.views.validate import validate_paths
 
 
 def codes(folder: Path) -> list[tuple[str, str]]:

@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 from helpers import make_debate
+
 from multidebate.state.cache import report_progress
 from multidebate.state.debate import load_debate
 from multidebate.views.progress import ParseProgress

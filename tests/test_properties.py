@@ -8,8 +8,8 @@ import tempfile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multidebate.protocol.parse import parse_turn
 from multidebate.analysis.comparison import compare
+from multidebate.protocol.parse import parse_turn
 from multidebate.protocol.textfile import decode_turn_bytes
 from multidebate.views.validate import validate_paths
 

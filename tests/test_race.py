@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from helpers import make_debate, turn_body
-from multidebate.state.atomic import create_exclusive
+
 from multidebate.protocol.errors import IdentityError, TurnConflict
+from multidebate.state.atomic import create_exclusive
 
 CTX = mp.get_context("fork")
 RACERS = 6

@@ -9,15 +9,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from helpers import key_of, make_debate, turn_body
+
 from multidebate.analysis.trajectory import analyse
 from multidebate.cli import cli
-from multidebate.views.report import render_markdown
 from multidebate.state.debate import load_debate
-from multidebate.views.report import build_report
-from multidebate.views.validate import validate_paths
 from multidebate.turns.write import write_turn
+from multidebate.views.report import build_report, render_markdown
+from multidebate.views.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if p.is_dir())

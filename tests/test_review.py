@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from helpers import KEYS, write_keyed
-from multidebate.turns.briefing import brief, render_briefing
-from multidebate.cli import cli
-from multidebate.state.debate import load_debate
-from multidebate.protocol.errors import InvalidTurn
+
 from multidebate.analysis.review_case import review_case
+from multidebate.cli import cli
+from multidebate.protocol.errors import InvalidTurn
 from multidebate.protocol.review_items import read_findings, read_responses
-from multidebate.views.status import debate_status
+from multidebate.state.debate import load_debate
 from multidebate.state.task import load_task
+from multidebate.turns.briefing import brief, render_briefing
+from multidebate.views.status import debate_status
 from multidebate.views.validate import validate_debate
 
 PROPOSAL = """# Cache design
@@ -379,8 +379,9 @@ def test_review_outputs_match_the_schemas(tmp_path: Path) -> None:
 
 def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(tmp_path: Path) -> None:
     from helpers import turn_body
-    from multidebate.views.report import build_report
+
     from multidebate.protocol.parse import parse_turn
+    from multidebate.views.report import build_report
 
     folder = str(tmp_path / "open")
     run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "2")

@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from helpers import key_of, make_debate, turn_body
 from jsonschema import Draft202012Validator
 
-from helpers import key_of, make_debate, turn_body
-from multidebate.skill.agents import AGENTS
+from multidebate.analysis.verdict import STATES
 from multidebate.cli import cli
 from multidebate.protocol.judgment import JUDGMENT_SECTIONS
 from multidebate.protocol.profile import PROFILE_CRITIC, PROFILE_DEFENDER, PROFILE_V1
+from multidebate.skill.agents import AGENTS
 from multidebate.skill.install import STATES as SKILL_STATES
-from multidebate.analysis.verdict import STATES
 
 NAMES = ("status", "validate", "next", "write", "skill-list", "error", "report")
 

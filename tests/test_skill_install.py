@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from multidebate.skill.agents import AGENTS
 from multidebate.cli import cli
+from multidebate.skill.agents import AGENTS
 from multidebate.skill.install import RECORD_NAME, bundled_skill
 
 SHARED_READERS = "Codex CLI, Gemini CLI, Cursor, GitHub Copilot, OpenCode, Goose"

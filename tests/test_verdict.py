@@ -7,8 +7,9 @@ import os
 from pathlib import Path
 
 from helpers import make_debate
-from multidebate.state.debate import load_debate
+
 from multidebate.analysis.verdict import judge
+from multidebate.state.debate import load_debate
 
 TOML = "**Use TOML.**\n\nComments and a stdlib parser."
 TOML2 = "**TOML is the right choice** for a small config file."
@@ -53,6 +54,7 @@ def test_min_turns_is_honoured(tmp_path: Path) -> None:
     Path(folder, "TASK.md").write_text(text)
     assert judge(load_debate(folder)).state == "in_progress"
     from helpers import key_of, turn_body, write_keyed
+
     from multidebate.turns.briefing import brief
 
     for turn in (3, 4):
@@ -137,6 +139,7 @@ def test_roster_member_who_never_wrote_keeps_turn_incomplete(tmp_path: Path) -> 
 
 def test_minor_and_none_items_are_not_open_disagreements(tmp_path: Path) -> None:
     from helpers import key_of, turn_body
+
     from multidebate.turns.briefing import brief
     from multidebate.turns.write import write_turn
 
@@ -156,8 +159,8 @@ def test_minor_and_none_items_are_not_open_disagreements(tmp_path: Path) -> None
 
 def test_next_after_convergence_offers_no_write(tmp_path: Path) -> None:
     from click.testing import CliRunner
-
     from helpers import key_of
+
     from multidebate.cli import cli
 
     folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
@@ -174,6 +177,7 @@ def test_next_after_convergence_offers_no_write(tmp_path: Path) -> None:
 def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path: Path) -> None:
     """No roster: c writes turn 1 after a and b have read theirs, so their turn-2 yes never saw c's answer."""
     from helpers import key_of, turn_body, write_keyed
+
     from multidebate.turns.briefing import brief
     from multidebate.turns.write import write_turn
 

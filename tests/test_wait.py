@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from helpers import key_of, make_debate, turn_body, write_keyed
+from processes import Running
+
 from multidebate.cli import cli
 from multidebate.turns.waiting import brief_when_ready
-
-from processes import Running
 
 
 def run(*args: str) -> tuple[int, str, str]:

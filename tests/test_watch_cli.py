@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from click.testing import CliRunner
-
 from helpers import make_debate
+
 from multidebate.cli import cli
 
 

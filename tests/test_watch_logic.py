@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import key_of, make_debate, turn_body, write_keyed
 from watchdog.events import (
     DirDeletedEvent,
     FileClosedEvent,
@@ -22,10 +23,10 @@ from watchdog.events import (
 )
 
 import multidebate.views.watch as watch_module
-from helpers import key_of, make_debate, turn_body, write_keyed
 from multidebate.protocol.errors import FolderError
 from multidebate.state.task import create_task, render_task
-from multidebate.views.watch import HOLD, SETTLE, TurnWatcher
+from multidebate.state.observe import SETTLE
+from multidebate.views.watch import HOLD, TurnWatcher
 from multidebate.views.watch_events import (
     RemovedReport,
     Report,
@@ -35,7 +36,6 @@ from multidebate.views.watch_events import (
     json_line,
     text_line,
 )
-
 
 LATER = SETTLE + 0.001  # just past a second look
 

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-
 from helpers import make_debate, turn_body
+
 from multidebate.cli import cli
 
 

@@ -21,12 +21,12 @@ import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..protocol.findings import CODES, Finding
+from ..protocol.naming import parse_turn_name
 from ..state.cache import cache_dir, load_shard, store_shard
 from ..state.debate import Debate
-from ..protocol.findings import CODES, Finding
-from .integrity import recorded_file_exists
 from ..state.ledger import ledger_path
-from ..protocol.naming import parse_turn_name
+from .integrity import recorded_file_exists
 
 __all__ = ["ChecksCache", "Computed"]
 

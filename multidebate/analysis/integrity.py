@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import os
 
-from ..state.debate import Debate, Entry
 from ..protocol.findings import Finding, finding
-from ..state.ledger import read_ledger
 from ..protocol.naming import parse_turn_name
+from ..state.debate import Debate, Entry
+from ..state.ledger import read_ledger
 from ..state.sealed import sealed_dir
 
 __all__ = ["disowned", "file_problems", "problem_lines", "integrity_findings", "ledger_findings", "ledger_slugs",

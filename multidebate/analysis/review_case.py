@@ -37,7 +37,7 @@ from ..protocol.roles import Role
 if TYPE_CHECKING:
     from ..state.debate import Debate
 
-__all__ = ["FindingState", "Case", "VERDICTS", "TERMINAL", "review_case", "finding_key"]
+__all__ = ["FindingState", "Case", "VERDICTS", "TERMINAL", "case_lines", "finding_line", "review_case", "finding_key"]
 
 VERDICTS = ("critique_wins", "empirical_test_agreed", "defense_wins")
 TERMINAL = frozenset({"conceded", "deferred", "rebutted", "withdrawn"})
@@ -372,3 +372,22 @@ def review_problem_lines(debate: Debate, case: Case | None) -> tuple[str, ...]:
     found = [f for f in (case.problems if case else ()) if f.severity == "error"]
     found += proposal_findings(debate.folder, task.proposal, task.proposal_sha256)
     return tuple(f"{os.path.basename(f.path)}: {f.code} {f.message}" for f in found)
+
+
+def case_lines(case: Case | None, slug: str | None = None, detailed: bool = False) -> list[str]:
+    """The findings as one line each: `- gpt-5-5/F1 [9 FATAL] conceded (CONCEDE): title`; `detailed` adds the
+    claim and the last fix, test or reason (a judge sees only final turns, where a settled finding is gone)."""
+    if case is None:
+        return []
+    shown = [f for f in case.findings if slug is None or f.critic == slug]
+    if slug is not None:  # a critic's own list, in the order of its ids
+        shown.sort(key=lambda f: int(f.id[1:]))
+    if detailed:
+        return [f"{finding_line(f)}\n  claim: {f.claim}" + (f"\n  {f.move or 'answer'}: {f.answer}" if f.answer else "")
+                for f in shown]
+    return [finding_line(f) for f in shown]
+
+
+def finding_line(f: FindingState) -> str:
+    move = f" ({f.move})" if f.move and f.state != "open" else ""
+    return f"- {f.key} [{f.severity} {f.klass}] {f.state}{move}: {f.title[:80]}"

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..state.debate import Debate, Entry
 from ..protocol.mentions import Mention
-from .comparison import DIFFERENT, Comparison
 from ..protocol.terms import key_terms
+from ..state.debate import Debate, Entry
+from .comparison import DIFFERENT, Comparison
 from .verdict import Verdict, debate_context, judge
 
 __all__ = ["MATRIX_MAX", "Position", "TurnAnalysis", "Flag", "Analysis", "analyse"]

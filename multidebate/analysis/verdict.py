@@ -35,16 +35,18 @@ import os
 from itertools import combinations
 from typing import TYPE_CHECKING, NamedTuple
 
-from .comparison import DIFFERENT, SAME, UNSURE, Comparison, Context, normalise_line
-from ..state.debate import Debate, Entry
+from ..protocol.answer import normalise_line
 from ..protocol.findings import Finding
-from .integrity import disowned, file_problems
 from ..protocol.terms import slug_words
+from ..state.debate import Debate, Entry
+from .comparison import DIFFERENT, SAME, UNSURE, Comparison, Context
+from .integrity import disowned, file_problems
 
 if TYPE_CHECKING:
+    from ..state.task import Task
     from .review_case import Case
 
-__all__ = ["STATES", "FINAL_STATES", "PairScore", "Verdict", "judge", "answers_agree", "debate_context",
+__all__ = ["STATES", "FINAL_STATES", "PairScore", "Verdict", "judge", "judgment_due", "answers_agree", "debate_context",
            "proposed_line", "MEASURE"]
 
 STATES = ("empty", "in_progress", "converged", "unconfirmed", "hollow", "latent", "stalled", "max_turns",
@@ -435,3 +437,13 @@ def _disagreement_notes(debate: Debate, turn: int) -> tuple[str, ...]:
             if left:
                 notes.append(f"{slug} says yes but still lists {len(left)} disagreement(s)")
     return tuple(notes)
+
+
+_AGREED = frozenset({"converged", "fully_resolved"})
+
+
+def judgment_due(task: Task | None, verdict: Verdict) -> bool:
+    """Whether the judge writes now: the debate ended, unresolved (or `judge_when: always`)."""
+    if task is None or task.judge is None or not verdict.final:
+        return False
+    return task.judge_when == "always" or verdict.state not in _AGREED

@@ -255,9 +255,9 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
     written and every problem is listed.  The first write under a slug
     claims it and prints a key; later writes need `--key`.
     """
+    from ..turns.write import write_turn
     from ..views.status import debate_status
     from ..views.terminal import printable
-    from ..turns.write import write_turn
 
     key = resolve_key(key, key_file)
     if source is sys.stdin.buffer and sys.stdin.isatty():

@@ -7,8 +7,17 @@ import sys
 
 import click
 
-from .common import (EXIT_ERROR, EXIT_INTERRUPTED, EXIT_NOT_CONVERGED, EXIT_OK, EXIT_TIMEOUT, emit_json, json_option,
-                     library_errors, quiet_stdout)
+from .common import (
+    EXIT_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_NOT_CONVERGED,
+    EXIT_OK,
+    EXIT_TIMEOUT,
+    emit_json,
+    json_option,
+    library_errors,
+    quiet_stdout,
+)
 
 __all__ = ["report", "status", "validate", "watch"]
 
@@ -60,10 +69,9 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
     from contextlib import closing
 
     from ..protocol.errors import MultidebateError
+    from ..views.terminal import printable
     from ..views.watch import reached, watch_folder
     from ..views.watch_events import StateReport, VerdictReport, error_line, json_line, text_line
-
-    from ..views.terminal import printable
 
     render = json_line if as_json else (lambda report: printable(text_line(report)))
     try:
@@ -145,8 +153,8 @@ def report(folder: str, fmt: str, output: str | None, weighted: bool) -> None:
 
 def _own_file(folder: str, output: str) -> str:
     """What `output` is when it is one of the debate's own files (a report must never replace one), else ''."""
-    from ..state.folder import STATE_DIR
     from ..protocol.naming import looks_like_turn_attempt, parse_turn_name
+    from ..state.folder import STATE_DIR
 
     if os.path.islink(output):
         return "a symbolic link (the report would be written wherever it points)"

@@ -1,30 +1,22 @@
-"""The judge: a participant that writes nothing while the debate runs, then one judgment.
+"""The judgment file: `judgment-<slug>.md`, the judge's one file, with JUDGMENT_SECTIONS.
 
-A judgment is due once the debate has ended without agreement (an open
-debate `hollow`, `stalled` or at `max_turns`; a review at `max_rounds`), or
-whenever it has ended if TASK.md says `judge_when: always`.  The judge is
-served every participant's final turn and writes `judgment-<slug>.md` with
-JUDGMENT_SECTIONS; status and report show its decision beside the computed
-verdict, which it never replaces.
+When a judgment is due is the verdict's to say (`analysis.verdict.judgment_due`);
+what the judge is told is the briefing's (`turns.role_briefing.judge_instructions`).
+Status and report show the decision beside the computed verdict, which it
+never replaces.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from .findings import Finding, finding
 
-if TYPE_CHECKING:
-    from ..state.task import Task
-    from ..analysis.verdict import Verdict
-
-__all__ = ["JUDGMENT_SECTIONS", "Judgment", "judgment_name", "judgment_due", "parse_judgment", "read_judgment",
-           "judge_instructions"]
+__all__ = ["JUDGMENT_SECTIONS", "Judgment", "decision_line", "judgment_name", "parse_judgment", "read_judgment"]
 
 JUDGMENT_SECTIONS = ("Decision", "Reasoning", "What each side got right", "Contested points")
-_AGREED = frozenset({"converged", "fully_resolved"})
 
 
 class Judgment(NamedTuple):
@@ -49,13 +41,6 @@ class Judgment(NamedTuple):
 
 def judgment_name(slug: str) -> str:
     return f"judgment-{slug}.md"
-
-
-def judgment_due(task: Task | None, verdict: Verdict) -> bool:
-    """Whether the judge writes now: the debate ended, unresolved (or `judge_when: always`)."""
-    if task is None or task.judge is None or not verdict.final:
-        return False
-    return task.judge_when == "always" or verdict.state not in _AGREED
 
 
 def _canon(text: str) -> str | None:
@@ -98,34 +83,18 @@ def decision_line(decision: str) -> str:
     return " ".join(first.split())
 
 
-def read_judgment(folder: str, task: Task | None) -> Judgment | None:
-    """The debate's judgment, when its judge has written one."""
+def read_judgment(folder: str, judge: str | None) -> Judgment | None:
+    """The debate's judgment, when it has a judge (its slug) and the judge has written one."""
     from .textfile import read_text
 
-    if task is None or task.judge is None:
+    if judge is None:
         return None
-    path = os.path.join(folder, judgment_name(task.judge))
+    path = os.path.join(folder, judgment_name(judge))
     if not os.path.lexists(path):
         return None
     read = read_text(path, shown_as=path)
     if read.text is None:
-        return Judgment(task.judge, path, "", {}, read.findings)
+        return Judgment(judge, path, "", {}, read.findings)
     sections, found = parse_judgment(read.text, path)
-    return Judgment(task.judge, path, decision_line(sections.get("Decision", "")), sections,
+    return Judgment(judge, path, decision_line(sections.get("Decision", "")), sections,
                     tuple(read.findings) + tuple(found))
-
-
-def judge_instructions(verdict: Verdict, review: bool) -> str:
-    """What the judge's judgment must contain."""
-    ended = f"The debate ended: {verdict.state} at {'round' if review else 'turn'} {verdict.turn} ({verdict.detail})."
-    return "\n".join([
-        "ROLE: judge. " + ended,
-        "Below is every participant's final turn. Judge on the arguments and evidence, not on who agreed with "
-        "whom or who wrote more; a position held by fewer can be right. Do not reopen the debate: decide it.",
-        "Write these sections:",
-        "## Decision", "**<the decision, in one sentence>**", "<which answer or which findings stand, and what the "
-        "user should do>",
-        "## Reasoning", "<why, weighing the strongest argument of each side>",
-        "## What each side got right", "- <slug>: <what it got right>",
-        "## Contested points", "- <a point a person must settle, with the options> (or `- None`)",
-    ])

@@ -18,8 +18,8 @@ from importlib import resources
 from pathlib import Path
 
 from .. import __version__
-from .agents import AGENTS, DEFAULT_AGENTS, FOLDERS, folder_for
 from ..protocol.errors import SkillError
+from .agents import AGENTS, DEFAULT_AGENTS, FOLDERS, folder_for
 
 __all__ = [
     "SKILL_NAME", "RECORD_NAME", "STATES", "Location", "Copy", "Change", "bundled_skill", "bundled_sha256",

@@ -27,14 +27,14 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import __version__
-from .atomic import replace_file
-from .entry import Entry, Refs, read_entry
+from ..protocol.answer import AnswerSig
 from ..protocol.findings import CODES, Finding
-from .folder import STATE_DIR, TurnEntry
 from ..protocol.mentions import Claim, Mention
 from ..protocol.profile import PROFILE_V1
+from .atomic import replace_file
+from .entry import Entry, Refs, read_entry
+from .folder import STATE_DIR, TurnEntry
 from .layout import make_state_dirs, read_state
-from ..analysis.comparison import AnswerSig
 
 __all__ = ["CACHE_FORMAT", "ProgressHook", "cache_dir", "code_stamp", "load_shard", "read_entries", "report_progress",
            "store_shard"]

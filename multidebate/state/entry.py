@@ -12,12 +12,12 @@ import os
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..protocol.answer import AnswerSig, signature
 from ..protocol.findings import Finding
-from .folder import TurnEntry
 from ..protocol.mentions import Claim, Mention, claims_of
-from ..analysis.comparison import AnswerSig, signature
 from ..protocol.terms import key_terms
 from ..protocol.textfile import read_text
+from .folder import TurnEntry
 
 if TYPE_CHECKING:
     from ..protocol.parse import ParsedTurn

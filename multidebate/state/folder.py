@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import NamedTuple
 from functools import cached_property
+from typing import NamedTuple
 
 from ..protocol.errors import FolderError
 from ..protocol.naming import TurnName, looks_like_turn_attempt, parse_turn_name

@@ -30,7 +30,9 @@ from watchdog.observers.polling import PollingObserver
 
 from ..protocol.errors import FolderError
 
-__all__ = ["FALLBACK_POLL", "FolderEvents", "Signature", "signature"]
+__all__ = ["FALLBACK_POLL", "SETTLE", "FolderEvents", "FileLook", "look"]
+
+SETTLE = 0.1  # between the two looks that show a file has stopped changing
 
 # When native events cannot be had (inotify watch limit, unsupported file system),
 # poll at this interval rather than fail.
@@ -49,7 +51,7 @@ _EVENT_FILTER: list[type[FileSystemEvent]] = [
 ]
 
 
-class Signature(NamedTuple):
+class FileLook(NamedTuple):
     """What tells two looks at a file apart without reading it."""
 
     size: int
@@ -59,13 +61,13 @@ class Signature(NamedTuple):
     is_symlink: bool
 
 
-def signature(path: str) -> Signature | None:
-    """The Signature of `path` (symlinks not followed), or None when it does not exist."""
+def look(path: str) -> FileLook | None:
+    """The FileLook of `path` (symlinks not followed), or None when it does not exist."""
     try:
         info = os.lstat(path)
     except OSError:
         return None
-    return Signature(info.st_size, info.st_mtime_ns, info.st_ino, stat.S_ISREG(info.st_mode),
+    return FileLook(info.st_size, info.st_mtime_ns, info.st_ino, stat.S_ISREG(info.st_mode),
                      stat.S_ISLNK(info.st_mode))
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import os
 
+from ..protocol.naming import parse_turn_name, turn_file_name
 from .atomic import create_exclusive
 from .folder import STATE_DIR
-from ..protocol.naming import parse_turn_name, turn_file_name
 from .layout import make_state_dirs
 
 __all__ = ["sealed_dir", "sealed_turns", "published_turns", "seal", "publish_if_complete"]

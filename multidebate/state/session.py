@@ -5,9 +5,9 @@ from __future__ import annotations
 import shlex
 
 from ..protocol.errors import IdentityError, RosterError, SlugError, TurnConflict
+from ..protocol.naming import is_slug, slugify, turn_file_name
 from .folder import Scan
 from .keys import KeyMismatch, check_key, free_slug
-from ..protocol.naming import is_slug, slugify, turn_file_name
 from .task import Task
 
 __all__ = ["check_slug", "check_identity", "next_turn_number"]

@@ -5,19 +5,19 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import NamedTuple
 from datetime import datetime, timezone
+from typing import NamedTuple
 
+from .. import __version__
 from ..protocol.errors import TaskError
 from ..protocol.findings import Finding, finding
 from ..protocol.front_matter import split_frontmatter
 from ..protocol.lazy_re import LazyPattern
 from ..protocol.naming import is_slug
 from ..protocol.roles import JUDGE_WHEN, MODES, Role, parse_role
-from .layout import read_state, write_state
 from ..protocol.textfile import read_text
-from .. import __version__
 from .atomic import create_exclusive
+from .layout import read_state, write_state
 
 __all__ = ["Task", "TASK_FILE", "count_words", "load_task", "render_task", "create_task", "require_readable", "retire",
            "same_task", "word_limit"]

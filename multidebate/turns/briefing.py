@@ -9,23 +9,23 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from typing import TYPE_CHECKING, NamedTuple
 from datetime import date
+from typing import TYPE_CHECKING, NamedTuple
 
-from ..analysis.comparison import normalise_line
-from ..state.debate import Debate, Entry, load_debate, read_entry
+from ..analysis.verdict import Verdict, debate_context, judge, proposed_line
+from ..protocol.answer import normalise_line
 from ..protocol.errors import FolderError, TaskError
-from ..state.folder import TurnEntry, served_record_path
 from ..protocol.front_matter import strip_frontmatter
 from ..protocol.naming import TurnName
 from ..protocol.profile import PROFILE_V1, profile_for
+from ..protocol.roles import reads
+from ..protocol.textfile import read_text
+from ..state.debate import Debate, Entry, load_debate, read_entry
+from ..state.folder import TurnEntry, served_record_path
+from ..state.layout import write_state
 from ..state.sealed import sealed_dir
 from ..state.session import check_identity, check_slug, next_turn_number
-from ..state.layout import write_state
-from ..protocol.textfile import read_text
 from ..state.task import TASK_FILE, create_task, render_task, require_readable, same_task, word_limit
-from ..protocol.roles import reads
-from ..analysis.verdict import Verdict, debate_context, judge, proposed_line
 
 if TYPE_CHECKING:
     from ..protocol.parse import ParsedTurn
@@ -369,7 +369,9 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
 
 def _judge_briefing(folder: str, slug: str, debate: Debate, key: str | None) -> Briefing:
     """The judge's briefing: wait while the debate runs; once a judgment is due, every final turn."""
-    from ..protocol.judgment import judge_instructions, judgment_due, judgment_name
+    from ..analysis.verdict import judgment_due
+    from ..protocol.judgment import judgment_name
+    from .role_briefing import judge_instructions
 
     task = debate.task
     verdict = judge(debate)
@@ -523,7 +525,7 @@ def render_briefing(b: Briefing) -> str:
 
 def _render_judge(b: Briefing) -> str:
     """A judge's briefing: the task, the computed verdict, every final turn, the judgment's sections."""
-    from .role_briefing import case_lines
+    from ..analysis.review_case import case_lines
 
     fence = _fence_id([peer.text for peer in b.peers])
     out = [f"You are `{b.slug}`, the judge; today is {b.today}."]

@@ -7,35 +7,17 @@ for them, and only on the turns they apply to.
 
 from __future__ import annotations
 
-from ..analysis.review_case import TERMINAL, Case, FindingState
+from ..analysis.review_case import TERMINAL, Case, case_lines, finding_line
+from ..analysis.verdict import Verdict
 from ..protocol.review_items import CLASSES
 from ..protocol.roles import Role, lens_text
 
-__all__ = ["role_instructions", "case_lines", "VERDICT_RULE"]
+__all__ = ["role_instructions", "judge_instructions", "VERDICT_RULE"]
 
 VERDICT_RULE = ("Case verdict, computed from the files after each round: critique_wins if any finding ends CONCEDE "
                 "at severity >= 9 (or unanswered at >= 9); else empirical_test_agreed if one ends DEFER with a "
                 "test; else defense_wins.")
 _CLASSES = " | ".join(f"{name} ({low}-{high})" for name, (low, high) in CLASSES.items())
-
-
-def case_lines(case: Case | None, slug: str | None = None, detailed: bool = False) -> list[str]:
-    """The findings as one line each: `- gpt-5-5/F1 [9 FATAL] conceded (CONCEDE): title`; `detailed` adds the
-    claim and the last fix, test or reason (a judge sees only final turns, where a settled finding is gone)."""
-    if case is None:
-        return []
-    shown = [f for f in case.findings if slug is None or f.critic == slug]
-    if slug is not None:  # a critic's own list, in the order of its ids
-        shown.sort(key=lambda f: int(f.id[1:]))
-    if detailed:
-        return [f"{_line(f)}\n  claim: {f.claim}" + (f"\n  {f.move or 'answer'}: {f.answer}" if f.answer else "")
-                for f in shown]
-    return [_line(f) for f in shown]
-
-
-def _line(f: FindingState) -> str:
-    move = f" ({f.move})" if f.move and f.state != "open" else ""
-    return f"- {f.key} [{f.severity} {f.klass}] {f.state}{move}: {f.title[:80]}"
 
 
 def _next_id(case: Case | None, slug: str) -> str:
@@ -81,10 +63,10 @@ def _defender(case: Case | None) -> list[str]:
     closed = [f for f in findings if f.state in TERMINAL]
     out = ["You defend the proposal. Concede only when the evidence overrides its rationale; do not rebut a fact "
            "you cannot dispute; defer when a concrete test would settle it.", VERDICT_RULE]
-    out += ["OPEN FINDINGS (answer every one):", *([_line(f) for f in open_] or ["- none"])]
+    out += ["OPEN FINDINGS (answer every one):", *([finding_line(f) for f in open_] or ["- none"])]
     if closed:
         out += ["Answered before (answer one again to change its move, fix, test or reason; a change made only in "
-                "another item is lost):", *[_line(f) for f in closed]]
+                "another item is lost):", *[finding_line(f) for f in closed]]
     several = len({f.critic for f in findings}) > 1
     example = open_[0].key if open_ and several else (open_[0].id if open_ else "F1")
     out += ["In `## Responses`, one item per finding" + (" (name the critic: `<critic>/F1`)" if several else "")
@@ -95,3 +77,19 @@ def _defender(case: Case | None) -> list[str]:
     if not open_:
         out.append("No finding is open: write `None.` in `## Responses` unless you change a move.")
     return out
+
+
+def judge_instructions(verdict: Verdict, review: bool) -> str:
+    """What the judge's judgment must contain."""
+    ended = f"The debate ended: {verdict.state} at {'round' if review else 'turn'} {verdict.turn} ({verdict.detail})."
+    return "\n".join([
+        "ROLE: judge. " + ended,
+        "Below is every participant's final turn. Judge on the arguments and evidence, not on who agreed with "
+        "whom or who wrote more; a position held by fewer can be right. Do not reopen the debate: decide it.",
+        "Write these sections:",
+        "## Decision", "**<the decision, in one sentence>**", "<which answer or which findings stand, and what the "
+        "user should do>",
+        "## Reasoning", "<why, weighing the strongest argument of each side>",
+        "## What each side got right", "- <slug>: <what it got right>",
+        "## Contested points", "- <a point a person must settle, with the options> (or `- None`)",
+    ])

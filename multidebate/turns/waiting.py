@@ -11,12 +11,11 @@ import os
 import time
 from collections.abc import Callable
 
-from .briefing import Briefing, brief
 from ..protocol.errors import FolderError
 from ..protocol.naming import turn_file_name
-from ..state.observe import FolderEvents, Signature, signature
 from ..protocol.textfile import read_text
-from ..views.watch import SETTLE
+from ..state.observe import SETTLE, FileLook, FolderEvents, look
+from .briefing import Briefing, brief
 
 __all__ = ["ANY_PEER", "DEFAULT_TIMEOUT", "RECHECK", "brief_when_ready"]
 
@@ -48,7 +47,7 @@ def _awaited(folder: str, briefing: Briefing) -> dict[str, str]:
     return awaited
 
 
-def _looks(folder: str, names: list[str], briefing: Briefing) -> dict[str, Signature | None]:
+def _looks(folder: str, names: list[str], briefing: Briefing) -> dict[str, FileLook | None]:
     if names == [""]:  # ANY_PEER: whichever turn N-1 files of others exist now
         prefix, own = f"turn-{briefing.reads}-", turn_file_name(briefing.reads, briefing.slug)
         try:
@@ -57,7 +56,7 @@ def _looks(folder: str, names: list[str], briefing: Briefing) -> dict[str, Signa
             names = []
         if not names:
             return {"": None}
-    return {name: signature(os.path.join(folder, name)) for name in names}
+    return {name: look(os.path.join(folder, name)) for name in names}
 
 
 def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create: bool = False,
@@ -88,9 +87,9 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
     # common, and a "Waiting..." line for it shows up after the answer in captured output.
     announce_at: float | None = started + ANNOUNCE_AFTER if on_wait is not None else None
     with FolderEvents(folder, poll) as events:
-        last: dict[str, Signature | None] | None = None
+        last: dict[str, FileLook | None] | None = None
         last_at = 0.0
-        briefed_at: dict[str, Signature | None] | None = None  # the files as they were at the last brief
+        briefed_at: dict[str, FileLook | None] | None = None  # the files as they were at the last brief
         while True:
             if not os.path.isdir(folder):
                 raise FolderError(f"the debate folder {folder} was removed while waiting")

@@ -5,25 +5,25 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Callable
 from datetime import datetime, timezone
+from typing import Callable
 
 from .. import __version__
-from ..state.atomic import create_exclusive, sweep_stale_temps
-from ..state.debate import visible_scan
 from ..protocol.errors import FolderError, IdentityError, InvalidTurn, TurnConflict
-from ..state.folder import Scan, served_record_path
 from ..protocol.front_matter import strip_frontmatter
-from ..state.keys import claim, free_slug, key_path
-from ..state.ledger import append_entry
 from ..protocol.naming import TurnName, turn_file_name
 from ..protocol.parse import ParsedTurn, parse_turn
 from ..protocol.profile import PROTOCOL_VERSION, Profile, profile_for
+from ..protocol.textfile import decode_turn_bytes, read_text
+from ..state.atomic import create_exclusive, sweep_stale_temps
+from ..state.debate import visible_scan
+from ..state.folder import Scan, served_record_path
+from ..state.keys import claim, free_slug, key_path
+from ..state.layout import read_state
+from ..state.ledger import append_entry
 from ..state.sealed import publish_if_complete, seal, sealed_dir, sealed_turns
 from ..state.session import check_identity, check_slug, next_turn_number
 from ..state.task import Task, count_words, require_readable, word_limit
-from ..state.layout import read_state
-from ..protocol.textfile import decode_turn_bytes, read_text
 
 __all__ = ["WriteResult", "write_turn", "served_record_path", "compose"]
 
@@ -254,9 +254,9 @@ def _refuse_repeat(folder: str, parsed: ParsedTurn, slug: str, turn: int, sealed
 
 def _write_judgment(folder: str, slug: str, content: bytes, unclaimed: bool) -> WriteResult:
     """The judge's one file, once its judgment is due (judgment.py); never over an existing one."""
+    from ..analysis.verdict import judge, judgment_due
+    from ..protocol.judgment import JUDGMENT_SECTIONS, judgment_name, parse_judgment
     from ..state.debate import load_debate
-    from ..protocol.judgment import JUDGMENT_SECTIONS, judgment_due, judgment_name, parse_judgment
-    from ..analysis.verdict import judge
 
     debate = load_debate(folder)
     verdict = judge(debate)
@@ -301,8 +301,8 @@ def _write_judgment(folder: str, slug: str, content: bytes, unclaimed: bool) -> 
 def _review_problems(folder: str, task: Task, slug: str, turn: int, parsed: ParsedTurn) -> tuple[list[str], list[str]]:
     """(refusals, warnings) for a review turn against the findings so far: an unknown or reused id, an open
     finding left unanswered, evidence the proposal lacks (the file's own problems are the parser's)."""
-    from ..state.debate import load_debate
     from ..analysis.review_case import new_turn_problems, proposal_text
+    from ..state.debate import load_debate
 
     found = new_turn_problems(load_debate(folder), task.role_map, task.rounds, proposal_text(folder, task.proposal),
                               slug, turn, list(parsed.review_items))

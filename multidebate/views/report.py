@@ -6,16 +6,15 @@ import json
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..analysis.trajectory import MATRIX_MAX, Analysis, analyse
-from ..analysis.review_case import Case, review_problem_lines
-from ..state.debate import Debate, load_debate
 from ..analysis.final import FinalAnswer, final_answer
 from ..analysis.integrity import file_problems, problem_lines
 from ..analysis.quotes import Attribution, check_attributions
-from ..protocol.judgment import Judgment, read_judgment
+from ..analysis.review_case import Case, review_problem_lines
 from ..analysis.review_summary import Summary, summarise
-from ..analysis.verdict import MEASURE
-from ..analysis.verdict import judge
+from ..analysis.trajectory import MATRIX_MAX, Analysis, analyse
+from ..analysis.verdict import MEASURE, judge
+from ..protocol.judgment import Judgment, read_judgment
+from ..state.debate import Debate, load_debate
 
 __all__ = ["Report", "build_report", "render_markdown", "render_json"]
 
@@ -126,7 +125,7 @@ def build_report(folder: str, weighted: bool = False) -> Report:
                               f"\u201c{clip(item.claim, 80)}\u201d, which {item.peer}'s turn {item.turn - 1} does not "
                               f"support ({item.support:.0%} of its terms)"))
     analysis = Analysis(analysis.verdict, analysis.participants, analysis.turns, tuple(flags))
-    judgment = read_judgment(folder, debate.task)
+    judgment = read_judgment(folder, debate.task.judge if debate.task else None)
     summary = summarise(verdict.review, judgment) if verdict.review is not None else None
     return Report(folder, debate.task.text if debate.task else None, analysis, final, attributions,
                   _unresolved(debate, final.turn),

@@ -5,8 +5,8 @@ from __future__ import annotations
 from html import escape
 
 from ..analysis.trajectory import MATRIX_MAX
-from .report import Report, judgment_markdown, summary_markdown, clip
 from ..analysis.verdict import MEASURE
+from .report import Report, clip, judgment_markdown, summary_markdown
 
 __all__ = ["render_html"]
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import time
 from typing import NamedTuple
 
-from ..state.debate import Debate, Entry, load_debate
-from ..protocol.findings import Finding
 from ..analysis.integrity import file_problems, problem_lines
-from ..protocol.judgment import Judgment
 from ..analysis.verdict import Verdict, judge
+from ..protocol.findings import Finding
+from ..protocol.judgment import Judgment
+from ..state.debate import Debate, Entry, load_debate
 
 __all__ = ["Cell", "TurnRow", "Status", "debate_status", "render_status"]
 
@@ -143,12 +142,13 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     from ..analysis.review_case import review_problem_lines
 
     lines += review_problem_lines(debate, verdict.review)
-    from ..protocol.judgment import judgment_due, read_judgment
+    from ..analysis.verdict import judgment_due
+    from ..protocol.judgment import read_judgment
 
     return Status(folder, debate.task.text if debate.task else None, debate.participants, current, missing,
                   waiting, rows, verdict, outsiders, sealed,
                   bool(debate.task and debate.task.participants), lines,
-                  debate.task.judge if debate.task else None, read_judgment(folder, debate.task),
+                  debate.task.judge if debate.task else None, read_judgment(folder, debate.task.judge if debate.task else None),
                   judgment_due(debate.task, verdict))
 
 
@@ -213,7 +213,7 @@ def render_status(status: Status) -> str:
     lines.extend(f"problem: {line}" for line in status.problems)
     verdict = status.verdict
     if review is not None:
-        from ..turns.role_briefing import case_lines
+        from ..analysis.review_case import case_lines
 
         lines.append(f"findings after round {review.rounds}:" if review.rounds else "findings raised so far:")
         lines.extend("  " + line for line in case_lines(review) or ["- none"])

@@ -10,15 +10,15 @@ import functools
 import os
 from collections.abc import Iterable
 
-from ..state.debate import Debate, Entry, load_debate, read_entry
-from ..protocol.errors import FolderError
-from ..protocol.findings import Finding, finding
-from ..state.folder import TurnEntry
 from ..analysis.checks_cache import ChecksCache, Computed
 from ..analysis.integrity import ledger_findings, ledger_slugs, reading_findings
 from ..analysis.quotes import check_attributions
+from ..protocol.errors import FolderError
+from ..protocol.findings import Finding, finding
 from ..protocol.naming import canonical_guess, parse_turn_name
 from ..protocol.textfile import read_text
+from ..state.debate import Debate, Entry, load_debate, read_entry
+from ..state.folder import TurnEntry
 
 __all__ = ["validate_debate", "validate_paths", "exit_code"]
 
@@ -92,7 +92,7 @@ def _folder_findings(debate: Debate) -> list[Finding]:
     if task is not None:
         from ..protocol.judgment import read_judgment
 
-        judgment = read_judgment(debate.folder, task)
+        judgment = read_judgment(debate.folder, task.judge if task else None)
         found.extend(judgment.findings if judgment is not None else ())
         found.extend(task.findings)
         if task.participants:

@@ -30,13 +30,13 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..state.debate import Debate, Entry, load_debate, read_entry
-from ..protocol.errors import FolderError
-from ..state.folder import TurnEntry, scan_folder, scan_of
-from ..protocol.naming import parse_turn_name
-from ..state.observe import Signature, signature
-from ..state.task import TASK_FILE, Task, load_task
 from ..analysis.verdict import FINAL_STATES, Verdict, judge
+from ..protocol.errors import FolderError
+from ..protocol.naming import parse_turn_name
+from ..state.debate import Debate, Entry, load_debate, read_entry
+from ..state.folder import TurnEntry, scan_folder, scan_of
+from ..state.observe import SETTLE, FileLook, look
+from ..state.task import TASK_FILE, Task, load_task
 from .watch_events import (
     RemovedReport,
     Report,
@@ -47,9 +47,8 @@ from .watch_events import (
     state_of,
 )
 
-__all__ = ["SETTLE", "HOLD", "TurnWatcher", "watch_folder", "reached"]
+__all__ = ["HOLD", "TurnWatcher", "watch_folder", "reached"]
 
-SETTLE = 0.1  # between the two looks that show a file has stopped changing
 HOLD = 1.0  # quiet time asked of a file still open for writing, or that parses with errors
 HEARTBEAT = 0.5  # the longest the loop sleeps: how soon a removed folder is noticed
 RESCAN_EVERY = 5.0  # a listing now and then catches events the OS dropped
@@ -76,7 +75,7 @@ class _Candidate:
     """A turn file that changed and has not been looked at twice since."""
 
     due: float
-    seen: Signature | None = None
+    seen: FileLook | None = None
     changed_at: float = 0.0
     writing: bool = False
     missing: bool = False  # gone at the last look: removed only if still gone at the next
@@ -88,7 +87,7 @@ class _Known:
 
     turn_entry: TurnEntry
     entry: Entry
-    seen: Signature | None
+    seen: FileLook | None
 
 
 def reached(state: str, until: str | None) -> bool:
@@ -136,7 +135,7 @@ class TurnWatcher:
             if any(f.code == "E004" for f in entry.findings):
                 self._candidates[turn_entry.filename] = _Candidate(due=now, changed_at=now)
             else:
-                self._known[turn_entry.filename] = _Known(turn_entry, entry, signature(turn_entry.path))
+                self._known[turn_entry.filename] = _Known(turn_entry, entry, look(turn_entry.path))
         self._last_rescan = now
         debate = self._debate()
         self._verdict = judge(debate)
@@ -228,7 +227,7 @@ class TurnWatcher:
         for turn_entry in scan.turns:
             name = turn_entry.filename
             known = self._known.get(name)
-            if name not in self._candidates and (known is None or known.seen != signature(turn_entry.path)):
+            if name not in self._candidates and (known is None or known.seen != look(turn_entry.path)):
                 self._candidates[name] = _Candidate(due=now, changed_at=now)
         for name in self._known:
             if name not in listed and name not in self._candidates:
@@ -239,7 +238,7 @@ class TurnWatcher:
 
     def _look(self, name: str, candidate: _Candidate, now: float) -> Report | None:
         path = os.path.join(self.folder, name)
-        seen = signature(path)
+        seen = look(path)
         if seen is None:
             if not candidate.missing:
                 # Editors replace a file by renaming it away and back, and a folder being

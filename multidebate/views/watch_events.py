@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import ClassVar, Union
 
-from ..state.debate import Debate, Entry
 from ..analysis.verdict import Verdict
+from ..state.debate import Debate, Entry
 
 __all__ = [
     "StateReport",

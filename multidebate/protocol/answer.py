@@ -1,0 +1,158 @@
+"""What an Answer says, as the comparison needs it: its recommendation line, its items, a fingerprint.
+
+Computed once when a turn file is parsed and kept in the parse cache
+(`AnswerSig`), so that comparing two Answers later reads no file.  Whether
+two Answers recommend the same thing is the analysis's to decide
+(`analysis.comparison`); this module only extracts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lazy_re import LazyPattern
+from .terms import recommendation
+
+__all__ = ["AnswerSig", "items_of", "normalise_line", "signature"]
+
+_ITEM_RE = LazyPattern(
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\s*(Q\s*\d+|\d+|[A-Za-z][A-Za-z0-9 _/-]{0,30}?)\s*(?:\*\*|__)?\s*[:=)\u2192]"
+    r"\s*(?:\*\*|__)?\s*(.{1,80}?)\s*(?:\*\*|__)?\s*$", re.MULTILINE)
+# "1. Use TOML" / "2) B": an ordered list item; an item only when the list opens the Answer (else reasons)
+_ORDERED_RE = LazyPattern(r"^\s*(\d{1,2})[.)]\s+(?:\*\*|__)?\s*(.{1,200}?)\s*(?:\*\*|__)?\s*$")
+# "pool_size: 10, max_overflow: 10": settings inline, when the whole line is such items
+_INLINE_SETTINGS_RE = LazyPattern(r"(?:^|[,;]\s*)([A-Za-z_][\w.-]{0,40})\s*[:=]\s*([^,;:=]+?)\s*(?=[,;]|$)")
+# "1: 401 Unauthorized, 2: 403 Forbidden": numbered values inline, separated by commas or semicolons
+_INLINE_VALUES_RE = LazyPattern(r"(?:^|[,;]\s*)(\d{1,2})\s*[:=)\u2192]\s*([^,;]+?)\s*(?=[,;]|$)")
+# "1. A 2. B", "1-B, 2-C", "1B 2C": numbered letters inline, numbered from 1 without a gap
+_INLINE_NUMBERED_RE = LazyPattern(r"(?<![\w.])(\d{1,2})\s*[.):=\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])")
+_INLINE_ITEM_RE = LazyPattern(r"\b(Q\s*\d+)\s*[:=.)\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])", re.IGNORECASE)
+_MARKUP_RE = LazyPattern(r"[*_`~>#\[\]()\"'\u201c\u201d\u2018\u2019]")
+_SPACE_RE = LazyPattern(r"\s+")
+
+
+def normalise_line(line: str) -> str:
+    """A recommendation line folded for comparison: case, markdown, punctuation and spacing."""
+    text = _MARKUP_RE.sub(" ", line.lower().replace("\u2014", " ").replace("\u2013", " "))
+    text = re.sub(r"[.,;:!?]+(?=\s|$)", " ", text)
+    return _SPACE_RE.sub(" ", text).strip()
+
+
+def items_of(answer: str) -> tuple[tuple[str, str], ...]:
+    """The items of an item-by-item answer ('Q1: B', 'connect: 3 s', '1. ...'), key and value, in order.
+
+    Taken from the first run of at least two consecutive `key: value` lines (or
+    inline 'Q1 A, Q2 B'), so reasons written after the items are not items.
+    """
+    inline = _inline_items(recommendation(answer), next(iter(answer.strip().splitlines()), ""))
+    if inline:
+        return inline  # the line itself is the list
+    best: list[tuple[str, str]] = []
+    run: list[tuple[str, str]] = []
+    fence = ""
+    opening = True  # no prose yet: an ordered list here is the answer itself, later it lists reasons
+    for number, line in enumerate(answer.splitlines()):
+        stripped = line.strip()
+        marker = re.match(r"^(`{3,}|~{3,})", stripped)
+        if fence or marker:  # configuration in a code block is no list of answers
+            fence = "" if fence and marker and marker.group(1)[0] == fence[0] else fence or (
+                marker.group(1) if marker else "")
+            stripped = ""
+            line = ""
+        if number > 40 and not run:
+            break  # items come first; later lines are reasons
+        match = _ITEM_RE.match(line) if stripped and not _is_label_line(stripped) else None
+        if match is None and stripped and (opening or run):
+            match = _ORDERED_RE.match(line)
+        if stripped and match is None and not _is_label_line(stripped):
+            opening = False
+        if match and not stripped.startswith("#"):
+            key = re.sub(r"\s+", " ", match.group(1).strip().lower()).replace("q ", "q")
+            run.append((key.upper() if key.startswith("q") and key[1:].isdigit() else key, match.group(2).strip()))
+            continue
+        if stripped or not run:  # a blank line inside a run is allowed; other text ends it
+            if len(run) >= 2 and not best:
+                best = run
+            run = []
+    if len(run) >= 2 and not best:
+        best = run
+    keys = [k for k, _v in best]
+    if len(set(keys)) != len(keys):
+        best = []
+    return tuple(best)
+
+
+def _inline_items(line: str, first_line: str) -> tuple[tuple[str, str], ...]:
+    """The items of a recommendation line that is itself a list, tried shape by shape; () when it is none."""
+    quiz = [(re.sub(r"\s+", "", m.group(1)).upper(), m.group(2).upper())
+            for m in _INLINE_ITEM_RE.compiled.finditer(line)]
+    if len(quiz) >= 2 and len({k for k, _v in quiz}) == len(quiz):
+        return tuple(quiz)  # "Q1: A, Q2: B"
+    # "1. A 2. B 3. C" (read from the raw first line: the line's own "1." is a list marker to markdown)
+    numbered = [(m.group(1), m.group(2).upper()) for m in _INLINE_NUMBERED_RE.compiled.finditer(first_line)]
+    if _counts_from_one(numbered):
+        return tuple(numbered)
+    valued = [(m.group(1), m.group(2).strip(" *_")) for m in _INLINE_VALUES_RE.compiled.finditer(line)]
+    if _counts_from_one(valued):
+        return tuple(valued)  # "1: 401 Unauthorized, 2: 403 Forbidden"
+    bare = line.strip().rstrip(".")
+    matches = list(_INLINE_SETTINGS_RE.compiled.finditer(bare))
+    settings = [(m.group(1).lower(), m.group(2).strip(" *_`")) for m in matches]
+    if len(settings) >= 2 and len({k for k, _v in settings}) == len(settings) \
+            and sum(len(m.group(0)) for m in matches) >= len(bare) - 2:
+        return tuple(settings)  # "pool_size: 10, max_overflow: 10": the line is nothing but settings
+    return ()
+
+
+def _counts_from_one(items: list[tuple[str, str]]) -> bool:
+    """At least two items numbered 1, 2, 3, ... without a gap: a list, not numbers in a sentence."""
+    return len(items) >= 2 and [k for k, _v in items] == [str(n) for n in range(1, len(items) + 1)]
+
+
+def _is_label_line(line: str) -> bool:
+    """'**My answers:**', '## Answer': a line that only announces what follows."""
+    bare = line.strip(" *_#")
+    return not bare or (bare.endswith(":") and len(bare.split()) <= 4)
+
+
+class AnswerSig:
+    """What the comparison needs of one Answer, computed once when the file is parsed (and cached as JSON).
+
+    Compared and hashed by identity; treat it as immutable.
+    """
+
+    __slots__ = ("recommendation", "items", "fingerprint")
+
+    def __init__(self, recommendation: str, items: tuple[tuple[str, str], ...], fingerprint: str) -> None:
+        self.recommendation = recommendation
+        self.items = items
+        self.fingerprint = fingerprint
+
+    def as_json(self) -> list[object]:
+        return [self.recommendation, [list(i) for i in self.items], self.fingerprint]
+
+    @classmethod
+    def from_json(cls, data: object) -> AnswerSig:
+        """The signature from its cached form; ValueError when the record is not one."""
+        if not (isinstance(data, list) and len(data) == 3 and isinstance(data[0], str)
+                and isinstance(data[1], list) and isinstance(data[2], str)):
+            raise ValueError("not a signature record")
+        items = []
+        for item in data[1]:
+            if not (isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)):
+                raise ValueError("not a signature record")
+            items.append((item[0], item[1]))
+        return cls(data[0], tuple(items), data[2])
+
+    @property
+    def line(self) -> str:
+        return normalise_line(self.recommendation)
+
+
+def signature(answer: str) -> AnswerSig:
+    """The AnswerSig of an Answer's text."""
+    import hashlib  # computed when a file is parsed, not on a start from the cache
+
+    words = " ".join(answer.split())
+    fingerprint = hashlib.sha1(words.encode("utf-8")).hexdigest() if words else ""
+    return AnswerSig(recommendation(answer), items_of(answer), fingerprint)
