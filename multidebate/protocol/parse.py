@@ -149,10 +149,9 @@ def read_converged(raw: str) -> tuple[bool | None, str, str | None, str]:
     plain = _strip_emphasis(first)
     plain = re.sub(r"^converged\s*\**\s*[:=]?\s*\**\s*", "", plain, flags=re.IGNORECASE).strip(_EMPHASIS + " ")
     word_match = re.match(r"([A-Za-z]+)(.*)$", plain)
-    word = word_match.group(1).lower() if word_match else ""
-    if word not in ("yes", "no"):
+    if word_match is None or word_match.group(1).lower() not in ("yes", "no"):
         return None, "", "E050", f"Converged `{first}` is not `yes` or `no`; write `yes` or `no — <reason>`"
-    assert word_match is not None
+    word = word_match.group(1).lower()
     reason = re.sub(r"^[\s.,;:!\u2014\u2013*_-]+", "", word_match.group(2)).strip()
     reason = reason.strip("()").strip()
     canonical = f"{word} \u2014 {reason}" if reason else word
@@ -207,22 +206,19 @@ class _Reader:
         self.infer = profile is None
         self.profile = profile or PROFILE_V1
         self.findings: list[Finding] = []
-        self.metadata: dict[str, Any] = {}
-        self.line_offset = 0
-        self.body = text
-        self.outline: Outline | None = None
+        # the frontmatter and the outline are pure functions of the text: read here, so every step has them
+        self.split = split_frontmatter(text)
+        self.metadata: dict[str, Any] = self.split.metadata
+        self.line_offset = self.split.body_line - 1
+        self.outline: Outline = outline(self.split.body)
 
     def add(self, line: int, code: str, message: str) -> None:
         self.findings.append(finding(self.path, line, code, message))
 
     def run(self) -> ParsedTurn:
-        split = split_frontmatter(self.body)
-        if split.error:
-            self.add(split.error_line, "E010", split.error)
-        self.metadata = split.metadata
+        if self.split.error:
+            self.add(self.split.error_line, "E010", self.split.error)
         self._check_metadata()
-        self.line_offset = split.body_line - 1
-        self.outline = outline(split.body)
         if self.infer:
             self.profile = self._inferred_profile()
         title, t_turn, t_slug = self._title()
@@ -256,7 +252,6 @@ class _Reader:
 
     def _inferred_profile(self) -> Profile:
         """A review turn (`## Findings` or `## Responses`) is read as one; anything else as an open debate's."""
-        assert self.outline is not None
         for heading in self.outline.headings:
             if heading.level > 2:
                 continue
@@ -280,7 +275,6 @@ class _Reader:
         return line + self.line_offset
 
     def _title(self) -> tuple[str | None, int | None, str | None]:
-        assert self.outline is not None
         for heading in self.outline.headings:
             match = _TITLE_RE.match(_strip_emphasis(heading.text))
             if match is None:
@@ -306,7 +300,6 @@ class _Reader:
         return None, None, None
 
     def _sections(self) -> tuple[dict[str, Section], list[str]]:
-        assert self.outline is not None
         outline_ = self.outline
         # A heading opens a section when it names one (any level) or is a level-1/2
         # heading (an extra section); other headings are content of the section.
@@ -348,7 +341,6 @@ class _Reader:
 
     def _labels(self, sections: dict[str, Section]) -> None:
         """Sections written as `**Confidence:** 85` lines, read when no heading has them."""
-        assert self.outline is not None
         missing = [n for n in self.profile.sections if n not in sections]
         if not missing:
             return
@@ -387,7 +379,7 @@ class _Reader:
                      + ", ".join(self.profile.sections))
 
     def _check_presence(self, sections: dict[str, Section], turn: int | None) -> None:
-        last_line = self.outline.line_of(len(self.outline.text) - 1) + self.line_offset if self.outline else 1
+        last_line = self.outline.line_of(len(self.outline.text) - 1) + self.line_offset
         for name in self.profile.sections:
             if name in self.profile.later_turns_only and turn == 1:
                 if name in sections:

@@ -19,18 +19,14 @@ import os
 from datetime import datetime, timezone
 
 from .atomic import create_exclusive
-from .folder import STATE_DIR, Scan
-from .layout import make_state_dirs, read_state
+from .folder import Scan
+from .layout import key_path, make_state_dirs, read_state
 
-__all__ = ["key_path", "claim", "check_key", "free_slug", "is_claimed", "KeyMismatch"]
+__all__ = ["claim", "check_key", "free_slug", "is_claimed", "KeyMismatch"]
 
 
 class KeyMismatch(Exception):
     """Internal: the slug is claimed and the key given does not open it (None: no key given)."""
-
-
-def key_path(folder: str, slug: str) -> str:
-    return os.path.join(folder, STATE_DIR, "keys", f"{slug}.json")
 
 
 def _digest(key: str) -> str:

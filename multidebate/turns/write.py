@@ -17,15 +17,15 @@ from ..protocol.profile import PROTOCOL_VERSION, Profile, profile_for
 from ..protocol.textfile import decode_turn_bytes, read_text
 from ..state.atomic import create_exclusive, sweep_stale_temps
 from ..state.debate import visible_scan
-from ..state.folder import Scan, served_record_path
-from ..state.keys import claim, free_slug, key_path
-from ..state.layout import read_state
+from ..state.folder import Scan
+from ..state.keys import claim, free_slug
+from ..state.layout import key_path, read_state, sealed_dir, served_path
 from ..state.ledger import append_entry
-from ..state.sealed import publish_if_complete, seal, sealed_dir, sealed_turns
+from ..state.sealed import publish_if_complete, seal, sealed_turns
 from ..state.session import check_identity, check_slug, next_turn_number
 from ..state.task import Task, count_words, require_readable, word_limit
 
-__all__ = ["WriteResult", "write_turn", "served_record_path", "compose"]
+__all__ = ["WriteResult", "write_turn", "compose"]
 
 # Departures from the canonical form that `write` repairs itself (and says so).
 _NORMALISED = {"W020", "W030", "W031", "W032", "W040", "W050", "W001", "W002"}
@@ -57,7 +57,7 @@ class WriteResult:
 
 def _peers_read(folder: str, scan: Scan, slug: str, turn: int) -> tuple[tuple[str, str], ...]:
     """The peer files `next` served for this turn, as `next` recorded them (none when it never ran)."""
-    record = served_record_path(folder, slug, turn)
+    record = served_path(folder, slug, turn)
     try:
         served = json.loads(read_state(record, 1024 * 1024))
         if isinstance(served, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in served.items()):

@@ -85,7 +85,7 @@ def _cruxes(debate: Debate, turn: int, converged: bool) -> tuple[Crux, ...]:
     found = []
     for slug in debate.participants:
         entry = debate.entry(turn, slug)
-        parsed = entry.parsed if entry is not None else None
+        parsed = debate.parsed(entry) if entry is not None else None
         for mention in parsed.mentions if parsed is not None else ():
             if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
                 found.append(Crux(mention.severity or "unrated", slug, mention.slugs, mention.text,
@@ -101,7 +101,8 @@ def _unresolved(debate: Debate, turn: int) -> tuple[tuple[str, str], ...]:
         if entry is None:
             continue
         # the final turn's files are read again: the cache keeps only the first 160 characters of an item
-        mentions = entry.parsed.mentions if entry.parsed is not None else entry.mentions
+        parsed = debate.parsed(entry)
+        mentions = parsed.mentions if parsed is not None else debate.details(entry).mentions
         for mention in mentions:
             if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
                 items.append((slug, mention.text))

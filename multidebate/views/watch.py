@@ -34,7 +34,8 @@ from ..analysis.verdict import FINAL_STATES, Verdict, judge
 from ..protocol.errors import FolderError
 from ..protocol.naming import parse_turn_name
 from ..state.debate import Debate, Entry, load_debate, read_entry
-from ..state.folder import TurnEntry, scan_folder, scan_of
+from ..state.details import DetailStore
+from ..state.folder import TurnFile, scan_folder, scan_of
 from ..state.observe import SETTLE, FileLook, look
 from ..state.task import TASK_FILE, Task, load_task
 from .watch_events import (
@@ -85,7 +86,7 @@ class _Candidate:
 class _Known:
     """A reported turn file: what was read, and its signature then."""
 
-    turn_entry: TurnEntry
+    turn_file: TurnFile
     entry: Entry
     seen: FileLook | None
 
@@ -120,6 +121,7 @@ class TurnWatcher:
         self._task_dirty = False
         self._complete: set[int] = set()
         self._verdict: Verdict | None = None
+        self._store = DetailStore()
 
     # -- start -----------------------------------------------------------
 
@@ -129,13 +131,14 @@ class TurnWatcher:
         if self._folder_id is None:
             raise FolderError(f"no such folder: {self.folder}")
         debate = load_debate(self.folder)
+        self._store = debate.store  # details of the files as they are now, from the parse cache
         self._task, self._has_task = debate.task, debate.scan.has_task
-        for turn_entry in debate.scan.turns:
-            entry = debate.entries[(turn_entry.name.turn, turn_entry.name.slug)]
+        for turn_file in debate.scan.turns:
+            entry = debate.entries[(turn_file.name.turn, turn_file.name.slug)]
             if any(f.code == "E004" for f in entry.findings):
-                self._candidates[turn_entry.filename] = _Candidate(due=now, changed_at=now)
+                self._candidates[turn_file.filename] = _Candidate(due=now, changed_at=now)
             else:
-                self._known[turn_entry.filename] = _Known(turn_entry, entry, look(turn_entry.path))
+                self._known[turn_file.filename] = _Known(turn_file, entry, look(turn_file.path))
         self._last_rescan = now
         debate = self._debate()
         self._verdict = judge(debate)
@@ -224,10 +227,10 @@ class TurnWatcher:
         except FolderError as exc:
             raise FolderError(f"the debate folder {self.folder} was removed or moved away; stopped watching") from exc
         listed = {t.filename for t in scan.turns}
-        for turn_entry in scan.turns:
-            name = turn_entry.filename
+        for turn_file in scan.turns:
+            name = turn_file.filename
             known = self._known.get(name)
-            if name not in self._candidates and (known is None or known.seen != look(turn_entry.path)):
+            if name not in self._candidates and (known is None or known.seen != look(turn_file.path)):
                 self._candidates[name] = _Candidate(due=now, changed_at=now)
         for name in self._known:
             if name not in listed and name not in self._candidates:
@@ -262,9 +265,12 @@ class TurnWatcher:
             del self._candidates[name]  # an event that changed nothing (a touch of the folder, a duplicate)
             return None
         turn_name = parse_turn_name(name)
-        assert turn_name is not None  # only turn names become candidates
-        turn_entry = TurnEntry(turn_name, path, seen.is_file, seen.is_symlink)
-        entry = read_entry(turn_entry)
+        if turn_name is None:  # only turn names become candidates: nothing to report
+            del self._candidates[name]
+            return None
+        turn_file = TurnFile(turn_name, path, seen.is_file, seen.is_symlink)
+        read = read_entry(turn_file)
+        entry = read.entry
         if any(f.code == "E004" for f in entry.findings):
             del self._candidates[name]  # empty: a writer has only created it; its next write is a new event
             return None
@@ -273,7 +279,8 @@ class TurnWatcher:
             candidate.due = candidate.changed_at + HOLD
             return None
         del self._candidates[name]
-        self._known[name] = _Known(turn_entry, entry, seen)
+        self._store.remember(entry, read.details)
+        self._known[name] = _Known(turn_file, entry, seen)
         if known is not None and known.entry.sha256 == entry.sha256:
             return None  # same bytes: already reported
         return TurnFileReport(entry, path, edited=known is not None)
@@ -323,10 +330,10 @@ class TurnWatcher:
 
     def _debate(self) -> Debate:
         """The debate as reported so far: only complete files count, never one being written."""
-        turns = [k.turn_entry for k in self._known.values()]
+        turns = [k.turn_file for k in self._known.values()]
         scan = scan_of(self.folder, turns, (), self._has_task)
         entries = {(k.entry.turn, k.entry.slug): k.entry for k in self._known.values()}
-        return Debate(self.folder, scan, self._task, entries, {})
+        return Debate(self.folder, scan, self._task, entries, {}, self._store)
 
     @staticmethod
     def _complete_turns(debate: Debate) -> set[int]:
