@@ -270,9 +270,11 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
     if debate.task is not None and debate.task.review:
         own_answer = None  # a review turn has no Answer: its findings or responses are in the ROLE block
     older = debate.entry(turn - 2, slug) if turn > 2 else None
-    if own is not None and older is not None and debate.details(own).sig.line and debate.details(own).sig.line != debate.details(older).sig.line:
+    own_line = debate.details(own).sig.line if own is not None else ""
+    advice: list[str] = []  # for the turn to write: dropped once the debate has ended
+    if own is not None and older is not None and own_line and own_line != debate.details(older).sig.line:
         # turns are written at the same time: what peers wrote at N-1 answers the line this session left
-        notes.append(f"You changed your bold line at turn {turn - 1}; your peers wrote turn {turn - 1} at the same "
+        advice.append(f"You changed your bold line at turn {turn - 1}; your peers wrote turn {turn - 1} at the same "
                      f"time, so their Disagreements answer your turn {turn - 2} line, not your current one.")
         swapped = [p for p in debate.participants if p != slug and _swapped(debate, slug, p, turn - 1)]
         if swapped:
@@ -280,7 +282,7 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
             peer = swapped[0]
             keeper = min(slug, peer)
             keep = "keep your turn" if keeper == slug else f"adopt `{peer}`'s turn"
-            notes.append(f"You and `{peer}` swapped positions at turn {turn - 1} (each took the other's line), so "
+            advice.append(f"You and `{peer}` swapped positions at turn {turn - 1} (each took the other's line), so "
                          f"you still differ. To stop crossing, `{keeper}` (first by name) holds its line: {keep} "
                          f"{turn - 1} line word for word if you accept it, or say why not.")
     if sealed_count:
@@ -302,6 +304,8 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
                 continue
             peers.append(_serve(debate, entry, sections))
     verdict = judge(debate)
+    if not verdict.final:
+        notes.extend(advice)
     notes.extend(f"{note}. It names you: ask the user to remove it (then run `next` again)."
                  for note in verdict.notes if note.startswith(tuple(f"turn-{t}-{slug}.md is left out"
                                                                     for t in range(max(1, turn - 2), turn + 1))))
