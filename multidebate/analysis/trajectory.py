@@ -88,9 +88,6 @@ class Analysis:
     turns: tuple[TurnAnalysis, ...]
     flags: tuple[Flag, ...]
 
-    def flags_of(self, kind: str) -> tuple[Flag, ...]:
-        return tuple(f for f in self.flags if f.kind == kind)
-
 
 def _disagreement_texts(entry: Entry) -> tuple[str, ...]:
     return tuple(m.text for m in entry.mentions if m.section == "Disagreements" and m.kind != "none")
