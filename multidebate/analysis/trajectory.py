@@ -1,9 +1,9 @@
 """What happened in a debate, turn by turn: who moved, toward whom, and what looks wrong.
 
-One analysis, used by status, watch and report alike.  Every flag is
-computed from the files with the same comparison as the verdict
-(comparison.py, through the verdict's debate context), so the commands never
-disagree.
+The report's analysis (status and watch show only the verdict).  Every flag
+is computed from the files with the same comparison as the verdict
+(comparison.py, through the verdict's debate context), so the report never
+disagrees with the verdict that status and watch show.
 """
 
 from __future__ import annotations
