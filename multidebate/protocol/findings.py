@@ -1,7 +1,7 @@
 """Findings: what the validator (and the lenient reader) has to say about a file.
 
 Findings are values, not exceptions.  Every code lives in `CODES`, the one
-table the README's code list is checked against.
+table docs/findings.md is checked against (tests/test_docs.py).
 """
 
 from __future__ import annotations
