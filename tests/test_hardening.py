@@ -1,4 +1,4 @@
-"""Attacks on the README's promises (issue: hardening), each a test that failed before its fix.
+"""Attacks on the promises of docs/integrity.md (issue: hardening), each a test that failed before its fix.
 
 Commands that used to hang run in real processes with a generous timeout, so a
 regression fails instead of hanging the suite.

@@ -117,7 +117,7 @@ def test_key_is_printed_once_and_opens_later_turns(tmp_path: Path) -> None:
 
 def test_lost_key_recovery(tmp_path: Path) -> None:
     make_debate(str(tmp_path), [{"a": "x"}])
-    os.unlink(tmp_path / ".multidebate" / "keys" / "a.json")  # what a person does, as the README says
+    os.unlink(tmp_path / ".multidebate" / "keys" / "a.json")  # what a person does, as docs/integrity.md says
     result = write_turn(str(tmp_path), "a", turn_body(2, "x").encode())
     assert result.turn == 2 and result.key
 

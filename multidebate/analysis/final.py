@@ -2,9 +2,12 @@
 
 Not converged, as the jeevesagent seed does: the Answers of the last complete
 turn are clustered (two Answers are in one cluster when they agree by the
-verdict's comparison, linked transitively), the largest cluster wins, ties
-go to the cluster whose answer appeared first (file time), and, when asked,
-cluster weight is the sum of confidences instead of the head count.
+verdict's comparison, linked transitively) and the largest cluster wins;
+when asked, cluster weight is the sum of confidences instead of the head
+count.  When the largest clusters tie, no answer is named "most held": the
+final answer is `split` and lists every position.  The representative of
+the winning cluster is the Answer most often shown the same as the others
+(ties to the earlier file).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from ..state.debate import Debate, Entry
 from ..state.layout import ledger_dir, sealed_dir
 from ..state.ledger import read_ledger
 
-__all__ = ["disowned", "file_problems", "problem_lines", "integrity_findings", "ledger_findings", "ledger_slugs",
+__all__ = ["disowned", "file_problems", "problem_lines", "ledger_findings", "ledger_slugs",
            "reading_findings", "recorded_file_exists"]
 
 # what a turn file's integrity problem means for the verdict: E085 and E022 files are no turn of the slug
@@ -153,16 +153,6 @@ def reading_findings(debate: Debate, entry: Entry) -> list[Finding]:
         if peer is not None and peer.sha256 and peer.sha256 != digest:
             found.append(finding(entry.path, 1, "E084", f"its session read `{name}`, which has changed since "
                                  "(sha256 differs)"))
-    return found
-
-
-def integrity_findings(debate: Debate) -> list[Finding]:
-    """Ledger and reading-rule findings for a loaded debate."""
-    found: list[Finding] = []
-    for slug in ledger_slugs(debate):
-        found.extend(ledger_findings(debate, slug)[0])
-    for entry in debate.entries.values():
-        found.extend(reading_findings(debate, entry))
     return found
 
 

@@ -1,9 +1,9 @@
 """What happened in a debate, turn by turn: who moved, toward whom, and what looks wrong.
 
-One analysis, used by status, watch and report alike.  Every flag is
-computed from the files with the same comparison as the verdict
-(comparison.py, through the verdict's debate context), so the commands never
-disagree.
+The report's analysis (status and watch show only the verdict).  Every flag
+is computed from the files with the same comparison as the verdict
+(comparison.py, through the verdict's debate context), so the report never
+disagrees with the verdict that status and watch show.
 """
 
 from __future__ import annotations
@@ -87,9 +87,6 @@ class Analysis:
     participants: tuple[str, ...]
     turns: tuple[TurnAnalysis, ...]
     flags: tuple[Flag, ...]
-
-    def flags_of(self, kind: str) -> tuple[Flag, ...]:
-        return tuple(f for f in self.flags if f.kind == kind)
 
 
 def _disagreement_texts(debate: Debate, entry: Entry) -> tuple[str, ...]:

@@ -1,7 +1,6 @@
 """The verdict on a debate: computed from the files, not only from what sessions say.
 
-The first rule that holds wins (PRODUCT.md section 3, made conservative by
-the verdicts issue):
+The first rule that holds wins (docs/verdicts.md says the same for users):
 
 1. ``converged`` at turn N: N >= 2 and >= the task's min_turns, at least two
    participants, all say yes, every yes was given having seen every peer's

@@ -1,14 +1,14 @@
 """Findings: what the validator (and the lenient reader) has to say about a file.
 
 Findings are values, not exceptions.  Every code lives in `CODES`, the one
-table the README's code list is checked against.
+table docs/findings.md is checked against (tests/test_docs.py).
 """
 
 from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-__all__ = ["Finding", "Severity", "CODES", "finding", "worst"]
+__all__ = ["Finding", "Severity", "CODES", "finding"]
 
 Severity = Literal["error", "warning"]
 
@@ -103,11 +103,3 @@ class Finding(NamedTuple):
 def finding(path: str, line: int, code: str, message: str) -> Finding:
     """A Finding whose severity comes from the code table."""
     return Finding(path, max(line, 1), code, CODES[code][0], message)
-
-
-def worst(findings: list[Finding] | tuple[Finding, ...]) -> Severity | None:
-    """The most severe severity among `findings`, or None when there are none."""
-    severities = {f.severity for f in findings}
-    if "error" in severities:
-        return "error"
-    return "warning" if severities else None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .blocks import Heading, Outline, outline
@@ -43,7 +43,6 @@ class Section:
     heading: str
     body: str
     body_line: int
-    as_label: bool = False
 
     @property
     def text(self) -> str:
@@ -66,7 +65,6 @@ class ParsedTurn:
     converged_reason: str
     mentions: tuple[Mention, ...]
     findings: tuple[Finding, ...]
-    extra_sections: tuple[str, ...] = field(default=())
     profile: Profile = PROFILE_V1
     review_items: tuple[Any, ...] = ()  # a review turn's FindingItems or ResponseItems (review_items.py)
 
@@ -222,7 +220,7 @@ class _Reader:
         if self.infer:
             self.profile = self._inferred_profile()
         title, t_turn, t_slug = self._title()
-        sections, extras = self._sections()
+        sections = self._sections()
         self._labels(sections)
         self._check_order(sections)
         turn = self.name.turn if self.name else t_turn
@@ -245,7 +243,6 @@ class _Reader:
             converged_reason=reason,
             mentions=tuple(mentions),
             findings=tuple(self.findings),
-            extra_sections=tuple(extras),
             profile=self.profile,
             review_items=tuple(review_items),
         )
@@ -299,7 +296,7 @@ class _Reader:
         self.add(1 + self.line_offset, "E020", f"no title; the first heading must be `{expected}`")
         return None, None, None
 
-    def _sections(self) -> tuple[dict[str, Section], list[str]]:
+    def _sections(self) -> dict[str, Section]:
         outline_ = self.outline
         # A heading opens a section when it names one (any level) or is a level-1/2
         # heading (an extra section); other headings are content of the section.
@@ -313,7 +310,6 @@ class _Reader:
             elif name is not None or heading.level <= 2:
                 openers.append((heading, name))
         sections: dict[str, Section] = {}
-        extras: list[str] = []
         for index, (heading, name) in enumerate(openers):
             if name == "__title__":
                 continue
@@ -321,7 +317,6 @@ class _Reader:
             body = outline_.text[heading.end:end]
             line = self._line(heading)
             if name is None:
-                extras.append(heading.text)
                 self.add(line, "W033", f"extra section `{heading.text}`; the format's sections are "
                          f"{', '.join(self.profile.sections)}")
                 continue
@@ -337,7 +332,7 @@ class _Reader:
                 self.add(line, "W031", f"section heading `## {heading.text}` should be exactly `## {name}`")
             sections[name] = Section(name, line, heading.level, heading.text, body,
                                      outline_.line_of(heading.end) + self.line_offset)
-        return sections, extras
+        return sections
 
     def _labels(self, sections: dict[str, Section]) -> None:
         """Sections written as `**Confidence:** 85` lines, read when no heading has them."""
@@ -365,7 +360,7 @@ class _Reader:
                 following = text[pos:].split("\n\n", 1)[0]
                 body = following + "\n"
             line_no = number + self.line_offset
-            sections[name] = Section(name, line_no, 0, line.strip(), body, line_no, as_label=True)
+            sections[name] = Section(name, line_no, 0, line.strip(), body, line_no)
             missing.remove(name)
             self.add(line_no, "W035", f"`{line.strip()[:60]}` is an inline label; write the section as "
                      f"`## {name}` with the value on the next line")

@@ -34,10 +34,6 @@ class Report:
     summary: Summary | None = None  # a review's summary for the person who decides
     cruxes: tuple[Crux, ...] = ()  # an unconverged debate's 1-3 most severe disagreements at its last turn
 
-    @property
-    def misquotes(self) -> tuple[Attribution, ...]:
-        return tuple(a for a in self.attributions if not a.supported)
-
     def as_dict(self) -> dict[str, object]:
         verdict = self.analysis.verdict
         return {
