@@ -6,7 +6,6 @@ import functools
 import re
 from typing import NamedTuple
 
-from .lazy_re import LazyPattern
 
 __all__ = [
     "SLUG_MAX",
@@ -25,13 +24,13 @@ _TURN_RE = re.compile(r"^turn-([1-9][0-9]{0,8})-([a-z0-9]+(?:-[a-z0-9]+)*)\.md$"
 # spaces or look-alike dashes, other extensions.  Only consulted for names
 # that are not turn files already.
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
-_ATTEMPT_RE = LazyPattern(
+_ATTEMPT_RE = re.compile(
     r"^turn[\s_\-" + _DASHES + r"]*\d+[\s_\-" + _DASHES + r"]+\S.*?"
     r"(?:\.(?:md|markdown|mdown|txt))+$",
     re.IGNORECASE,
 )
 # Editors' and tools' scratch names are not attempts: they are expected noise.
-_SCRATCH_RE = LazyPattern(r"(?:~|\.swp|\.swo|\.swx|\.tmp|\.bak|\.orig|\.part|#)$")
+_SCRATCH_RE = re.compile(r"(?:~|\.swp|\.swo|\.swx|\.tmp|\.bak|\.orig|\.part|#)$")
 
 
 class TurnName(NamedTuple):

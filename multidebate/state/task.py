@@ -12,7 +12,6 @@ from .. import __version__
 from ..protocol.errors import TaskError
 from ..protocol.findings import Finding, finding
 from ..protocol.front_matter import split_frontmatter
-from ..protocol.lazy_re import LazyPattern
 from ..protocol.naming import is_slug
 from ..protocol.roles import JUDGE_WHEN, MODES, Role, parse_role
 from ..protocol.textfile import read_text
@@ -338,11 +337,11 @@ def same_task(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
-_WORD_LIMIT_RE = LazyPattern(
+_WORD_LIMIT_RE = re.compile(
     r"\b(?:at\s+most|no\s+more\s+than|up\s+to|under|max(?:imum)?|within|fewer\s+than|less\s+than)\s+"
     r"(\d{1,5})\s+words\b|\b(?:in\s+)?(\d{1,5})\s+words\s+or\s+(?:fewer|less)\b|(?:\u2264|<=)\s*(\d{1,5})\s+words\b",
     re.IGNORECASE)
-_WORD_RE = LazyPattern(r"[^\W_](?:[\w'\u2019.-]*\w)?")
+_WORD_RE = re.compile(r"[^\W_](?:[\w'\u2019.-]*\w)?")
 
 
 def count_words(text: str) -> int:
@@ -352,7 +351,7 @@ def count_words(text: str) -> int:
 
 def word_limit(task: str) -> int | None:
     """The Answer's word limit a task states ("at most 150 words", "in 200 words or fewer"), if any."""
-    found = [int(n) for match in _WORD_LIMIT_RE.compiled.finditer(task) for n in match.groups() if n]
+    found = [int(n) for match in _WORD_LIMIT_RE.finditer(task) for n in match.groups() if n]
     return min(found) if found else None
 
 
