@@ -110,7 +110,7 @@ class ChecksCache:
 
     def _finding(self, inside: bool, path: str, line: int, code: str, message: str) -> Finding:
         full = os.path.join(self.debate.folder, path) if inside is True else str(path)
-        return Finding(full, int(line), str(code), CODES[str(code)][0], str(message))
+        return Finding(full, int(line), str(code), CODES[str(code)].severity, str(message))
 
     def save(self) -> None:
         """Store what changed, dropping the groups of turns and slugs that are gone."""

@@ -10,6 +10,7 @@ from typing import Callable
 
 from .. import __version__
 from ..protocol.errors import FolderError, IdentityError, InvalidTurn, TurnConflict
+from ..protocol.findings import CODES
 from ..protocol.front_matter import strip_frontmatter
 from ..protocol.naming import TurnName, turn_file_name
 from ..protocol.parse import ParsedTurn, parse_turn
@@ -27,14 +28,8 @@ from ..state.task import Task, count_words, require_readable, word_limit
 
 __all__ = ["WriteResult", "write_turn", "served_record_path", "compose"]
 
-# Departures from the canonical form that `write` repairs itself (and says so).
-_NORMALISED = {"W020", "W030", "W031", "W032", "W040", "W050", "W001", "W002"}
-_REFUSED_WARNINGS = {
-    "W033": "remove the extra section or fold it into `## Reasoning` or `## Answer` as a `###` subsection",
-    "W034": "turn 1 has no `## Agreements` or `## Disagreements`; remove them",
-    "W035": "write the value under its own `## <Section>` heading",
-    "W036": "rate it `[critical]`, `[major]` or `[minor]`, or leave the rating out",
-}
+# `write` adds its own frontmatter: valid frontmatter in the input is refused as invalid frontmatter (E010) is
+_NO_FRONTMATTER = CODES["E010"].fix
 
 
 @dataclass(frozen=True)
@@ -71,17 +66,13 @@ def _problems(parsed: ParsedTurn, participants: tuple[str, ...], slug: str) -> t
     problems: list[str] = []
     normalised: list[str] = []
     for item in parsed.findings:
-        message = item.message
-        if item.code == "E020":
-            continue  # write adds the title
-        if item.code == "E010":
-            problems.append("remove the frontmatter (the `---` block): write adds its own")
-        elif item.severity == "error":
-            problems.append(f"line {item.line}: {message}")
-        elif item.code in _REFUSED_WARNINGS:
-            problems.append(f"line {item.line}: {message}: {_REFUSED_WARNINGS[item.code]}")
-        elif item.code in _NORMALISED:
-            normalised.append(message)
+        rule = CODES[item.code]  # how write treats each code is its rule's to say (findings.py)
+        if rule.on_write == "refuse":
+            problems.append(f"line {item.line}: {item.message}" + (f": {rule.fix}" if rule.fix else ""))
+        elif rule.on_write == "refuse_with_fix":
+            problems.append(rule.fix)
+        elif rule.on_write == "normalise":
+            normalised.append(item.message)
     for name in ("Confidence", "Converged"):
         section = parsed.sections.get(name)
         extra = [ln.strip() for ln in section.body.strip().splitlines()[1:] if ln.strip()] if section else []
@@ -144,7 +135,7 @@ def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn:
     parsed = parse_turn(decoded.text, "<input>", TurnName(turn, slug), profile)
     problems, normalised = _problems(parsed, participants, slug)
     if parsed.metadata:
-        problems.insert(0, "remove the frontmatter (the `---` block): write adds its own")
+        problems.insert(0, _NO_FRONTMATTER)
     if more is not None and not problems:
         problems.extend(more(parsed))  # checked against the findings so far once the file itself is sound
     if problems:
