@@ -104,21 +104,16 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
 
 
 def _roster(participants: str | None) -> tuple[str, ...] | None:
-    from ..protocol.naming import is_slug
+    """`--participants a,b`, read as TASK.md's roster is (naming.parse_roster)."""
+    from ..protocol.errors import RosterFormatError
+    from ..protocol.naming import parse_roster
 
     if not participants:
         return None
-    listed = [p.strip() for p in participants.split(",") if p.strip()]
-    roster = tuple(dict.fromkeys(listed))
-    bad = [p for p in roster if not is_slug(p)]
-    if bad:
-        raise click.BadParameter(f"not slugs: {', '.join(bad)} (see `multidebate slug NAME`)",
-                                 param_hint="--participants")
-    if len(roster) != len(listed):
-        twice = sorted({p for p in listed if listed.count(p) > 1})
-        raise click.BadParameter(f"listed twice: {', '.join(twice)}; each participant once",
-                                 param_hint="--participants")
-    return roster
+    try:
+        return parse_roster(participants)
+    except RosterFormatError as exc:
+        raise click.BadParameter(str(exc), param_hint="--participants") from exc
 
 
 def _roles(specs: tuple[str, ...]) -> tuple[tuple[str, str], ...]:

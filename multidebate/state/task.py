@@ -9,10 +9,10 @@ from datetime import datetime, timezone
 from typing import NamedTuple
 
 from .. import __version__
-from ..protocol.errors import TaskError
+from ..protocol.errors import RosterFormatError, TaskError
 from ..protocol.findings import Finding, finding
 from ..protocol.front_matter import split_frontmatter
-from ..protocol.naming import is_slug
+from ..protocol.naming import is_slug, parse_roster
 from ..protocol.roles import JUDGE_WHEN, MODES, Role, parse_role
 from ..protocol.textfile import read_text
 from .atomic import create_exclusive
@@ -160,13 +160,14 @@ def _read_task(path: str) -> Task:
     participants: tuple[str, ...] | None = None
     raw = meta.get("participants")
     if raw is not None:
-        if isinstance(raw, str):
-            raw = [p.strip() for p in raw.split(",")]
-        if isinstance(raw, list) and all(isinstance(p, str) and is_slug(p) for p in raw) and raw:
-            participants = tuple(dict.fromkeys(raw))
+        try:
+            participants = parse_roster(raw, repeats=True) or None  # the same reader as `init --participants`
+        except RosterFormatError as exc:
+            notes.append(finding(path, 2, "E073", f"participants: {exc}"))
         else:
-            notes.append(finding(path, 2, "E073", "participants must be a list of slugs (lowercase letters, "
-                                 "digits, single hyphens)"))
+            if participants is None:
+                notes.append(finding(path, 2, "E073", "participants: names no one (leave it out when whoever "
+                                     "writes takes part)"))
     limits: dict[str, int | None] = {}
     for key in ("max_turns", "min_turns"):
         value = meta.get(key)
