@@ -87,3 +87,29 @@ def test_write_treats_a_code_as_its_rule_says(tmp_path: Path, monkeypatch: pytes
     assert result.exit_code == 1
     assert json.loads(result.stdout)["problems"] == [
         "line 8: Confidence `80%` is not a bare integer; write `80`: no percent"]
+
+
+def test_a_write_result_says_what_write_prints_without_the_cli(tmp_path: Path) -> None:
+    """WriteResult renders itself (the CLI only prints it): the lines and the JSON come from the library."""
+    from multidebate.turns.write import write_turn
+
+    folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b"))
+    result = write_turn(folder, "a", turn_body(1, "**Use TOML.**").encode())
+    assert result.key is not None and result.key_notice() == (
+        f"Your key for `a` is {result.key}: keep it, and add --key {result.key} to every later `multidebate next` "
+        "and `multidebate write` of this debate.")
+    assert result.lines() == [
+        f"Wrote {folder}/turn-1-a.md (turn 1, confidence 70, converged no).",
+        "Turn 1: 1 of 2 written; waiting for b.",
+        f"Next: multidebate next {tmp_path / 'd'} --slug a --key {result.key} (hands-free: add --wait, and --timeout "
+        "SECONDS below your shell's command limit; the default is 600); it shows your peers' turn and where the "
+        "debate stands."]
+    data = result.as_dict()
+    assert data["progress"] == {"written": 1, "waiting": ["b"]}
+    assert data["debate"] == {"state": "in_progress", "turn": 0} and data["key"] == result.key
+    second = write_turn(folder, "b", turn_body(1, "**Use YAML.**").encode())
+    assert second.lines()[1] == "Turn 1: 2 of 2 written; the turn is complete."
+    assert second.standing.written == ("a", "b") and second.standing.waiting == ()
+    third = write_turn(folder, "a", turn_body(2, "**Use TOML.**").encode(), result.key)
+    assert third.key is None and third.key_notice() is None  # the slug was claimed already
+    assert third.lines(result.key)[-1].startswith(f"Next: multidebate next {tmp_path / 'd'} --slug a --key {result.key} ")
