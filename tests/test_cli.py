@@ -52,6 +52,27 @@ def test_init_refuses_bad_roster(tmp_path: Path) -> None:
     assert code == 2 and "not slugs: Opus 4" in err
 
 
+def test_task_md_reads_its_roster_as_init_reads_participants(tmp_path: Path) -> None:
+    """One reader (naming.parse_roster): TASK.md's finding says what `init` says, and a repeat there counts once."""
+    from multidebate.state.task import load_task
+
+    code, _, err = run("init", str(tmp_path / "d"), "--task", "x", "--participants", "a,Opus 4")
+    assert code == 2 and "Invalid value for --participants: not slugs: Opus 4 (see `multidebate slug NAME`)" in err
+    for name, roster, said in (("e", "[a, 'Opus 4']", "participants: not slugs: Opus 4 (see `multidebate slug NAME`)"),
+                               ("f", "{a: 1}", "participants: not a list of slugs (lowercase letters, digits, "
+                                               "single hyphens)"),
+                               ("g", "[]", "participants: names no one (leave it out when whoever writes takes part)")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "TASK.md").write_text(f"---\nparticipants: {roster}\n---\n\nPick one.\n")
+        task = load_task(str(tmp_path / name))
+        assert task is not None and task.participants is None
+        assert [(f.code, f.message) for f in task.findings] == [("E073", said)], name
+    (tmp_path / "h").mkdir()
+    (tmp_path / "h" / "TASK.md").write_text("---\nparticipants: a, b, a\n---\n\nPick one.\n")
+    task = load_task(str(tmp_path / "h"))
+    assert task is not None and task.participants == ("a", "b") and task.findings == ()
+
+
 def test_next_turn_one_records_task(tmp_path: Path) -> None:
     folder = tmp_path / "new"
     code, out, _ = run("next", str(folder), "--slug", "opus-4-7", "--task", "Pick a format.", "--json")

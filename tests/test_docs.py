@@ -47,8 +47,8 @@ def test_every_command_is_in_the_table() -> None:
 
 def test_every_finding_code_is_in_the_table_and_no_other() -> None:
     findings = text("docs/findings.md")
-    for code, (severity, _) in CODES.items():
-        assert f"| {code} | {severity} |" in findings, code
+    for code, rule in CODES.items():
+        assert f"| {code} | {rule.severity} |" in findings, code
     listed = re.findall(r"^\| ([EW]\d{3}) \|", findings, re.MULTILINE)
     assert sorted(listed) == sorted(CODES), "docs/findings.md lists a code the package does not have, or twice"
 

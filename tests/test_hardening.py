@@ -177,13 +177,13 @@ def test_a_long_reasoning_is_cut_before_the_answer(tmp_path: Path) -> None:
 
 
 def test_the_key_is_printed_before_the_status_is_computed(tmp_path: Path, monkeypatch: object) -> None:
-    """A first write killed while the status is taken (slow on a big debate) has already shown its key."""
-    import multidebate.views.status as status
+    """A first write killed while the debate is read again (slow on a big debate) has already shown its key."""
+    import multidebate.turns.write as write_module
 
-    def killed(folder: str) -> object:
+    def killed(folder: str, turn: int) -> object:
         raise KeyboardInterrupt  # stands for the kill: nothing after this point runs
 
-    monkeypatch.setattr(status, "debate_status", killed)  # type: ignore[attr-defined]
+    monkeypatch.setattr(write_module, "debate_standing", killed)  # type: ignore[attr-defined]
     result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "a"], input=turn_body(1, "**Use TOML.**"))
     assert "Your key for `a` is " in result.stdout
     assert os.path.exists(tmp_path / "turn-1-a.md")

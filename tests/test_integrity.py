@@ -179,5 +179,5 @@ def test_claim_without_turn_says_how_to_recover(tmp_path: Path) -> None:
 
     make_debate(str(tmp_path), [])
     assert claim(str(tmp_path), "a") is not None  # a write that died after claiming
-    with pytest.raises(IdentityError, match=r"claimed but has no turn yet.*\.multidebate/keys/a\.json"):
+    with pytest.raises(IdentityError, match=r"claimed but has no turn yet.*multidebate handover .* a`"):
         write_turn(str(tmp_path), "a", turn_body(1, "x").encode())

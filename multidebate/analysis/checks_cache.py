@@ -25,7 +25,7 @@ from ..protocol.findings import CODES, Finding
 from ..protocol.naming import parse_turn_name
 from ..state.cache import load_shard, store_shard
 from ..state.debate import Debate
-from ..state.layout import FileIdentity, checks_cache_path, lstat_identity, ledger_path
+from ..state.layout import FileIdentity, checks_cache_path, ledger_path, lstat_identity
 from .integrity import recorded_file_exists
 
 __all__ = ["ChecksCache", "Computed"]
@@ -102,7 +102,7 @@ class ChecksCache:
 
     def _finding(self, inside: bool, path: str, line: int, code: str, message: str) -> Finding:
         full = os.path.join(self.debate.folder, path) if inside is True else str(path)
-        return Finding(full, int(line), str(code), CODES[str(code)][0], str(message))
+        return Finding(full, int(line), str(code), CODES[str(code)].severity, str(message))
 
     def save(self) -> None:
         """Store what changed, dropping the groups of turns and slugs that are gone."""

@@ -34,7 +34,6 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from ..protocol.answer import AnswerSig, normalise_line, signature
-from ..protocol.lazy_re import LazyPattern
 from ..protocol.terms import key_terms
 from ..protocol.terms import stem as _stem
 
@@ -78,8 +77,8 @@ _UNITS = {
 }
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10, "twelve": 12, "once": 1, "twice": 2, "single": 1, "double": 2}
-_TOKEN_RE = LazyPattern(r"\d+(?:[.,]\d+)*|%|[A-Za-z][A-Za-z0-9+#]*(?:['\u2019.][A-Za-z0-9]+)*")
-_LETTER_RE = LazyPattern(
+_TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)*|%|[A-Za-z][A-Za-z0-9+#]*(?:['\u2019.][A-Za-z0-9]+)*")
+_LETTER_RE = re.compile(
     r"\b(?:option|choice|answer|alternative|plan|variant|proposal)\s*\(?([A-H])\)?(?![A-Za-z0-9])"
     r"|^\s*\(?([A-H])\)\s|^\s*([A-H])\s*(?:[:.\u2014\u2013-]\s|$)|\(([A-H])\)", re.IGNORECASE | re.MULTILINE)
 
@@ -96,7 +95,7 @@ def tokens(line: str) -> tuple[Token, ...]:
     """The content words of a recommendation line, in order (glue words dropped, negations kept as 'not')."""
     found: list[Token] = []
     code_spans = {m.group(1).lower() for m in re.finditer(r"`([^`]+)`", line)}
-    words = [m.group(0) for m in _TOKEN_RE.compiled.finditer(line.replace("\u2019", "'"))]
+    words = [m.group(0) for m in _TOKEN_RE.finditer(line.replace("\u2019", "'"))]
     skip = False
     for index, raw_word in enumerate(words):
         if skip:
@@ -188,7 +187,7 @@ def quantities(line: str) -> tuple[Quantity, ...]:
 
 
 def _letters(line: str) -> frozenset[str]:
-    return frozenset((next(g for g in m.groups() if g)).upper() for m in _LETTER_RE.compiled.finditer(line))
+    return frozenset((next(g for g in m.groups() if g)).upper() for m in _LETTER_RE.finditer(line))
 
 
 def _verb_class(toks: tuple[Token, ...]) -> str:
@@ -198,7 +197,7 @@ def _verb_class(toks: tuple[Token, ...]) -> str:
     return "keep" if keep and not change else "change" if change and not keep else ""
 
 
-_VALUE_LETTER_RE = LazyPattern(r"^\s*\(?([A-H])\)?(?![A-Za-z0-9])")
+_VALUE_LETTER_RE = re.compile(r"^\s*\(?([A-H])\)?(?![A-Za-z0-9])")
 
 
 def _decisive_value(value: str) -> bool:
@@ -449,7 +448,7 @@ def _same_head(left: str, right: str, ta: tuple[Token, ...], tb: tuple[Token, ..
                       "detail", *lines)
 
 
-_HEAD_BREAK_RE = LazyPattern(r"[,;:(\[\u2014\u2013]|\s-\s|\.\s")
+_HEAD_BREAK_RE = re.compile(r"[,;:(\[\u2014\u2013]|\s-\s|\.\s")
 
 
 def head_clause(line: str) -> str:

@@ -5,13 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from .lazy_re import LazyPattern
-
 __all__ = ["FrontmatterSplit", "split_frontmatter", "strip_frontmatter", "MAX_FRONTMATTER"]
 
 MAX_FRONTMATTER = 64 * 1024
 _MAX_NODES = 10_000
-_CLOSE_RE = LazyPattern(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
+_CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
 
 
 class FrontmatterSplit(NamedTuple):

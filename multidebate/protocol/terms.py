@@ -19,8 +19,6 @@ import itertools
 import re
 from collections import Counter
 
-from .lazy_re import LazyPattern
-
 __all__ = ["recommendation", "key_terms", "slug_words", "stem"]
 
 _STOP = frozenset(
@@ -44,12 +42,12 @@ _NEGATORS = frozenset(
     "rather neither".split()
 )
 _SCOPE_END = frozenset("but and so yet then while whereas because".split())
-_WORD_RE = LazyPattern(r"[a-z0-9][a-z0-9'+#]*")
-_CLAUSE_RE = LazyPattern(r"[,;:.!?()\[\]\u2014\u2013]|\s-\s|\n")
-_BOLD_OPEN_RE = LazyPattern(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)*(\*\*|__)(.+?)\1", re.DOTALL)
-_LIST_ITEM_RE = LazyPattern(r"^\s*(?:[-*+]|\d+[.)])\s+")
-_HEAD_SPLIT_RE = LazyPattern(r"[,;:(\u2014\u2013]|\s-\s")
-_LABEL_RE = LazyPattern(r"^(?:final\s+)?(?:answer|recommendation|tl;?dr|verdict|decision|summary|position)\s*:\s*",
+_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'+#]*")
+_CLAUSE_RE = re.compile(r"[,;:.!?()\[\]\u2014\u2013]|\s-\s|\n")
+_BOLD_OPEN_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)*(\*\*|__)(.+?)\1", re.DOTALL)
+_LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_HEAD_SPLIT_RE = re.compile(r"[,;:(\u2014\u2013]|\s-\s")
+_LABEL_RE = re.compile(r"^(?:final\s+)?(?:answer|recommendation|tl;?dr|verdict|decision|summary|position)\s*:\s*",
                        re.IGNORECASE)
 
 

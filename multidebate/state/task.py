@@ -9,11 +9,10 @@ from datetime import datetime, timezone
 from typing import NamedTuple
 
 from .. import __version__
-from ..protocol.errors import TaskError
+from ..protocol.errors import RosterFormatError, TaskError
 from ..protocol.findings import Finding, finding
 from ..protocol.front_matter import split_frontmatter
-from ..protocol.lazy_re import LazyPattern
-from ..protocol.naming import is_slug
+from ..protocol.naming import is_slug, parse_roster
 from ..protocol.roles import JUDGE_WHEN, MODES, Role, parse_role
 from ..protocol.textfile import read_text
 from .atomic import create_exclusive
@@ -149,13 +148,14 @@ def _read_task(path: str) -> Task:
     participants: tuple[str, ...] | None = None
     raw = meta.get("participants")
     if raw is not None:
-        if isinstance(raw, str):
-            raw = [p.strip() for p in raw.split(",")]
-        if isinstance(raw, list) and all(isinstance(p, str) and is_slug(p) for p in raw) and raw:
-            participants = tuple(dict.fromkeys(raw))
+        try:
+            participants = parse_roster(raw, repeats=True) or None  # the same reader as `init --participants`
+        except RosterFormatError as exc:
+            notes.append(finding(path, 2, "E073", f"participants: {exc}"))
         else:
-            notes.append(finding(path, 2, "E073", "participants must be a list of slugs (lowercase letters, "
-                                 "digits, single hyphens)"))
+            if participants is None:
+                notes.append(finding(path, 2, "E073", "participants: names no one (leave it out when whoever "
+                                     "writes takes part)"))
     limits: dict[str, int | None] = {}
     for key in ("max_turns", "min_turns"):
         value = meta.get(key)
@@ -326,11 +326,11 @@ def same_task(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
-_WORD_LIMIT_RE = LazyPattern(
+_WORD_LIMIT_RE = re.compile(
     r"\b(?:at\s+most|no\s+more\s+than|up\s+to|under|max(?:imum)?|within|fewer\s+than|less\s+than)\s+"
     r"(\d{1,5})\s+words\b|\b(?:in\s+)?(\d{1,5})\s+words\s+or\s+(?:fewer|less)\b|(?:\u2264|<=)\s*(\d{1,5})\s+words\b",
     re.IGNORECASE)
-_WORD_RE = LazyPattern(r"[^\W_](?:[\w'\u2019.-]*\w)?")
+_WORD_RE = re.compile(r"[^\W_](?:[\w'\u2019.-]*\w)?")
 
 
 def count_words(text: str) -> int:
@@ -340,7 +340,7 @@ def count_words(text: str) -> int:
 
 def word_limit(task: str) -> int | None:
     """The Answer's word limit a task states ("at most 150 words", "in 200 words or fewer"), if any."""
-    found = [int(n) for match in _WORD_LIMIT_RE.compiled.finditer(task) for n in match.groups() if n]
+    found = [int(n) for match in _WORD_LIMIT_RE.finditer(task) for n in match.groups() if n]
     return min(found) if found else None
 
 

@@ -28,7 +28,8 @@ from ..state.task import TASK_FILE, create_task, render_task, require_readable, 
 if TYPE_CHECKING:
     from ..protocol.parse import ParsedTurn
 
-__all__ = ["PeerFile", "Briefing", "brief", "render_briefing", "PEER_PREAMBLE"]
+__all__ = ["PeerFile", "Briefing", "BriefingPlan", "Served", "brief", "plan_briefing", "render_briefing",
+           "PEER_PREAMBLE"]
 
 # A peer file can be up to 1 MiB; a model's context is paid for.  Serve at most this
 # much of each peer file, and say so when a file was cut.
@@ -136,15 +137,47 @@ class Briefing(NamedTuple):
         }
 
 
-def _record_served(folder: str, slug: str, turn: int, peers: tuple[PeerFile, ...]) -> None:
+class Served(NamedTuple):
+    """The peer files `next` served a session for one turn (recorded so that `write` puts their hashes in the
+    turn's metadata)."""
+
+    turn: int  # 0: what the judge was served for its judgment
+    files: tuple[tuple[str, str], ...]  # (file name, sha256), in the order served
+
+
+class BriefingPlan(NamedTuple):
+    """What `next` serves and what serving it must record: `plan_briefing` decides it, `brief` records it."""
+
+    briefing: Briefing
+    served: Served | None = None  # None: nothing served to record (a judge whose judgment is not due)
+    task: str | None = None  # the task text to record as TASK.md: the folder has none and the session gave it
+
+
+def _served(turn: int, peers: tuple[PeerFile, ...]) -> Served:
+    return Served(turn, tuple((p.file, p.sha256) for p in peers))
+
+
+def _record_served(folder: str, slug: str, served: Served) -> None:
     """Remember what was served so `write` can put its hashes in the turn's metadata."""
     try:
-        write_json_state(served_path(folder, slug, turn), {p.file: p.sha256 for p in peers})
+        write_json_state(served_path(folder, slug, served.turn), dict(served.files))
     except OSError:
         pass  # a read-only folder still gets its briefing; write falls back to current hashes
 
 
-def _task_text(debate: Debate, slug: str, turn: int, given: str | None, notes: list[str]) -> str | None:
+def _record_task(folder: str, slug: str, text: str) -> bool:
+    """Record the task a session gave as TASK.md, so that every session debates the same text (False when
+    it cannot: another session recorded one a moment ago, or the folder is read-only)."""
+    try:
+        create_task(folder, render_task(text, recorded_by=slug))
+    except (TaskError, OSError):
+        return False
+    return True
+
+
+def _task_text(debate: Debate, slug: str, turn: int, given: str | None, notes: list[str],
+               recorded: bool) -> str | None:
+    """The task the session debates: TASK.md's (it wins over a differing one given), else the one given."""
     task = debate.task
     if task is not None:
         if given and task.text and not same_task(given, task.text):
@@ -152,14 +185,11 @@ def _task_text(debate: Debate, slug: str, turn: int, given: str | None, notes: l
                 f"You were given a task text that differs from this debate's {TASK_FILE}. Every session must "
                 f"debate the same task: debate the {TASK_FILE} task below and tell the user about the difference."
             )
+        if recorded:
+            notes.append(f"Recorded your task in {TASK_FILE} so that every session debates the same text.")
         return task.text or None
     if given:
-        try:
-            create_task(debate.folder, render_task(given, recorded_by=slug))
-            notes.append(f"Recorded your task in {TASK_FILE} so that every session debates the same text.")
-        except (TaskError, OSError):
-            pass
-        return given.strip()
+        return given.strip()  # the plan says to record it (BriefingPlan.task)
     if turn == 1:
         raise TaskError(
             f"this debate has no {TASK_FILE} and no task was given. Rerun with the user's task: "
@@ -237,7 +267,25 @@ def section_names(spec: str) -> tuple[str, ...]:
 
 def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
           key: str | None = None, sections: tuple[str, ...] | None = None) -> Briefing:
-    """Build the briefing for `slug` (see the module doc). Records what it served under .multidebate/."""
+    """The briefing for `slug` (see the module doc and `plan_briefing`), and what serving it records.
+
+    Creates FOLDER when `create` and a task are given and it is missing, records the task as TASK.md when the
+    folder has none, and records under .multidebate/ which peer files it served (for `write`'s metadata).
+    """
+    _open_folder(folder, slug, task, create)
+    plan = plan_briefing(load_debate(folder), slug, task, key, sections)
+    if plan.task is not None:
+        recorded = _record_task(folder, slug, plan.task)
+        debate = load_debate(folder)
+        if debate.task is not None:  # recorded now (or by another session a moment ago): brief from it
+            plan = plan_briefing(debate, slug, task, key, sections, task_recorded=recorded)
+    if plan.served is not None:
+        _record_served(folder, slug, plan.served)
+    return plan.briefing
+
+
+def _open_folder(folder: str, slug: str, task: str | None, create: bool) -> None:
+    """Create FOLDER when asked to and given a task (a debate's first `next`); FolderError when it is no folder."""
     if create and task and not os.path.exists(folder):
         try:
             os.makedirs(folder)
@@ -246,12 +294,22 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
     if not os.path.isdir(folder):
         hint = f"; to start a debate there, run `multidebate next {shlex.quote(folder)} --slug {slug} --task \"...\"`"
         raise FolderError(f"no such folder: {folder}" + ("" if os.path.exists(folder) else hint))
-    debate = load_debate(folder)
+
+
+def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str | None = None,
+                  sections: tuple[str, ...] | None = None, *, task_recorded: bool = False) -> BriefingPlan:
+    """What `next` serves `slug` in `debate`, and what serving it must record; writes nothing.
+
+    `task`: the task the session was given (recorded by `brief` when the folder has no TASK.md);
+    `task_recorded`: `brief` has just recorded it (the briefing says so).  Raises what `brief` raises
+    for a slug that may not be used, a missing task on turn 1 or a gap in the slug's turns.
+    """
+    folder = debate.folder
     require_readable(debate.task)
     check_slug(slug, debate.task)
     check_identity(folder, debate.scan, debate.task, slug, key, "next")
     if debate.task is not None and debate.task.judge == slug:
-        return _judge_briefing(folder, slug, debate, key)
+        return _judge_plan(folder, slug, debate, key)
     notes: list[str] = []
     if slug not in debate.participants and not (debate.task and debate.task.participants):
         import difflib
@@ -262,9 +320,7 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
                          f"`{close[0]}`? If so, run `next` with `--slug {close[0]}`.")
     sealed_count, sealed_answer = _own_sealed(folder, slug, debate)
     turn = next_turn_number(debate.scan, slug, sealed_count)
-    task_text = _task_text(debate, slug, turn, task, notes)
-    if task and debate.task is None:
-        debate = load_debate(folder)  # TASK.md was just recorded
+    task_text = _task_text(debate, slug, turn, task, notes, task_recorded)
     own = debate.entry(turn - 1, slug)
     own_answer = debate.details(own).answer if own else sealed_answer
     if debate.task is not None and debate.task.review:
@@ -331,7 +387,6 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
         notes.append(f"This debate's turn limit is {limit}; turn {turn} is beyond it: write nothing, tell the user.")
     elif limit and turn == limit:
         notes.append(f"This is the last turn (max_turns {limit}): state your final position.")
-    _record_served(folder, slug, turn, tuple(peers))
     roster = bool(debate.task and debate.task.participants)
     lines, proposal = _previous_lines(debate, slug, turn, tuple(p.slug for p in peers)) if role is None else ((), "")
     instructions, served_proposal = "", None
@@ -341,7 +396,7 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
 
         instructions = role_instructions(role, slug, turn, task_.rounds, verdict.review)
         served_proposal = proposal_text(folder, task_.proposal) if turn == 1 else None
-    return Briefing(
+    briefing = Briefing(
         folder=folder,
         slug=slug,
         turn=turn,
@@ -366,9 +421,10 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
         proposal=served_proposal,
         proposal_file=task_.proposal or "" if task_ is not None and role else "",
     )
+    return BriefingPlan(briefing, _served(turn, briefing.peers), task.strip() if debate.task is None and task else None)
 
 
-def _judge_briefing(folder: str, slug: str, debate: Debate, key: str | None) -> Briefing:
+def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> BriefingPlan:
     """The judge's briefing: wait while the debate runs; once a judgment is due, every final turn."""
     from ..analysis.verdict import judgment_due
     from ..protocol.judgment import judgment_name
@@ -380,6 +436,7 @@ def _judge_briefing(folder: str, slug: str, debate: Debate, key: str | None) -> 
     notes: list[str] = []
     peers: list[PeerFile] = []
     instructions = ""
+    served: Served | None = None  # recorded only once the judgment is due
     if os.path.lexists(os.path.join(folder, judgment_name(slug))):
         notes.append(f"You wrote your judgment ({judgment_name(slug)}): nothing more to do. Tell the user.")
     elif not verdict.final:
@@ -396,13 +453,14 @@ def _judge_briefing(folder: str, slug: str, debate: Debate, key: str | None) -> 
                 if entry is not None:
                     peers.append(_serve(debate, entry, None))
         instructions = judge_instructions(verdict, bool(task and task.review))
-        _record_served(folder, slug, 0, tuple(peers))
+        served = _served(0, tuple(peers))
     proposal_file = task.proposal or "" if task is not None else ""
-    return Briefing(folder=folder, slug=slug, turn=verdict.turn, task=task.text if task else None,
-                    today=date.today().isoformat(), own_previous_answer=None, peers=tuple(peers), absent=(),
-                    waiting=(), verdict=verdict, key=key, participants=debate.participants,
-                    roster=bool(task and task.participants), task_source=TASK_FILE, notes=tuple(notes), role="judge",
-                    instructions=instructions, read_turn=verdict.turn, proposal_file=proposal_file)
+    briefing = Briefing(folder=folder, slug=slug, turn=verdict.turn, task=task.text if task else None,
+                        today=date.today().isoformat(), own_previous_answer=None, peers=tuple(peers), absent=(),
+                        waiting=(), verdict=verdict, key=key, participants=debate.participants,
+                        roster=bool(task and task.participants), task_source=TASK_FILE, notes=tuple(notes),
+                        role="judge", instructions=instructions, read_turn=verdict.turn, proposal_file=proposal_file)
+    return BriefingPlan(briefing, served)
 
 
 def _swapped(debate: Debate, a: str, b: str, turn: int) -> bool:
