@@ -11,7 +11,7 @@ from typing import NamedTuple
 from .. import __version__
 from ..protocol.errors import RosterFormatError, TaskError
 from ..protocol.findings import Finding, finding
-from ..protocol.front_matter import split_frontmatter
+from ..protocol.front_matter import render_frontmatter, split_frontmatter
 from ..protocol.naming import is_slug, parse_roster
 from ..protocol.roles import JUDGE_WHEN, MODES, Role, parse_role
 from ..protocol.textfile import read_text
@@ -276,41 +276,37 @@ def render_task(text: str, participants: tuple[str, ...] | None = None, max_turn
                 roles: tuple[tuple[str, str], ...] = (), proposal: str | None = None,
                 proposal_sha256: str | None = None, min_rounds: int | None = None, max_rounds: int | None = None,
                 judge_when: str = "unresolved") -> str:
-    """The TASK.md text for a task (frontmatter written by hand: a fixed, readable layout)."""
-    lines = ["---", "protocol: 1"]
+    """The TASK.md text for a task: its frontmatter in a fixed, readable order, then the task."""
+    meta: dict[str, object] = {"protocol": 1}
     if mode != "open":
-        lines.append(f"mode: {mode}")
+        meta["mode"] = mode
     if proposal:
-        lines.append(f"proposal: {json.dumps(proposal)}")
+        meta["proposal"] = proposal
     if proposal_sha256:
-        lines.append(f"proposal_sha256: {proposal_sha256}")
+        meta["proposal_sha256"] = proposal_sha256
     if roles:
-        lines.append("roles:")
-        # JSON strings are YAML strings: a custom lens may hold any character
-        lines.extend(f"  {slug}: {json.dumps(spec, ensure_ascii=False)}" for slug, spec in roles)
+        meta["roles"] = dict(roles)
     if judge_when != "unresolved":
-        lines.append(f"judge_when: {judge_when}")
+        meta["judge_when"] = judge_when
     if min_rounds is not None:
-        lines.append(f"min_rounds: {min_rounds}")
+        meta["min_rounds"] = min_rounds
     if max_rounds is not None:
-        lines.append(f"max_rounds: {max_rounds}")
+        meta["max_rounds"] = max_rounds
     if participants:
-        lines.append("participants:")
-        lines.extend(f"  - {slug}" for slug in participants)
+        meta["participants"] = list(participants)
     if retired:
-        lines.append("retired:")
-        lines.extend(f"  - {slug}" for slug in retired)
+        meta["retired"] = list(retired)
     if max_turns is not None:
-        lines.append(f"max_turns: {max_turns}")
+        meta["max_turns"] = max_turns
     if min_turns is not None:
-        lines.append(f"min_turns: {min_turns}")
+        meta["min_turns"] = min_turns
     if sealed:
-        lines.append("sealed: true")
+        meta["sealed"] = True
     if recorded_by:
-        lines.append(f"recorded_by: {recorded_by}")
-    lines.append(f"created_at: '{created_at or datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')}'")
-    lines.append("---")
-    return "\n".join(lines) + "\n\n" + text.strip() + "\n"
+        meta["recorded_by"] = recorded_by
+    meta["created_at"] = created_at or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # written by python-frontmatter: a slug YAML would read as another type (`no`, `123`) is quoted
+    return render_frontmatter(meta) + "\n" + text.strip() + "\n"
 
 
 def create_task(folder: str, content: str) -> str:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 from .. import __version__
 from ..protocol.errors import FolderError, IdentityError, InvalidTurn, TurnConflict
 from ..protocol.findings import CODES
-from ..protocol.front_matter import strip_frontmatter
+from ..protocol.front_matter import render_frontmatter, strip_frontmatter
 from ..protocol.naming import TurnName, turn_file_name
 from ..protocol.parse import ParsedTurn, parse_turn
 from ..protocol.profile import PROTOCOL_VERSION, Profile, profile_for
@@ -206,24 +206,15 @@ def _problems(parsed: ParsedTurn, participants: tuple[str, ...], slug: str) -> t
     return problems, normalised
 
 
-def _frontmatter(slug: str, turn: int, peers: tuple[tuple[str, str], ...], written_at: str) -> str:
-    lines = [
-        "---",
-        f"protocol: {PROTOCOL_VERSION}",
-        f"turn: {turn}",
-        f"slug: {slug}",
-        f"written_at: '{written_at}'",
-        f"tool: multidebate {__version__}",
-    ]
-    if peers:
-        lines.append("peers_read:")
-        for name, digest in peers:
-            lines.append(f"  - file: {name}")
-            lines.append(f"    sha256: {digest}")
-    else:
-        lines.append("peers_read: []")
-    lines.append("---")
-    return "\n".join(lines) + "\n"
+def _frontmatter(slug: str, turn: int, peers: tuple[tuple[str, str], ...], written_at: str,
+                 judged: str | None = None) -> str:
+    """A turn's frontmatter (a judgment's when `judged` names the verdict it judges)."""
+    head: dict[str, object] = {"protocol": PROTOCOL_VERSION}
+    if judged is not None:
+        head.update(role="judge", verdict=judged)
+    return render_frontmatter({**head, "turn": turn, "slug": slug, "written_at": written_at,
+                               "tool": f"multidebate {__version__}",
+                               "peers_read": [{"file": name, "sha256": digest} for name, digest in peers]})
 
 
 def compose(parsed: ParsedTurn, slug: str, turn: int, peers: tuple[tuple[str, str], ...], written_at: str) -> str:
@@ -378,9 +369,7 @@ def _write_judgment(folder: str, slug: str, content: bytes, unclaimed: bool) -> 
             f"## {name}" for name in JUDGMENT_SECTIONS), [f.message for f in found])
     written_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     peers = _peers_read(folder, debate.scan, slug, 0)
-    head = _frontmatter(slug, verdict.turn, peers, written_at).replace(f"turn: {verdict.turn}\n",
-                                                                       f"role: judge\nverdict: {verdict.state}\n"
-                                                                       f"turn: {verdict.turn}\n")
+    head = _frontmatter(slug, verdict.turn, peers, written_at, judged=verdict.state)
     data = (head + f"# Judgment \u2014 {slug}\n" + "".join(
         f"\n## {name}\n\n{sections[name]}\n" for name in JUDGMENT_SECTIONS)).encode("utf-8")
     path = os.path.join(folder, judgment_name(slug))
