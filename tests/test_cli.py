@@ -200,6 +200,28 @@ def test_status_check_exit_3_and_missing(tmp_path: Path) -> None:
     assert data["missing"] == ["b"] and data["verdict"]["state"] == "in_progress"
 
 
+def test_status_waits_since_the_first_file_of_the_current_turn(tmp_path: Path) -> None:
+    """waiting_seconds: how long the slowest missing writer has kept the others waiting, i.e. since the first
+    turn-N file was written (not the latest one, and no file of an older turn)."""
+    from multidebate.views.status import debate_status, render_status
+
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "x", "b": "y", "c": "z"}, {"a": "x", "b": "y"}])
+    start = 1_700_000_000.0
+    for slug in ("a", "b", "c"):
+        os.utime(tmp_path / f"turn-1-{slug}.md", (start - 1000, start - 1000))
+    os.utime(tmp_path / "turn-2-a.md", (start, start))
+    os.utime(tmp_path / "turn-2-b.md", (start + 100, start + 100))
+    status = debate_status(folder, now=start + 400)
+    assert status.missing == ("c",) and status.waiting_seconds == 400.0
+    assert status.as_dict()["waiting_seconds"] == 400.0
+    assert "missing from turn 2: c (waiting 7m)" in render_status(status)
+    assert debate_status(folder, now=start - 50).waiting_seconds == 0.0  # a clock behind the files: never negative
+    done = str(tmp_path / "done")
+    make_debate(done, [{"a": "x", "b": "y"}])
+    assert debate_status(done, now=start).waiting_seconds is None  # nobody is missing: nobody waits
+
+
 def test_status_empty_and_missing_folder(tmp_path: Path) -> None:
     code, out, _ = run("status", str(tmp_path))
     assert code == 0 and "no turn files yet" in out
