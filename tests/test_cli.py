@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 from helpers import key_of, make_debate, turn_body
 
@@ -23,11 +24,27 @@ def test_version() -> None:
     assert code == 0 and __version__ in out
 
 
+def _every_command(group: click.Group, ctx: click.Context,
+                   path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:
+    """Every command and subcommand, as the lazy group lists them (`cli.commands` is empty until one is used)."""
+    found: list[tuple[tuple[str, ...], click.Command]] = []
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, name
+        found.append((path + (name,), command))
+        if isinstance(command, click.Group):
+            found += _every_command(command, click.Context(command, parent=ctx, info_name=name), path + (name,))
+    return found
+
+
 def test_every_command_has_help() -> None:
-    for name, command in cli.commands.items():
-        assert command.help, name
-        code, out, _ = run(name, "--help")
-        assert code == 0 and "Usage:" in out
+    commands = _every_command(cli, click.Context(cli, info_name="multidebate"))
+    names = {" ".join(path) for path, _command in commands}
+    assert {"next", "write", "status", "report", "skill", "skill install"} <= names  # the walk reached the groups
+    for path, command in commands:
+        assert (command.help or "").strip(), " ".join(path)
+        code, out, err = run(*path, "--help")
+        assert code == 0 and f"Usage: cli {' '.join(path)}" in out, (path, err)
 
 
 def test_slug() -> None:
