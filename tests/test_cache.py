@@ -21,12 +21,20 @@ def _answer(folder: str, turn: int, slug: str) -> str:
 
 
 def test_cache_is_written_and_reused(tmp_path: Path) -> None:
+    from multidebate.state.cache import report_progress
+
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
     first = load_debate(folder)
     shard = Path(folder, ".multidebate", "cache", "turn-1.json")
     assert shard.exists() and set(json.loads(shard.read_text())["files"]) == {"turn-1-a.md", "turn-1-b.md"}
-    second = load_debate(folder)
-    assert second.entry(1, "a").parsed is not None  # type: ignore[union-attr]
+    parsed: list[tuple[int, int]] = []  # the cache reports each file it has to parse
+    report_progress(lambda done, total: parsed.append((done, total)))
+    try:
+        second = load_debate(folder)
+    finally:
+        report_progress(None)
+    assert parsed == []  # reused: no file parsed again
+    assert second.entry(1, "a").answer == first.entry(1, "a").answer  # type: ignore[union-attr]
     assert judge(first).detail == judge(second).detail
 
 
@@ -53,7 +61,7 @@ def test_damaged_or_foreign_cache_is_ignored(tmp_path: Path) -> None:
     assert "TOML" in _answer(folder, 1, "a")
 
 
-def test_read_only_cache_folder_still_works(tmp_path: Path, monkeypatch: object) -> None:
+def test_a_cache_shard_that_cannot_be_written_still_works(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**"}])
     Path(folder, ".multidebate", "cache").mkdir(parents=True, exist_ok=True)
     Path(folder, ".multidebate", "cache", "turn-1.json").mkdir()  # cannot be replaced by a file

@@ -176,6 +176,7 @@ def test_write_refuses_binary_and_empty(tmp_path: Path) -> None:
     assert code == 1 and "is empty" in err
     result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "a"], input=b"\x00\x01")
     assert result.exit_code == 1 and "binary" in result.stderr
+    assert not (tmp_path / "turn-1-a.md").exists()
 
 
 def test_write_never_overwrites(tmp_path: Path) -> None:

@@ -236,7 +236,9 @@ def test_hand_written_turns_keep_no_reading_record_and_are_trusted(tmp_path: Pat
         for slug in ("a", "b"):
             Path(folder, f"turn-{turn}-{slug}.md").write_text(
                 f"# Turn {turn} — {slug}\n\n" + turn_body(turn, "**Use TOML.**", converged=turn == 2))
-    assert judge(load_debate(str(folder))).state == "converged"
+    debate = load_debate(str(folder))
+    assert [debate.entry(2, slug).reading_record for slug in ("a", "b")] == [None, None]  # type: ignore[union-attr]
+    assert judge(debate).state == "converged"
 
 
 def test_a_hand_written_turn_under_a_held_slug_does_not_converge(tmp_path: Path) -> None:
