@@ -22,13 +22,22 @@ def _answer(folder: str, turn: int, slug: str) -> str:
 
 
 def test_cache_is_written_and_reused(tmp_path: Path) -> None:
+    from multidebate.state.cache import report_progress
+
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
     first = load_debate(folder)
     shard = Path(folder, ".multidebate", "cache", "turn-1.json")
     assert shard.exists() and set(json.loads(shard.read_text())["files"]) == {"turn-1-a.md", "turn-1-b.md"}
-    second = load_debate(folder)
-    entry = second.entry(1, "a")
-    assert entry is not None and second.parsed(entry) is not None
+    parsed: list[tuple[int, int]] = []  # the cache reports each file it has to parse
+    report_progress(lambda done, total: parsed.append((done, total)))
+    try:
+        second = load_debate(folder)
+    finally:
+        report_progress(None)
+    assert parsed == []  # reused: no file parsed again
+    entry, first_entry = second.entry(1, "a"), first.entry(1, "a")
+    assert entry is not None and first_entry is not None
+    assert second.details(entry).answer == first.details(first_entry).answer
     assert judge(first).detail == judge(second).detail
 
 
@@ -55,7 +64,7 @@ def test_damaged_or_foreign_cache_is_ignored(tmp_path: Path) -> None:
     assert "TOML" in _answer(folder, 1, "a")
 
 
-def test_read_only_cache_folder_still_works(tmp_path: Path, monkeypatch: object) -> None:
+def test_a_cache_shard_that_cannot_be_written_still_works(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**"}])
     Path(folder, ".multidebate", "cache").mkdir(parents=True, exist_ok=True)
     Path(folder, ".multidebate", "cache", "turn-1.json").mkdir()  # cannot be replaced by a file

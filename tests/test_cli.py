@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 from helpers import key_of, make_debate, turn_body
 
@@ -23,11 +24,27 @@ def test_version() -> None:
     assert code == 0 and __version__ in out
 
 
+def _every_command(group: click.Group, ctx: click.Context,
+                   path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:
+    """Every command and subcommand, as the lazy group lists them (`cli.commands` is empty until one is used)."""
+    found: list[tuple[tuple[str, ...], click.Command]] = []
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, name
+        found.append((path + (name,), command))
+        if isinstance(command, click.Group):
+            found += _every_command(command, click.Context(command, parent=ctx, info_name=name), path + (name,))
+    return found
+
+
 def test_every_command_has_help() -> None:
-    for name, command in cli.commands.items():
-        assert command.help, name
-        code, out, _ = run(name, "--help")
-        assert code == 0 and "Usage:" in out
+    commands = _every_command(cli, click.Context(cli, info_name="multidebate"))
+    names = {" ".join(path) for path, _command in commands}
+    assert {"next", "write", "status", "report", "skill", "skill install"} <= names  # the walk reached the groups
+    for path, command in commands:
+        assert (command.help or "").strip(), " ".join(path)
+        code, out, err = run(*path, "--help")
+        assert code == 0 and f"Usage: cli {' '.join(path)}" in out, (path, err)
 
 
 def test_slug() -> None:
@@ -180,6 +197,7 @@ def test_write_refuses_binary_and_empty(tmp_path: Path) -> None:
     assert code == 1 and "is empty" in err
     result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "a"], input=b"\x00\x01")
     assert result.exit_code == 1 and "binary" in result.stderr
+    assert not (tmp_path / "turn-1-a.md").exists()
 
 
 def test_write_never_overwrites(tmp_path: Path) -> None:
@@ -219,6 +237,28 @@ def test_status_check_exit_3_and_missing(tmp_path: Path) -> None:
     assert code == 3 and "missing from turn 2: b" in out
     data = json.loads(run("status", str(tmp_path), "--json")[1])
     assert data["missing"] == ["b"] and data["verdict"]["state"] == "in_progress"
+
+
+def test_status_waits_since_the_first_file_of_the_current_turn(tmp_path: Path) -> None:
+    """waiting_seconds: how long the slowest missing writer has kept the others waiting, i.e. since the first
+    turn-N file was written (not the latest one, and no file of an older turn)."""
+    from multidebate.views.status import debate_status, render_status
+
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "x", "b": "y", "c": "z"}, {"a": "x", "b": "y"}])
+    start = 1_700_000_000.0
+    for slug in ("a", "b", "c"):
+        os.utime(tmp_path / f"turn-1-{slug}.md", (start - 1000, start - 1000))
+    os.utime(tmp_path / "turn-2-a.md", (start, start))
+    os.utime(tmp_path / "turn-2-b.md", (start + 100, start + 100))
+    status = debate_status(folder, now=start + 400)
+    assert status.missing == ("c",) and status.waiting_seconds == 400.0
+    assert status.as_dict()["waiting_seconds"] == 400.0
+    assert "missing from turn 2: c (waiting 7m)" in render_status(status)
+    assert debate_status(folder, now=start - 50).waiting_seconds == 0.0  # a clock behind the files: never negative
+    done = str(tmp_path / "done")
+    make_debate(done, [{"a": "x", "b": "y"}])
+    assert debate_status(done, now=start).waiting_seconds is None  # nobody is missing: nobody waits
 
 
 def test_status_empty_and_missing_folder(tmp_path: Path) -> None:

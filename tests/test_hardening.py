@@ -156,21 +156,59 @@ def test_a_symlink_swapped_in_is_never_followed(tmp_path: Path, monkeypatch: obj
 
 
 def test_a_long_reasoning_is_cut_before_the_answer(tmp_path: Path) -> None:
+    """The served file stays within 24,000 characters: the Reasoning is cut (its start kept, as much as fits,
+    and the cut said), every other section is served whole, and the output says where the whole file is."""
+    import re
+
+    from multidebate.turns.briefing import MAX_SERVED_CHARS
+
     folder = str(tmp_path)
     make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
-    long_reasoning = "Thinking hard. " * 3000  # 45,000 characters
-    body = turn_body(2, "**Use YAML, final.**", disagreements="- With a: TOML lacks anchors.").replace(
-        "Thinking for turn 2.", long_reasoning)
+    long_reasoning = "".join(f"Thought {n}. " for n in range(4000))  # about 48,000 characters, each place unique
+    body = turn_body(2, "**Use YAML, final.**", agreements="- With a: a schema helps.",
+                     disagreements="- With a: TOML lacks anchors.").replace("Thinking for turn 2.", long_reasoning)
     code, _, err = run("write", folder, "--slug", "b", "--key", key_of(folder, "b"), input=body)
     assert code == 0, err
     run("write", folder, "--slug", "a", "--key", key_of(folder, "a"), input=turn_body(2, "**Use TOML.**"))
     code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
     quoted = out.split("<<<PEER b")[1].split(">>>END")[0]
-    for kept in ("## Answer\n**Use YAML, final.**", "## Disagreements\n- With a: TOML lacks anchors.", "## Confidence",
-                 "## Converged"):
+    for kept in ("## Answer\n**Use YAML, final.**\n", "## Agreements\n- With a: a schema helps.\n",
+                 "## Disagreements\n- With a: TOML lacks anchors.\n", "## Confidence\n70\n", "## Converged\nno\n"):
         assert kept in quoted
-    assert "[Reasoning cut by multidebate:" in quoted
-    assert "[cut by multidebate: 24,000 of" in out and "turn-2-b.md]" in out
+    assert "[cut by multidebate: 24,000 of" in out
+    assert f"the whole file is {os.path.join(os.path.abspath(folder), 'turn-2-b.md')}]" in out  # how to get the rest
+    data = json.loads(run("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json")[1])
+    (peer,) = data["peers"]
+    text = peer["text"]
+    assert len(text) <= MAX_SERVED_CHARS < peer["cut_from_chars"]
+    shown = re.search(r"## Reasoning\n(.*)\n\[Reasoning cut by multidebate: ([\d,]+) of ([\d,]+) characters shown\]",
+                      text, re.S)
+    assert shown is not None
+    count, whole = (int(g.replace(",", "")) for g in shown.group(2, 3))
+    assert whole == len(long_reasoning.strip()) and shown.group(1) == long_reasoning[:count]
+    assert len(text) > MAX_SERVED_CHARS - 200  # the Reasoning fills the room the other sections leave
+
+
+def test_a_long_file_is_cut_even_when_its_kept_sections_alone_are_too_long(tmp_path: Path) -> None:
+    """Hand-written peer files: one whose Disagreements alone exceed the limit, one with no sections at all.
+    Neither is served past 24,000 characters, and the output says each was cut."""
+    from multidebate.turns.briefing import MAX_SERVED_CHARS
+
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "TASK.md").write_text("Pick a config format.\n")
+    items = "".join(f"- With a: point {n} against TOML.\n" for n in range(1500))  # about 40,000 characters
+    (folder / "turn-1-a.md").write_text("# Turn 1 — a\n\n" + turn_body(1, "**Use TOML.**"))
+    (folder / "turn-1-b.md").write_text("# Turn 1 — b\n\n" + turn_body(1, "**Use YAML.**").replace(
+        "## Confidence", "## Disagreements\n" + items + "\n## Confidence"))
+    (folder / "turn-1-c.md").write_text("# Turn 1 — c\n\n" + "No headings at all. " * 2000)
+    code, out, err = run("next", str(folder), "--slug", "a", "--json")
+    assert code == 0, err
+    peers = {p["slug"]: p for p in json.loads(out)["peers"]}
+    for slug in ("b", "c"):
+        assert len(peers[slug]["text"]) <= MAX_SERVED_CHARS < peers[slug]["cut_from_chars"], slug
+    assert peers["b"]["text"].startswith("## Reasoning\n")
+    assert peers["c"]["text"].startswith("# Turn 1 — c\n\nNo headings at all.")
 
 
 # 8. keys: printed at once, and off the command line when wanted -------------------------------------

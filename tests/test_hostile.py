@@ -15,7 +15,7 @@ from multidebate.cli import cli
 
 
 @pytest.mark.parametrize("index", range(len(CASES)))
-def test_hostile_entry_is_a_finding_everywhere(tmp_path: Path, index: int) -> None:
+def test_hostile_entry_is_a_validate_finding_and_breaks_no_command(tmp_path: Path, index: int) -> None:
     case = CASES[index]
     folder = tmp_path / "d"
     make_debate(str(folder), [{"a": "**Use TOML.**"}])

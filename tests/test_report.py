@@ -6,6 +6,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -106,7 +107,7 @@ def test_absent_peer_flag(tmp_path: Path) -> None:
     assert "absent_peer" in kinds(folder)
 
 
-def test_final_answer_modal_with_dissent_and_tie_break(tmp_path: Path) -> None:
+def test_final_answer_modal_with_dissent_and_a_tie_is_split(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path), [{"a": TOML, "b": TOML, "c": YAML}], max_turns=1)
     final = build_report(folder).final
     assert final.kind == "modal" and set(final.supporters) == {"a", "b"}
@@ -155,11 +156,11 @@ def test_html_escapes_session_text(tmp_path: Path) -> None:
     assert "<script>" not in html and "&lt;script&gt;" in html
 
 
-def test_analysis_is_shared_by_status(tmp_path: Path) -> None:
+def test_status_and_the_analysis_give_the_same_verdict(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path), [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (YAML, True)}])
     status = json.loads(CliRunner().invoke(cli, ["status", "--json", folder]).stdout)
-    assert status["verdict"]["state"] == analyse(load_debate(folder)).verdict.state == "hollow"
-    assert os.path.exists(folder)
+    assert status["verdict"] == analyse(load_debate(folder)).verdict.as_dict()
+    assert status["verdict"]["state"] == "hollow"
 
 
 def test_clip_cuts_at_a_word_and_says_so() -> None:
@@ -177,3 +178,70 @@ def test_a_return_that_adopts_a_peer_line_is_no_oscillation(tmp_path: Path) -> N
                                                {"a": "**Use YAML.**", "b": "**Use TOML.**"},
                                                {"a": "**Use TOML.**", "b": "**Use TOML.**"}])
     assert not any(f.kind == "oscillation" for f in build_report(folder).analysis.flags)
+
+
+def _report_json(folder: str, *options: str) -> dict[str, Any]:
+    result = CliRunner().invoke(cli, ["report", folder, "--format", "json", *options])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_toward_names_the_peers_a_change_moved_to_and_no_one_agreed_with_before(tmp_path: Path) -> None:
+    """a leaves TOML for the YAML that b and c held: toward both; b kept its line (no change, toward no one);
+    c changed to JSON, which no peer held."""
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": YAML, "c": YAML}, {"a": YAML, "b": YAML, "c": JSON}])
+    turn2 = _report_json(folder)["turns"][1]["positions"]
+    assert {s: (p["changed"], p["toward"]) for s, p in turn2.items()} == {
+        "a": (True, ["b", "c"]), "b": (False, []), "c": (True, [])}
+    # a moves from 16 to 15: toward c (15), not toward b, whose bare "Postgres" a agreed with before as now
+    other = make_debate(str(tmp_path / "e"), [
+        {"a": "**Use Postgres 16.**", "b": "**Use Postgres.**", "c": "**Use Postgres 15.**"},
+        {"a": "**Use Postgres 15.**", "b": "**Use Postgres.**", "c": "**Use Postgres 15.**"}])
+    assert _report_json(other)["turns"][1]["positions"]["a"]["toward"] == ["c"]
+
+
+def test_weighted_final_answer_counts_confidence_instead_of_heads(tmp_path: Path) -> None:
+    """One confident TOML against two unsure YAMLs: YAML by head count, TOML by confidence (90 > 30 + 40)."""
+    from helpers import write_keyed
+
+    folder = str(tmp_path / "d")
+    make_debate(folder, [], max_turns=1)
+    for slug, answer, confidence in (("a", TOML, 90), ("b", YAML, 30), ("c", YAML, 40)):
+        write_keyed(folder, slug, turn_body(1, answer, confidence=confidence).encode())
+    by_heads = _report_json(folder)["final_answer"]
+    assert (by_heads["kind"], by_heads["supporters"], by_heads["confidence_weighted"]) == ("modal", ["b", "c"], False)
+    weighted = _report_json(folder, "--weighted")["final_answer"]
+    assert (weighted["kind"], weighted["representative"], weighted["supporters"]) == ("modal", "a", ["a"])
+    assert weighted["confidence_weighted"] is True
+    assert [d["slug"] for d in weighted["dissenters"]] == ["b", "c"]
+    md = CliRunner().invoke(cli, ["report", folder, "--weighted"]).stdout
+    assert "as written by a; held by a." in md
+
+
+def test_weighted_final_answer_with_equal_confidence_sums_is_split(tmp_path: Path) -> None:
+    from helpers import write_keyed
+
+    folder = str(tmp_path / "d")
+    make_debate(folder, [], max_turns=1)
+    for slug, answer, confidence in (("a", TOML, 60), ("b", YAML, 30), ("c", YAML, 30)):
+        write_keyed(folder, slug, turn_body(1, answer, confidence=confidence).encode())
+    assert _report_json(folder)["final_answer"]["supporters"] == ["b", "c"]  # by heads: two against one
+    split = _report_json(folder, "--weighted")["final_answer"]  # 60 against 30 + 30
+    assert (split["kind"], split["confidence_weighted"]) == ("split", True)
+
+
+def test_yes_with_disagreements_flags_a_yes_that_still_disputes_a_peer(tmp_path: Path) -> None:
+    """a says yes but keeps a real point against b; b says yes with only a minor item (and an Agreements
+    item naming a); c disputes a too, but says no: only a is flagged."""
+    from helpers import write_keyed
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML, "c": YAML}])
+    write_keyed(folder, "a", turn_body(2, TOML, converged=True,
+                                       disagreements="- With b: the loader must reject duplicate keys").encode())
+    write_keyed(folder, "b", turn_body(2, TOML, converged=True, agreements="- With a: comments matter",
+                                       disagreements="- With a: minor: the file name").encode())
+    write_keyed(folder, "c", turn_body(2, YAML, disagreements="- With a: anchors keep the file short").encode())
+    flags = [f for f in _report_json(folder)["flags"] if f["kind"] == "yes_with_disagreements"]
+    assert flags == [{"kind": "yes_with_disagreements", "turn": 2, "slug": "a",
+                      "detail": "a says yes but still lists 1 disagreement(s)"}]

@@ -259,7 +259,9 @@ def test_list_marks_folders_whose_readers_read_the_shared_copy_as_covered(dirs: 
     run("skill", "install", "--scope", "project")  # the default pair: .agents/skills and .claude/skills
     copies = {c["path"]: c["state"] for c in json.loads(run("skill", "list", "--json")[1])["copies"]}
     project = [(p, s) for p, s in copies.items() if p.startswith(str(dirs[1]))]
-    assert {s for p, s in project if "/.gemini/" in p or "/.cursor/" in p or "/.opencode/" in p} == {"covered"}
+    readers = (".gemini", ".cursor", ".github", ".opencode")  # Copilot's project folder is .github/skills
+    assert {p: s for p, s in project if p.split(str(dirs[1]) + "/")[1].startswith(readers)} == {
+        str(dirs[1] / folder / "skills" / "multidebate" / "SKILL.md"): "covered" for folder in readers}
     assert {s for p, s in project if "/.agents/" in p or "/.claude/" in p} == {"current"}
     user = [s for p, s in copies.items() if not p.startswith(str(dirs[1]))]
     assert set(user) == {"missing"}  # nothing installed for the user scope: nothing covered there

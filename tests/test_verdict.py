@@ -126,6 +126,21 @@ def test_stalled_when_nobody_moves_for_two_turns(tmp_path: Path) -> None:
     assert v.state == "stalled" and v.turn == 3
 
 
+def test_a_change_of_converged_alone_is_no_stall(tmp_path: Path) -> None:
+    """The module doc: stalled when no recommendation *or Converged* changed over the last two turns.
+
+    a keeps TOML but says yes at turn 3: not stalled.  A flip from no (turn 1) to yes (turn 2) counts at turn 3
+    (turns 1-3 are the window) and no longer at turn 4 (turns 2-4 are all yes): stalled."""
+    Turns = list[dict[str, str | tuple[str, bool]]]
+    late: Turns = [{"a": TOML, "b": YAML}, {"a": TOML, "b": YAML}, {"a": (TOML, True), "b": YAML}]
+    v = verdict_of(tmp_path, late)
+    assert (v.state, v.turn) == ("in_progress", 3), v.detail
+    early: Turns = [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": YAML}, {"a": (TOML, True), "b": YAML}]
+    assert verdict_of(tmp_path / "early", early).state == "in_progress"
+    later = verdict_of(tmp_path / "later", early + [{"a": (TOML, True), "b": YAML}])
+    assert (later.state, later.turn) == ("stalled", 4)
+
+
 def test_still_moving_is_in_progress(tmp_path: Path) -> None:
     v = verdict_of(tmp_path, [{"a": TOML, "b": YAML}, {"a": TOML, "b": YAML}, {"a": YAML, "b": TOML}])
     assert v.state == "in_progress"
@@ -223,7 +238,10 @@ def test_hand_written_turns_keep_no_reading_record_and_are_trusted(tmp_path: Pat
         for slug in ("a", "b"):
             Path(folder, f"turn-{turn}-{slug}.md").write_text(
                 f"# Turn {turn} — {slug}\n\n" + turn_body(turn, "**Use TOML.**", converged=turn == 2))
-    assert judge(load_debate(str(folder))).state == "converged"
+    debate = load_debate(str(folder))
+    entries = [debate.entry(2, slug) for slug in ("a", "b")]
+    assert [debate.details(e).reading_record for e in entries if e is not None] == [None, None]
+    assert judge(debate).state == "converged"
 
 
 def test_a_hand_written_turn_under_a_held_slug_does_not_converge(tmp_path: Path) -> None:

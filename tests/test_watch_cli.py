@@ -72,9 +72,18 @@ def test_until_end_on_a_finished_debate(tmp_path: Path) -> None:
     assert code == 3
 
 
-def test_other_commands_do_not_import_watchdog() -> None:
-    script = ("import sys; from multidebate.cli import cli; "
-              "from click.testing import CliRunner; CliRunner().invoke(cli, ['status', '--help']); "
-              "print('watchdog' in ' '.join(sys.modules))")
+def test_other_commands_do_not_import_watchdog(tmp_path: Path) -> None:
+    """Each command that is not `watch` runs (on a real debate, not only --help) without importing watchdog."""
+    from helpers import key_of
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML**", "b": "**Use YAML**"}])
+    commands = [["status", folder], ["status", folder, "--json"], ["validate", folder], ["report", folder],
+                ["next", folder, "--slug", "a", "--key", key_of(folder, "a")], ["write", "--help"], ["slug", "X Y"],
+                ["skill", "show"]]
+    script = ("import sys; from multidebate.cli import cli; from click.testing import CliRunner\n"
+              f"for args in {commands!r}:\n"
+              "    result = CliRunner().invoke(cli, args)\n"
+              "    assert result.exit_code == 0, (args, result.output)\n"
+              "print(sorted(m for m in sys.modules if m.split('.')[0] == 'watchdog'))")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "False"
+    assert out.strip() == "[]"

@@ -24,6 +24,7 @@ def test_an_answer_over_the_tasks_word_limit_is_written_with_a_warning(tmp_path:
     result = CliRunner().invoke(cli, ["write", folder, "--slug", "a", "--json"], input=turn_body(1, long))
     data = json.loads(result.stdout)
     assert result.exit_code == 0 and data["ok"] is True
+    assert "It has comments" in Path(folder, "turn-1-a.md").read_text()  # written, whole
     assert data["warnings"] == ["your Answer has 15 words (the whole section, bold line included); the task asks "
                                 "for at most 12. Keep it within the limit "
                                 "in your next turn: a converged debate's final answer is the one shown to the user."]
