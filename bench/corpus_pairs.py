@@ -37,7 +37,7 @@ def pairs_of(folder: str) -> list[dict[str, object]]:
         left, right = debate.entry(*a), debate.entry(*b)
         if left is None or right is None:
             return
-        la, lb = left.sig.recommendation, right.sig.recommendation
+        la, lb = debate.details(left).sig.recommendation, debate.details(right).sig.recommendation
         key = tuple(sorted((normalise_line(la), normalise_line(lb))))
         if key in seen:
             return
@@ -45,7 +45,7 @@ def pairs_of(folder: str) -> list[dict[str, object]]:
         out.append({
             "id": f"{name}/{kind}/{a[0]}-{a[1]}/{b[0]}-{b[1]}", "debate": name, "kind": kind, "turn": turn,
             "left": {"slug": a[1], "turn": a[0], "line": la}, "right": {"slug": b[1], "turn": b[0], "line": lb},
-            "left_answer": left.answer, "right_answer": right.answer, "task": task,
+            "left_answer": debate.details(left).answer, "right_answer": debate.details(right).answer, "task": task,
         })
 
     for turn in range(1, debate.current_turn + 1):

@@ -9,7 +9,7 @@ from pathlib import Path
 from helpers import key_of, make_debate
 
 from multidebate.state.debate import load_debate
-from multidebate.state.folder import served_record_path
+from multidebate.state.layout import served_path
 from multidebate.turns.briefing import Served, brief, plan_briefing
 
 
@@ -37,7 +37,7 @@ def test_the_plan_writes_nothing_and_brief_records_what_it_says(tmp_path: Path) 
     assert plan.served == Served(2, (("turn-1-b.md", plan.briefing.peers[0].sha256),)) and plan.task is None
     assert brief(folder, "a", key=key)._replace(today=plan.briefing.today) == plan.briefing
     assert listing(folder) != before  # brief records what the plan says was served
-    with open(served_record_path(folder, "a", 2), encoding="utf-8") as handle:
+    with open(served_path(folder, "a", 2), encoding="utf-8") as handle:
         assert json.load(handle) == dict(plan.served.files)
 
 

@@ -316,6 +316,17 @@ def test_next_says_when_peers_answer_a_line_the_session_left(tmp_path: Path) -> 
     assert "You changed your bold line" not in out
 
 
+def test_next_drops_advice_for_the_next_turn_once_the_debate_ended(tmp_path: Path) -> None:
+    """From d32: after the end, a note that peers answer a line the session left only confused it."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use YAML.**", "b": "**Use TOML.**"},
+                         {"a": "**Use YAML.**", "b": "**Use TOML.**"},
+                         {"a": ("**Use TOML.**", True), "b": ("**Use TOML.**", True)}])
+    code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
+    assert code == 0 and "The debate converged at turn 3" in out, out
+    assert "You changed your bold line" not in out and "swapped positions" not in out
+
+
 def test_next_breaks_a_swap_by_name(tmp_path: Path) -> None:
     """Two sessions that each adopt the other's line cross again next turn: the first by name holds still."""
     folder = str(tmp_path)

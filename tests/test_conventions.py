@@ -81,11 +81,12 @@ def test_completion_completes_commands_and_choices() -> None:
     assert complete("multidebate --color ") == ["auto", "always", "never"]
 
 
-def test_exit_codes_are_documented_in_help_and_readme() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+def test_exit_codes_are_documented_in_help_and_docs() -> None:
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "commands.md").read_text(encoding="utf-8")
+    table = docs.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
     assert "Exit codes" in run("--help")[1]
-    for code in ("`0`", "`1`", "`2`", "`3`"):
-        assert code in readme
+    for code in ("0", "1", "2", "3", "130"):
+        assert f"| `{code}` |" in table, code
     assert "0 success" in EXIT_CODES_HELP and "2 usage error" in EXIT_CODES_HELP
 
 

@@ -62,7 +62,9 @@ def test_a_roster_of_slugs_yaml_would_misread_survives_init_and_write(tmp_path: 
     for slug in ("no", "123"):
         written = CliRunner().invoke(cli, ["write", folder, "--slug", slug], input=turn_body(1, "**Use TOML.**"))
         assert written.exit_code == 0, written.output
-    entry = load_debate(folder).entry(1, "no")
-    assert entry is not None and entry.parsed is not None and entry.parsed.metadata["slug"] == "no"
+    debate = load_debate(folder)
+    entry = debate.entry(1, "no")
+    parsed = debate.parsed(entry) if entry is not None else None
+    assert parsed is not None and parsed.metadata["slug"] == "no"
     assert render_task("Pick one.", ("no",), created_at="2026-01-02T03:04:05Z") == (
         "---\nprotocol: 1\nparticipants:\n  - 'no'\ncreated_at: '2026-01-02T03:04:05Z'\n---\n\nPick one.\n")

@@ -1,4 +1,4 @@
-"""Attacks on the README's promises (issue: hardening), each a test that failed before its fix.
+"""Attacks on the promises of docs/integrity.md (issue: hardening), each a test that failed before its fix.
 
 Commands that used to hang run in real processes with a generous timeout, so a
 regression fails instead of hanging the suite.
@@ -546,6 +546,32 @@ def test_a_retired_participant_no_longer_blocks_turns(tmp_path: Path) -> None:
     code, _, err = run("retire", folder, "c", "--yes")
     assert code == 1 and "retired already" in err
     assert "created_at:" in (tmp_path / "TASK.md").read_text()
+
+
+def test_a_slug_is_handed_over_with_the_users_consent(tmp_path: Path) -> None:
+    """A session gone or keyless: the user gives its slug a new key, the old one stops working, the debate goes on."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
+    old = key_of(folder, "b")
+    key_file = tmp_path / ".multidebate" / "keys" / "b.json"
+    before = key_file.read_bytes()
+    code, _, err = run("handover", folder, "b")  # no confirmation given: nothing changes
+    assert code == 1 and "Aborted" in err and key_file.read_bytes() == before
+    result = CliRunner().invoke(cli, ["handover", folder, "b"], input="y\n")
+    assert result.exit_code == 0, result.output
+    new = result.stdout.split("its key: ")[1].split()[0]
+    assert new != old and f"--slug b --key {new}" in result.stdout
+    code, _, err = run("next", folder, "--slug", "b", "--key", old)
+    assert code == 1 and "key" in err  # the old key opens nothing
+    code, _, _ = run("next", folder, "--slug", "b", "--key", new)
+    assert code == 0
+    code, out, err = run("write", folder, "--slug", "b", "--key", new, input=turn_body(2, "**Use YAML.**"))
+    assert code == 0 and os.path.exists(tmp_path / "turn-2-b.md"), err
+    assert "E085" not in run("validate", folder)[1]  # its turns continue b's, through write and the ledger
+    for slug, message in (("c", "takes no part in"), ("Not A Slug", "is not a slug")):
+        code, _, err = run("handover", folder, slug, "--yes")
+        assert code == 1 and message in err, err
+    assert run("handover", str(tmp_path / "none"), "b", "--yes")[0] == 1
 
 
 def test_color_works_after_the_command_too(tmp_path: Path) -> None:

@@ -95,7 +95,8 @@ def test_an_attribution_ends_with_its_sentence(tmp_path: Path) -> None:
     _write(folder, "b", 2, YAML)
     from multidebate.state.debate import load_debate
 
-    claims = [c for e in load_debate(folder).entries.values() for c in e.claims]
+    debate = load_debate(folder)
+    claims = [c for e in debate.entries.values() for c in debate.details(e).claims]
     assert [c.text for c in claims] == ["YAML anchors keep configs short"]
 
 

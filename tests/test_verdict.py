@@ -152,9 +152,11 @@ def test_minor_and_none_items_are_not_open_disagreements(tmp_path: Path) -> None
                                       disagreements="- With a: minor: the file name").encode(), key_of(folder, "b"))
     v = judge(load_debate(folder))
     assert v.state == "converged" and v.notes == ()
-    entry = load_debate(folder).entry(2, "b")
-    assert entry is not None and entry.parsed is not None
-    assert [m.kind for m in entry.parsed.mentions if m.section == "Disagreements"] == ["minor"]
+    debate = load_debate(folder)
+    entry = debate.entry(2, "b")
+    parsed = debate.parsed(entry) if entry is not None else None
+    assert parsed is not None
+    assert [m.kind for m in parsed.mentions if m.section == "Disagreements"] == ["minor"]
 
 
 def test_next_after_convergence_offers_no_write(tmp_path: Path) -> None:

@@ -14,10 +14,10 @@ import os
 from ..protocol.findings import Finding, finding
 from ..protocol.naming import parse_turn_name
 from ..state.debate import Debate, Entry
+from ..state.layout import ledger_dir, sealed_dir
 from ..state.ledger import read_ledger
-from ..state.sealed import sealed_dir
 
-__all__ = ["disowned", "file_problems", "problem_lines", "integrity_findings", "ledger_findings", "ledger_slugs",
+__all__ = ["disowned", "file_problems", "problem_lines", "ledger_findings", "ledger_slugs",
            "reading_findings", "recorded_file_exists"]
 
 # what a turn file's integrity problem means for the verdict: E085 and E022 files are no turn of the slug
@@ -28,9 +28,8 @@ DISOWNING = frozenset({"E085", "E022"})
 def ledger_slugs(debate: Debate) -> list[str]:
     """Every slug with a turn file or a ledger."""
     slugs = set(debate.scan.slugs)
-    ledger_dir = os.path.join(debate.folder, ".multidebate", "ledger")
     try:
-        slugs |= {n[:-len(".jsonl")] for n in os.listdir(ledger_dir) if n.endswith(".jsonl")}
+        slugs |= {n[:-len(".jsonl")] for n in os.listdir(ledger_dir(debate.folder)) if n.endswith(".jsonl")}
     except OSError:
         pass
     return sorted(slugs)
@@ -137,7 +136,7 @@ def reading_findings(debate: Debate, entry: Entry) -> list[Finding]:
         from ..protocol.roles import reads
 
         allowed = reads(task.role_map, entry.slug, entry.turn)[0]  # the defender reads the critics' turn N
-    for name, digest in entry.peers_read:
+    for name, digest in debate.details(entry).peers_read:
         read = parse_turn_name(os.path.basename(name))
         if read is None:
             continue
@@ -154,16 +153,6 @@ def reading_findings(debate: Debate, entry: Entry) -> list[Finding]:
         if peer is not None and peer.sha256 and peer.sha256 != digest:
             found.append(finding(entry.path, 1, "E084", f"its session read `{name}`, which has changed since "
                                  "(sha256 differs)"))
-    return found
-
-
-def integrity_findings(debate: Debate) -> list[Finding]:
-    """Ledger and reading-rule findings for a loaded debate."""
-    found: list[Finding] = []
-    for slug in ledger_slugs(debate):
-        found.extend(ledger_findings(debate, slug)[0])
-    for entry in debate.entries.values():
-        found.extend(reading_findings(debate, entry))
     return found
 
 

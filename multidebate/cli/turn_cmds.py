@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from typing import Any
 
@@ -10,7 +11,7 @@ import click
 
 from .common import EXIT_INTERRUPTED, emit_json, json_option, key_options, library_errors, resolve_key
 
-__all__ = ["init", "next_", "retire", "slug", "write"]
+__all__ = ["handover", "init", "next_", "retire", "slug", "write"]
 
 
 @click.command()
@@ -295,3 +296,25 @@ def retire(folder: str, slug_: str, yes: bool) -> None:
     left = ", ".join(task.participants) if task.participants else "whoever writes"
     click.echo(f"Retired `{slug_}` from {folder}. Participants now: {left}.")
 
+
+@click.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.argument("slug_", metavar="SLUG")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation (the user has decided).")
+def handover(folder: str, slug_: str, yes: bool) -> None:
+    """Hand SLUG over to another session: a new key, and the old key stops working.
+
+    For the user, when the session writing as SLUG is gone or lost its key and
+    another session is to carry SLUG on (retire ends SLUG instead).  Give the
+    printed key to the new session; its turns continue SLUG's.  A session
+    never runs this on its own.
+    """
+    from ..state.session import hand_over
+
+    if not yes:
+        click.confirm(f"Hand `{slug_}` in {folder} over to another session? The key it has now stops working.",
+                      abort=True)
+    with library_errors():
+        key = hand_over(folder, slug_)
+    click.echo(f"Handed `{slug_}` over. Give the new session its key: {key}")
+    click.echo(f"It runs: multidebate next {shlex.quote(os.path.abspath(folder))} --slug {slug_} --key {key}")

@@ -1,15 +1,16 @@
 """Findings: what the validator (and the lenient reader) has to say about a file.
 
 Findings are values, not exceptions.  Every code has one `Rule` in `CODES`,
-the one table the README's code list is checked against: its severity, its
-title, and how `write` treats a finding of it in the sections a session gives.
+the one table docs/findings.md is checked against (tests/test_docs.py): its
+severity, its title, and how `write` treats a finding of it in the sections a
+session gives.
 """
 
 from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-__all__ = ["Finding", "OnWrite", "Rule", "Severity", "CODES", "finding", "worst"]
+__all__ = ["Finding", "OnWrite", "Rule", "Severity", "CODES", "finding"]
 
 Severity = Literal["error", "warning"]
 
@@ -129,11 +130,3 @@ class Finding(NamedTuple):
 def finding(path: str, line: int, code: str, message: str) -> Finding:
     """A Finding whose severity comes from the code table."""
     return Finding(path, max(line, 1), code, CODES[code].severity, message)
-
-
-def worst(findings: list[Finding] | tuple[Finding, ...]) -> Severity | None:
-    """The most severe severity among `findings`, or None when there are none."""
-    severities = {f.severity for f in findings}
-    if "error" in severities:
-        return "error"
-    return "warning" if severities else None

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-
 __all__ = ["Mention", "Claim", "claims_of", "SEVERITIES"]
 
 # A Disagreements item may rate itself: `- With gpt-5-5 [major]: ...; resolves if: <test>`.

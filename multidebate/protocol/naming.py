@@ -8,7 +8,6 @@ from typing import NamedTuple
 
 from .errors import RosterFormatError
 
-
 __all__ = [
     "SLUG_MAX",
     "TurnName",

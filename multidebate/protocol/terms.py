@@ -19,7 +19,6 @@ import itertools
 import re
 from collections import Counter
 
-
 __all__ = ["recommendation", "key_terms", "slug_words", "stem"]
 
 _STOP = frozenset(

@@ -16,7 +16,7 @@ from ..protocol.naming import is_slug, parse_roster
 from ..protocol.roles import JUDGE_WHEN, MODES, Role, parse_role
 from ..protocol.textfile import read_text
 from .atomic import create_exclusive
-from .layout import read_state, write_state
+from .layout import lstat_identity, read_state, task_cache_path, write_json_state
 
 __all__ = ["Task", "TASK_FILE", "count_words", "load_task", "render_task", "create_task", "require_readable", "retire",
            "same_task", "word_limit"]
@@ -75,21 +75,9 @@ def _positive_int(value: object) -> int | None:
     return value
 
 
-def _identity(path: str) -> list[int] | None:
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return None
-    return [info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns]
-
-
-def _cache_path(folder: str) -> str:
-    return os.path.join(folder, ".multidebate", "cache", "task.json")
-
-
 def _from_cache(folder: str, path: str, identity: list[int]) -> Task | None:
     try:
-        data = json.loads(read_state(_cache_path(folder), 1024 * 1024))
+        data = json.loads(read_state(task_cache_path(folder), 1024 * 1024))
         if data["identity"] != identity or data["version"] != __version__:
             return None
         return Task(str(data["text"]), tuple(data["participants"]) if data["participants"] else None,
@@ -110,9 +98,8 @@ def _to_cache(folder: str, identity: list[int], task: Task) -> None:
             "roles": [list(pair) for pair in task.roles], "proposal": task.proposal,
             "proposal_sha256": task.proposal_sha256, "min_rounds": task.min_rounds, "max_rounds": task.max_rounds,
             "judge_when": task.judge_when}
-    path = _cache_path(folder)
     try:
-        write_state(path, json.dumps(data).encode("utf-8"))
+        write_json_state(task_cache_path(folder), data)
     except OSError:
         pass
 
@@ -125,7 +112,8 @@ def load_task(folder: str) -> Task | None:
     path = os.path.join(folder, TASK_FILE)
     if not os.path.lexists(path):
         return None
-    identity = _identity(path)
+    stat_identity = lstat_identity(path)
+    identity = list(stat_identity) if stat_identity is not None else None
     cached = _from_cache(folder, path, identity) if identity else None
     if cached is not None:
         return cached

@@ -6,7 +6,6 @@ model cannot take a peer's text for instructions addressed to it.
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 from datetime import date
@@ -21,9 +20,8 @@ from ..protocol.profile import PROFILE_V1, profile_for
 from ..protocol.roles import reads
 from ..protocol.textfile import read_text
 from ..state.debate import Debate, Entry, load_debate, read_entry
-from ..state.folder import TurnEntry, served_record_path
-from ..state.layout import write_state
-from ..state.sealed import sealed_dir
+from ..state.folder import TurnFile
+from ..state.layout import sealed_dir, served_path, write_json_state
 from ..state.session import check_identity, check_slug, next_turn_number
 from ..state.task import TASK_FILE, create_task, render_task, require_readable, same_task, word_limit
 
@@ -161,9 +159,8 @@ def _served(turn: int, peers: tuple[PeerFile, ...]) -> Served:
 
 def _record_served(folder: str, slug: str, served: Served) -> None:
     """Remember what was served so `write` can put its hashes in the turn's metadata."""
-    path = served_record_path(folder, slug, served.turn)
     try:
-        write_state(path, json.dumps(dict(served.files)).encode("utf-8"))
+        write_json_state(served_path(folder, slug, served.turn), dict(served.files))
     except OSError:
         pass  # a read-only folder still gets its briefing; write falls back to current hashes
 
@@ -210,11 +207,11 @@ def _own_sealed(folder: str, slug: str, debate: Debate) -> tuple[int, str | None
     if not waiting_turns:
         return 0, None
     latest = TurnName(waiting_turns[-1], slug)
-    entry = read_entry(TurnEntry(latest, os.path.join(sealed_dir(folder), latest.filename), True, False))
-    return len(waiting_turns), entry.answer
+    read = read_entry(TurnFile(latest, os.path.join(sealed_dir(folder), latest.filename), True, False))
+    return len(waiting_turns), read.details.answer
 
 
-def _serve(entry: Entry, sections: tuple[str, ...] | None) -> PeerFile:
+def _serve(debate: Debate, entry: Entry, sections: tuple[str, ...] | None) -> PeerFile:
     """A peer file as served: read once (no symlink followed, size-bounded), and exactly those bytes hashed,
     parsed and quoted, so a file swapped in between cannot be served under another file's hash."""
     import hashlib
@@ -230,8 +227,8 @@ def _serve(entry: Entry, sections: tuple[str, ...] | None) -> PeerFile:
         return PeerFile(entry.slug, entry.turn, file, digest, text, entry.valid)
     from ..protocol.parse import parse_turn
 
-    parsed = entry.parsed if digest == entry.sha256 and entry.parsed is not None else parse_turn(
-        read.text, file, TurnName(entry.turn, entry.slug))
+    known = debate.parsed(entry) if digest == entry.sha256 else None
+    parsed = known if known is not None else parse_turn(read.text, file, TurnName(entry.turn, entry.slug))
     valid = not any(f.severity == "error" for f in (*read.findings, *parsed.findings))
     chosen = [name for name in (sections or PROFILE_V1.sections) if name in parsed.sections]
     if sections:
@@ -325,13 +322,15 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     turn = next_turn_number(debate.scan, slug, sealed_count)
     task_text = _task_text(debate, slug, turn, task, notes, task_recorded)
     own = debate.entry(turn - 1, slug)
-    own_answer = own.answer if own else sealed_answer
+    own_answer = debate.details(own).answer if own else sealed_answer
     if debate.task is not None and debate.task.review:
         own_answer = None  # a review turn has no Answer: its findings or responses are in the ROLE block
     older = debate.entry(turn - 2, slug) if turn > 2 else None
-    if own is not None and older is not None and own.sig.line and own.sig.line != older.sig.line:
+    own_line = debate.details(own).sig.line if own is not None else ""
+    advice: list[str] = []  # for the turn to write: dropped once the debate has ended
+    if own is not None and older is not None and own_line and own_line != debate.details(older).sig.line:
         # turns are written at the same time: what peers wrote at N-1 answers the line this session left
-        notes.append(f"You changed your bold line at turn {turn - 1}; your peers wrote turn {turn - 1} at the same "
+        advice.append(f"You changed your bold line at turn {turn - 1}; your peers wrote turn {turn - 1} at the same "
                      f"time, so their Disagreements answer your turn {turn - 2} line, not your current one.")
         swapped = [p for p in debate.participants if p != slug and _swapped(debate, slug, p, turn - 1)]
         if swapped:
@@ -339,7 +338,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
             peer = swapped[0]
             keeper = min(slug, peer)
             keep = "keep your turn" if keeper == slug else f"adopt `{peer}`'s turn"
-            notes.append(f"You and `{peer}` swapped positions at turn {turn - 1} (each took the other's line), so "
+            advice.append(f"You and `{peer}` swapped positions at turn {turn - 1} (each took the other's line), so "
                          f"you still differ. To stop crossing, `{keeper}` (first by name) holds its line: {keep} "
                          f"{turn - 1} line word for word if you accept it, or say why not.")
     if sealed_count:
@@ -359,8 +358,10 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
             if entry is None:
                 (waiting if debate.scan.own_count(peer) >= read_turn - 1 else absent).append(peer)
                 continue
-            peers.append(_serve(entry, sections))
+            peers.append(_serve(debate, entry, sections))
     verdict = judge(debate)
+    if not verdict.final:
+        notes.extend(advice)
     notes.extend(f"{note}. It names you: ask the user to remove it (then run `next` again)."
                  for note in verdict.notes if note.startswith(tuple(f"turn-{t}-{slug}.md is left out"
                                                                     for t in range(max(1, turn - 2), turn + 1))))
@@ -450,7 +451,7 @@ def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> Brie
             if own:
                 entry = debate.entry(max(own), peer)
                 if entry is not None:
-                    peers.append(_serve(entry, None))
+                    peers.append(_serve(debate, entry, None))
         instructions = judge_instructions(verdict, bool(task and task.review))
         served = _served(0, tuple(peers))
     proposal_file = task.proposal or "" if task is not None else ""
@@ -468,8 +469,8 @@ def _swapped(debate: Debate, a: str, b: str, turn: int) -> bool:
     a_before, b_before = debate.entry(turn - 1, a), debate.entry(turn - 1, b)
     if a_now is None or b_now is None or a_before is None or b_before is None:
         return False
-    return (a_now.sig.line == b_before.sig.line and b_now.sig.line == a_before.sig.line
-            and a_now.sig.line != b_now.sig.line)
+    return (debate.details(a_now).sig.line == debate.details(b_before).sig.line and debate.details(b_now).sig.line == debate.details(a_before).sig.line
+            and debate.details(a_now).sig.line != debate.details(b_now).sig.line)
 
 
 def _previous_lines(debate: Debate, slug: str, turn: int, served: tuple[str, ...]
@@ -483,15 +484,15 @@ def _previous_lines(debate: Debate, slug: str, turn: int, served: tuple[str, ...
     """
     if turn < 2:
         return (), ""
-    lines = [(s, e.sig.recommendation) for s in served + (slug,)
-             if (e := debate.entry(turn - 1, s)) is not None and e.sig.recommendation]
+    lines = [(s, debate.details(e).sig.recommendation) for s in served + (slug,)
+             if (e := debate.entry(turn - 1, s)) is not None and debate.details(e).sig.recommendation]
     if len(lines) < 2 or len({normalise_line(line) for _s, line in lines}) == 1:
         return tuple(lines), ""
     context = debate_context(debate)
     entries = [e for s, _line in lines if (e := debate.entry(turn - 1, s)) is not None]
     # only lines shown to say the same thing: sessions read a proposal for lines that merely might
     # (DRF-or-ninja vs ninja, five status codes of which three differed) as advice to adopt a peer's answer
-    if not all(context.compare(a.sig, b.sig).agree for i, a in enumerate(entries) for b in entries[i + 1:]):
+    if not all(context.compare(debate.details(a).sig, debate.details(b).sig).agree for i, a in enumerate(entries) for b in entries[i + 1:]):
         return tuple(lines), ""
     return tuple(lines), proposed_line(debate, turn - 1)
 

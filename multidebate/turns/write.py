@@ -20,18 +20,18 @@ from ..protocol.profile import PROTOCOL_VERSION, Profile, profile_for
 from ..protocol.textfile import decode_turn_bytes, read_text
 from ..state.atomic import create_exclusive, sweep_stale_temps
 from ..state.debate import visible_scan
-from ..state.folder import Scan, served_record_path
-from ..state.keys import claim, free_slug, key_path
-from ..state.layout import read_state
+from ..state.folder import Scan
+from ..state.keys import claim, free_slug
+from ..state.layout import key_path, read_state, sealed_dir, served_path
 from ..state.ledger import append_entry
-from ..state.sealed import publish_if_complete, seal, sealed_dir, sealed_turns
+from ..state.sealed import publish_if_complete, seal, sealed_turns
 from ..state.session import check_identity, check_slug, next_turn_number
 from ..state.task import Task, count_words, require_readable, word_limit
 
 if TYPE_CHECKING:
     from ..analysis.verdict import Verdict
 
-__all__ = ["Standing", "WriteResult", "debate_standing", "write_turn", "served_record_path", "compose"]
+__all__ = ["Standing", "WriteResult", "debate_standing", "write_turn", "compose"]
 
 # `write` adds its own frontmatter: valid frontmatter in the input is refused as invalid frontmatter (E010) is
 _NO_FRONTMATTER = CODES["E010"].fix
@@ -166,7 +166,7 @@ class WriteResult:
 
 def _peers_read(folder: str, scan: Scan, slug: str, turn: int) -> tuple[tuple[str, str], ...]:
     """The peer files `next` served for this turn, as `next` recorded them (none when it never ran)."""
-    record = served_record_path(folder, slug, turn)
+    record = served_path(folder, slug, turn)
     try:
         served = json.loads(read_state(record, 1024 * 1024))
         if isinstance(served, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in served.items()):

@@ -34,10 +34,6 @@ class Report:
     summary: Summary | None = None  # a review's summary for the person who decides
     cruxes: tuple[Crux, ...] = ()  # an unconverged debate's 1-3 most severe disagreements at its last turn
 
-    @property
-    def misquotes(self) -> tuple[Attribution, ...]:
-        return tuple(a for a in self.attributions if not a.supported)
-
     def as_dict(self) -> dict[str, object]:
         verdict = self.analysis.verdict
         return {
@@ -85,7 +81,7 @@ def _cruxes(debate: Debate, turn: int, converged: bool) -> tuple[Crux, ...]:
     found = []
     for slug in debate.participants:
         entry = debate.entry(turn, slug)
-        parsed = entry.parsed if entry is not None else None
+        parsed = debate.parsed(entry) if entry is not None else None
         for mention in parsed.mentions if parsed is not None else ():
             if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
                 found.append(Crux(mention.severity or "unrated", slug, mention.slugs, mention.text,
@@ -101,7 +97,8 @@ def _unresolved(debate: Debate, turn: int) -> tuple[tuple[str, str], ...]:
         if entry is None:
             continue
         # the final turn's files are read again: the cache keeps only the first 160 characters of an item
-        mentions = entry.parsed.mentions if entry.parsed is not None else entry.mentions
+        parsed = debate.parsed(entry)
+        mentions = parsed.mentions if parsed is not None else debate.details(entry).mentions
         for mention in mentions:
             if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
                 items.append((slug, mention.text))
