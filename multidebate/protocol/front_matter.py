@@ -10,8 +10,8 @@ and leniently: they strip the text and the body (the findings' line numbers
 would be lost), close a block on any line of three or more dashes but never on
 `...`, parse a block of any size (no bound on the YAML parser's time or
 memory), and take a block that is no mapping for no metadata without saying
-so, where a finding must say what is wrong.  The block so split and bounded is read with
-PyYAML's safe loader, the one python-frontmatter itself uses.
+so, where a finding must say what is wrong.  The block so split and bounded
+is read with PyYAML's safe loader, the one python-frontmatter itself uses.
 """
 
 from __future__ import annotations
