@@ -245,3 +245,87 @@ def test_yes_with_disagreements_flags_a_yes_that_still_disputes_a_peer(tmp_path:
     flags = [f for f in _report_json(folder)["flags"] if f["kind"] == "yes_with_disagreements"]
     assert flags == [{"kind": "yes_with_disagreements", "turn": 2, "slug": "a",
                       "detail": "a says yes but still lists 1 disagreement(s)"}]
+
+
+def test_final_answer_names_the_most_central_member_the_dissent_and_its_reasons(tmp_path: Path) -> None:
+    """`Pool.` is shown the same as both `Pool: 10 / 10` and `Pool: 5 / 2`, which are only unsure of each other:
+    it speaks for the cluster.  Each dissenter's reason is its Converged reason, else its first Disagreements item;
+    the supporters' Disagreements items (minor ones too, `None` not) are the minority points."""
+    from helpers import write_keyed
+
+    folder = make_debate(str(tmp_path / "d"), [{s: "**Use TOML.**" for s in ("a", "b", "c", "e", "f")}],
+                         max_turns=2)
+    for slug, answer, kw in (
+            ("a", "**Pool: 10 / 10**", {"disagreements": "- With e: YAML anchors are not needed"}),
+            ("b", "**Pool.**", {"disagreements": "- With a: None"}),
+            ("c", "**Pool: 5 / 2**", {"disagreements": "- With e: minor: the name"}),
+            ("e", "**Use YAML.**", {"reason": "YAML keeps the file short"}),
+            ("f", "**Use JSON.**", {"disagreements": "- With a: the pool is too small"})):
+        write_keyed(folder, slug, turn_body(2, answer, **kw).encode())  # type: ignore[arg-type]
+    final = build_report(folder).final
+    assert (final.kind, final.turn, final.representative, final.recommendation, final.answer) == (
+        "modal", 2, "b", "Pool.", "**Pool.**")
+    assert final.supporters == ("a", "b", "c")
+    assert [(d.slug, d.recommendation, d.reason) for d in final.dissenters] == [
+        ("e", "Use YAML.", "YAML keeps the file short"), ("f", "Use JSON.", "With a: the pool is too small")]
+    assert final.minority_points == ("a: With e: YAML anchors are not needed", "c: With e: minor: the name")
+
+
+def test_final_answer_of_a_converged_debate_is_the_converged_turns_even_after_more_turns(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (TOML, True)},
+                                               {"a": JSON, "b": JSON}])
+    report = build_report(folder)
+    assert (report.analysis.verdict.state, report.analysis.verdict.turn) == ("converged", 2)
+    assert (report.final.kind, report.final.turn, report.final.recommendation) == (
+        "consensus", 2, "Use TOML for the config file.")
+    none = build_report(str(tmp_path)).final.as_dict()  # no turn file: no answer
+    assert none == {"kind": "none", "turn": 0, "representative": None, "recommendation": "", "answer": "",
+                    "supporters": [], "dissenters": [], "minority_points": [], "confidence_weighted": False}
+
+
+def _flags(folder: str) -> list[tuple[str, int, str | None, str]]:
+    return [(f.kind, f.turn, f.slug, f.detail) for f in build_report(folder).analysis.flags]
+
+
+def test_flags_carry_their_turn_slug_and_detail(tmp_path: Path) -> None:
+    swing = make_debate(str(tmp_path / "swing"), [{"a": TOML, "b": YAML}, {"a": YAML, "b": YAML},
+                                                  {"a": TOML, "b": YAML}])
+    assert _flags(swing) == [
+        ("unexplained_flip", 2, "a", "a changed its answer at turn 2 without naming any peer's argument"),
+        ("unexplained_flip", 3, "a", "a changed its answer at turn 3 without naming any peer's argument"),
+        ("oscillation", 3, "a", "a returned at turn 3 to its answer of turn 1")]
+    stalled = make_debate(str(tmp_path / "stalled"), [{"a": TOML, "b": YAML}] * 3)
+    (flag,) = _flags(stalled)
+    assert flag[:3] == ("stalled", 3, None) and flag[3].startswith("no recommendation changed from turn 1 to 3 (")
+    # c stops after turn 1: a and b both miss its turn 2, and the flag is said once
+    absent = make_debate(str(tmp_path / "absent"), [{"a": TOML, "b": YAML, "c": JSON}, {"a": TOML, "b": YAML},
+                                                    {"a": TOML, "b": YAML}])
+    assert _flags(absent) == [("absent_peer", 3, "a", "c wrote no turn 2 for a to read")]
+    rising = make_debate(str(tmp_path / "rising"), [{"a": TOML, "b": YAML}])
+    same = "- With b: they argued for YAML anchors, I hold TOML because comments matter"
+    _write(rising, "a", 2, TOML, confidence=60, disagreements=same)
+    _write(rising, "b", 2, YAML)
+    _write(rising, "a", 3, TOML, confidence=61, disagreements=same)  # up by one is up
+    assert ("confidence_without_change", 3, "a",
+            "a's confidence rose from 60 to 61 while its Disagreements stayed the same") in _flags(rising)
+
+
+def test_a_change_explained_in_the_reasoning_is_no_unexplained_flip(tmp_path: Path) -> None:
+    """Naming a peer in the Reasoning explains a change as well as a Disagreements item does."""
+    from helpers import write_keyed
+
+    folder = make_debate(str(tmp_path / "d"), [{"alpha": TOML, "bravo": YAML, "carol": JSON}])
+    write_keyed(folder, "alpha", turn_body(2, YAML).replace("Thinking for turn 2.", "Bravo's point on anchors won me.")
+                .encode())
+    write_keyed(folder, "bravo", turn_body(2, TOML).encode())  # changes too, names nobody
+    write_keyed(folder, "carol", turn_body(2, JSON).encode())
+    assert [(k, t, s) for k, t, s, _d in _flags(folder)] == [("unexplained_flip", 2, "bravo")]
+
+
+def test_the_agreement_matrix_is_the_last_turns_only(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": YAML, "c": TOML}, {"a": TOML, "b": TOML, "c": TOML}])
+    turns = _report_json(folder)["turns"]
+    assert turns[0]["matrix"] == []
+    assert [(m["pair"], m["relation"]) for m in turns[1]["matrix"]] == [
+        (["a", "b"], "same"), (["a", "c"], "same"), (["b", "c"], "same")]
+    assert [t["complete"] for t in turns] == [True, True]

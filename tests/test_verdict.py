@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from helpers import make_debate
 
 from multidebate.analysis.verdict import judge
@@ -87,6 +88,42 @@ def test_a_yes_covers_a_peer_line_kept_unchanged(tmp_path: Path) -> None:
     assert "a said yes to b's turn 1 answer, and b kept that recommendation" in v.detail
 
 
+def test_a_yes_that_still_disputes_the_peer_covers_nothing(tmp_path: Path) -> None:
+    """As above, but a keeps a real point against b: its yes no longer vouches for b's line."""
+    from helpers import key_of, turn_body
+
+    from multidebate.turns.briefing import brief
+    from multidebate.turns.write import write_turn
+
+    kafka = "**Use Kafka on the managed service, with seven days of retention.**"
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use NATS.**", "b": kafka}])
+    for slug in ("a", "b"):
+        brief(folder, slug, key=key_of(folder, slug))
+    write_turn(folder, "a", turn_body(2, "**Managed Kafka it is: retention of a week.**", converged=True,
+                                      disagreements="- With b: seven days is too short for replays").encode(),
+               key_of(folder, "a"))
+    write_turn(folder, "b", turn_body(2, kafka, converged=True).encode(), key_of(folder, "b"))
+    v = judge(load_debate(folder))
+    assert v.state == "unconfirmed" and "not shown to agree" in v.detail, v
+
+
+def test_a_converged_verdict_notes_each_yes_that_still_lists_a_point(tmp_path: Path) -> None:
+    from helpers import key_of, turn_body
+
+    from multidebate.turns.briefing import brief
+    from multidebate.turns.write import write_turn
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML}])
+    for slug in ("a", "b"):
+        brief(folder, slug, key=key_of(folder, slug))
+    write_turn(folder, "a", turn_body(2, TOML, converged=True, disagreements="- With b: tomllib cannot write files\n"
+                                      "- With b: minor: the file name").encode(), key_of(folder, "a"))
+    write_turn(folder, "b", turn_body(2, TOML, converged=True, agreements="- With a: comments matter").encode(),
+               key_of(folder, "b"))
+    v = judge(load_debate(folder))
+    assert v.state == "converged" and v.notes == ("a says yes but still lists 1 disagreement(s)",)
+
+
 def test_files_after_convergence_are_extra(tmp_path: Path) -> None:
     v = verdict_of(tmp_path, [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}, {"a": TOML}])
     assert v.state == "converged" and v.turn == 2 and v.extra_files[0].endswith("turn-3-a.md")
@@ -144,6 +181,47 @@ def test_a_change_of_converged_alone_is_no_stall(tmp_path: Path) -> None:
 def test_still_moving_is_in_progress(tmp_path: Path) -> None:
     v = verdict_of(tmp_path, [{"a": TOML, "b": YAML}, {"a": TOML, "b": YAML}, {"a": YAML, "b": TOML}])
     assert v.state == "in_progress"
+
+
+BY_STATE: dict[str, tuple[list[dict[str, str | tuple[str, bool]]], dict[str, object], tuple[str, int, int], str, str]] = {
+    # name: (turns, make_debate options, (state, turn, pairs), what the detail says, how the next step starts)
+    "hollow": ([{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (YAML, True)}], {}, ("hollow", 2, 1),
+               "all say yes at turn 2 but their answers differ (a vs b: different", ""),
+    "max_turns": ([{"a": TOML, "b": YAML}] * 2, {"max_turns": 2}, ("max_turns", 2, 1),
+                  "turn limit 2 reached without convergence (a vs b: different", ""),
+    "max_turns, the last answers agree": (
+        [{"a": TOML, "b": YAML}, {"a": (YAML, True), "b": YAML}], {"max_turns": 2}, ("max_turns", 2, 1),
+        "turn limit 2 reached: the last answers agree (a vs b: same, identical answers), but b said no (peers write "
+        "at the same time, so a change at the last turn is never confirmed): not converged", ""),
+    "unconfirmed": (REWORDED, {}, ("unconfirmed", 2, 1),
+                    "all say yes at turn 2, but the answers are not shown to agree (a vs b: unsure",
+                    "next turn, a session that agrees opens its Answer with the same bold line"),
+    "unconfirmed at the limit": (REWORDED, {"max_turns": 2}, ("max_turns", 2, 1),
+                                 "turn limit 2 reached: all say yes at turn 2, but the answers are not shown", ""),
+    "latent": ([{"a": TOML, "b": YAML}, {"a": (YAML, True), "b": (YAML, False)}], {}, ("latent", 2, 1),
+               "answers agree at turn 2 (a vs b: same, identical answers) but b still says no, having not yet seen "
+               "the change of a at turn 2", "one more turn: each session reads the others' new answers"),
+    "stalled": ([{"a": TOML, "b": YAML}] * 3, {}, ("stalled", 3, 1),
+                "no recommendation changed from turn 1 to 3 (a vs b: different", ""),
+    "a complete turn": ([{"a": TOML, "b": YAML}], {}, ("in_progress", 1, 1),
+                        "turn 1 complete; the debate goes on (a vs b: different", ""),
+    "a started turn": ([{"a": TOML, "b": YAML}, {"a": TOML}], {}, ("in_progress", 1, 0),
+                       "turn 2 in progress: waiting for b", ""),
+    "converged, two": ([{s: TOML for s in "ab"}, {s: (TOML, True) for s in "ab"}], {}, ("converged", 2, 1),
+                       "both say yes at turn 2 and their answers are shown to agree (a vs b: identical answers)", ""),
+    "converged, five": ([{s: TOML for s in "abcde"}, {s: (TOML, True) for s in "abcde"}], {}, ("converged", 2, 4),
+                        "all 5 say yes at turn 2 and their answers are shown to agree (a vs b: identical answers; a vs "
+                        "c: identical answers; a vs d: identical answers; and 1 more pairs)", ""),
+}
+
+
+@pytest.mark.parametrize("name", list(BY_STATE))
+def test_every_state_names_its_turn_its_pairs_and_why(tmp_path: Path, name: str) -> None:
+    turns, options, (state, turn, pairs), detail, next_step = BY_STATE[name]
+    v = verdict_of(tmp_path, turns, **options)
+    assert (v.state, v.turn, len(v.pairs)) == (state, turn, pairs), v
+    assert detail in v.detail and v.next_step.startswith(next_step), v
+    assert v.missing == (("b",) if name == "a started turn" else ()) and v.notes == ()
 
 
 def test_roster_member_who_never_wrote_keeps_turn_incomplete(tmp_path: Path) -> None:
