@@ -157,3 +157,11 @@ def test_negation_scope_ends_at_clause_and_but() -> None:
 def test_compare_is_symmetric_in_relation() -> None:
     for left, right, _named in DIFFERENT:
         assert compare(left, right).relation == compare(right, left).relation
+
+
+def test_an_identifier_is_one_word_not_a_negation() -> None:
+    # "reject_on_worker_lost" once read as "reject ... lost": a rejection of the other line's "lost-task" fix
+    keep = "Keep Celery; fix the task loss in place (acks_late + reject_on_worker_lost)."
+    other = "Keep Celery and fix the lost-task problems in place."
+    assert key_terms("set reject_on_worker_lost") == {"set": 1, "reject_on_worker_lost": 1}
+    assert compare(f"**{keep}**", f"**{other}**").relation != "different"

@@ -52,7 +52,7 @@ def test_no_different_pair_of_the_dev_split_is_called_the_same(verdicts: Any) ->
 def test_held_out_pairs_stay_at_their_measured_level(verdicts: Any) -> None:
     """The test split was never tuned on: these are the numbers measured on it (docs/measurements.md), not targets met."""
     test = verdicts.pair_scores(verdicts.load_pairs())["test"]
-    assert test["false_same"] == 0 and test["false_different"] <= 3 and test["unsure_share"] <= 0.20
+    assert test["false_same"] == 0 and test["false_different"] == 0 and test["unsure_share"] <= 0.25
 
 
 def test_verdicts_on_every_turn_prefix(verdicts: Any) -> None:

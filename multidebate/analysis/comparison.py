@@ -77,7 +77,8 @@ _UNITS = {
 }
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10, "twelve": 12, "once": 1, "twice": 2, "single": 1, "double": 2}
-_TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)*|%|[A-Za-z][A-Za-z0-9+#]*(?:['\u2019.][A-Za-z0-9]+)*")
+# an identifier ("acks_late", "reject_on_worker_lost") is one token: its parts are not words of the line
+_TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)*|%|[A-Za-z][A-Za-z0-9+#]*(?:_[A-Za-z0-9+#]+)*(?:['\u2019.][A-Za-z0-9]+)*")
 _LETTER_RE = re.compile(
     r"\b(?:option|choice|answer|alternative|plan|variant|proposal)\s*\(?([A-H])\)?(?![A-Za-z0-9])"
     r"|^\s*\(?([A-H])\)\s|^\s*([A-H])\s*(?:[:.\u2014\u2013-]\s|$)|\(([A-H])\)", re.IGNORECASE | re.MULTILINE)
@@ -121,7 +122,7 @@ def tokens(line: str) -> tuple[Token, ...]:
         if word in _GLUE:
             continue
         name = (any(c.isdigit() for c in raw) or any(c.isupper() for c in raw[1:])
-                or (raw[:1].isupper() and index > 0) or word in code_spans or "+" in raw or "#" in raw)
+                or (raw[:1].isupper() and index > 0) or word in code_spans or "+" in raw or "#" in raw or "_" in raw)
         found.append(Token(word if name else _stem(word), name))
     return tuple(found)
 

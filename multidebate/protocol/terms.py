@@ -42,7 +42,8 @@ _NEGATORS = frozenset(
     "rather neither".split()
 )
 _SCOPE_END = frozenset("but and so yet then while whereas because".split())
-_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'+#]*")
+# an identifier ("reject_on_worker_lost") is one word: its parts are no negation or term of their own
+_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'+#]*(?:_[a-z0-9'+#]+)*")
 _CLAUSE_RE = re.compile(r"[,;:.!?()\[\]\u2014\u2013]|\s-\s|\n")
 _BOLD_OPEN_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)*(\*\*|__)(.+?)\1", re.DOTALL)
 _LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
