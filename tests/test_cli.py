@@ -376,3 +376,33 @@ def test_next_breaks_a_swap_by_name(tmp_path: Path) -> None:
     out_b = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))[1]
     assert "You and `b` swapped positions at turn 2" in out_a and "keep your turn 2 line" in out_a
     assert "You and `a` swapped positions at turn 2" in out_b and "adopt `a`'s turn 2 line" in out_b
+
+
+def test_next_lists_every_bold_line_in_slug_order_and_names_the_one_to_reuse(tmp_path: Path) -> None:
+    """Sessions worked out "the slug that sorts first" by hand (d34, d35): `next` lists the lines in that order."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"c": "**Keep Celery; fix it in place.**", "a": "**Stay on Celery and repair it.**",
+                          "b": "**Replace Celery with Dramatiq.**"}])
+    code, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
+    listed = [line for line in out.splitlines() if line.startswith("- ") and "**" in line]
+    assert code == 0 and [line[2] for line in listed] == ["a", "b", "c"]
+    assert listed[1] == "- b: **Replace Celery with Dramatiq.** (yours)"
+    assert "If several of these say what you hold (yours included), reuse the first of them." in out
+    agreed = str(tmp_path / "agreed")
+    make_debate(agreed, [{"a": "**Use PostgreSQL.**", "b": "**Use Postgres.**"}])
+    code, out, _ = run("next", agreed, "--slug", "b", "--key", key_of(agreed, "b"))
+    assert "all reuse: **" in out and "reuse the first of them" not in out
+
+
+def test_next_warns_the_turn_that_may_end_the_debate_as_stalled(tmp_path: Path) -> None:
+    """d39: both sessions learnt only after writing turn 3 of 4 that it had ended the debate."""
+    folder = str(tmp_path)
+    held = {"a": "**Squash-merge every PR.**", "b": "**Merge commits, keep every commit.**"}
+    make_debate(folder, [held, held], max_turns=4)
+    warning = "No bold line or Converged changed at turn 2: if none changes at turn 3 either, the debate ends as stalled."
+    code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
+    assert code == 0 and warning in out
+    moved = str(tmp_path / "moved")
+    make_debate(moved, [held, {**held, "b": "**Squash-merge every PR.**"}], max_turns=4)
+    code, out, _ = run("next", moved, "--slug", "a", "--key", key_of(moved, "a"))
+    assert code == 0 and "ends as stalled" not in out

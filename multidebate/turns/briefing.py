@@ -330,8 +330,8 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     advice: list[str] = []  # for the turn to write: dropped once the debate has ended
     if own is not None and older is not None and own_line and own_line != debate.details(older).sig.line:
         # turns are written at the same time: what peers wrote at N-1 answers the line this session left
-        advice.append(f"You changed your bold line at turn {turn - 1}; your peers wrote turn {turn - 1} at the same "
-                     f"time, so their Disagreements answer your turn {turn - 2} line, not your current one.")
+        advice.append(f"You changed your bold line at turn {turn - 1} (no mistake); your peers wrote turn {turn - 1} at "
+                     f"the same time, so their Disagreements answer your turn {turn - 2} line, not your current one.")
         swapped = [p for p in debate.participants if p != slug and _swapped(debate, slug, p, turn - 1)]
         if swapped:
             # two sessions that each adopt the other's line cross again next turn: one must hold still
@@ -341,6 +341,10 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
             advice.append(f"You and `{peer}` swapped positions at turn {turn - 1} (each took the other's line), so "
                          f"you still differ. To stop crossing, `{keeper}` (first by name) holds its line: {keep} "
                          f"{turn - 1} line word for word if you accept it, or say why not.")
+    if turn >= 3 and _unchanged(debate, turn - 1):
+        # sessions were surprised that a debate with turns left ended as stalled: say it before the turn
+        advice.append(f"No bold line or Converged changed at turn {turn - 1}: if none changes at turn {turn} either, "
+                      "the debate ends as stalled.")
     if sealed_count:
         notes.append(f"Turn {turn - 1} is sealed until every participant has written it; wait for it to be "
                      "published (run `next` again) before you write.")
@@ -473,6 +477,17 @@ def _swapped(debate: Debate, a: str, b: str, turn: int) -> bool:
             and debate.details(a_now).sig.line != debate.details(b_now).sig.line)
 
 
+def _unchanged(debate: Debate, turn: int) -> bool:
+    """Every participant wrote `turn` with the bold line and Converged of its turn before (a stall's first half)."""
+    for slug in debate.participants:
+        now, before = debate.entry(turn, slug), debate.entry(turn - 1, slug)
+        if now is None or before is None or now.converged != before.converged:
+            return False
+        if normalise_line(debate.details(now).sig.line) != normalise_line(debate.details(before).sig.line):
+            return False
+    return bool(debate.participants)
+
+
 def _previous_lines(debate: Debate, slug: str, turn: int, served: tuple[str, ...]
                     ) -> tuple[tuple[tuple[str, str], ...], str]:
     """Turn N-1's recommendation lines (the peers served, then the session's own), and a line to reuse.
@@ -565,15 +580,18 @@ def render_briefing(b: Briefing) -> str:
             out.append(f"Not yet written turn {b.reads}: {', '.join(b.waiting)}.")
         if not b.peers and not b.absent and not b.waiting:
             out.append("No peer has written a turn yet: wait for them (run `next` again) unless you debate alone.")
-        peer_lines = [(s, line) for s, line in b.lines if s != b.slug]  # its own is in YOUR ANSWER
-        if peer_lines:
-            out += ["", "PEERS' BOLD LINES (to agree, reuse one word for word):"]
+        if any(s != b.slug for s, _line in b.lines):
+            out += ["", "BOLD LINES OF TURN {} (to agree, reuse one word for word):".format(b.reads)]
             own = next((normalise_line(line) for s, line in b.lines if s == b.slug), None)
-            # sessions compared identical lines by hand and missed it: say so
-            out += [f"- {s}: **{line}**" + (" (identical to yours)" if normalise_line(line) == own else "")
-                    for s, line in peer_lines]
+            # in slug order, its own included: sessions worked out "the slug that sorts first" by hand and
+            # asked for it; and they compared identical lines by hand and missed it: say so
+            out += [f"- {s}: **{line}**" + (" (yours)" if s == b.slug else " (identical to yours)"
+                                            if normalise_line(line) == own else "")
+                    for s, line in sorted(b.lines)]
             if b.proposed_line:
                 out.append(f"If you all hold one recommendation in other words, all reuse: **{b.proposed_line}**")
+            elif len({normalise_line(line) for _s, line in b.lines}) > 1:
+                out.append("If several of these say what you hold (yours included), reuse the first of them.")
     if b.role:
         out += ["", f"WRITE YOUR TURN ({', '.join(b.sections)}):", b.write_command, "...", "TURN"]
         return "\n".join(out)
