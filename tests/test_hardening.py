@@ -541,6 +541,9 @@ def test_a_forged_cache_record_does_not_hide_an_edit(tmp_path: Path) -> None:
             forged += 1
     assert forged  # the attack really rewrote a record
     assert "turn-1-b.md:1: E080" in run("validate", folder)[1]
+    # status and report hash the bytes too: the forged record gives them the parse, not the sha256
+    assert "E080" in run("status", folder)[1] and "E080" in run("report", folder)[1]
+    assert json.loads(run("status", folder, "--json")[1])["turns"][0]["entries"]["b"]["integrity"] == "E080"
 
 
 def test_a_slugs_files_and_ledger_deleted_are_seen_from_what_peers_read(tmp_path: Path) -> None:

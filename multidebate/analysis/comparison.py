@@ -62,6 +62,8 @@ _CHANGE = frozenset(
     "rewrite rewriting abandon ditch deprecate retire swap swapping port porting convert converting split "
     "splitting".split()
 )
+_KEEP_STEMS = frozenset(_stem(w) for w in _KEEP)
+_CHANGE_STEMS = frozenset(_stem(w) for w in _CHANGE)
 # A line that adds one of these followed by another option proposes more than the other line does.
 _ALTERNATIVE_GLUE = frozenset("or plus alongside besides and".split())
 _UNITS = {
@@ -91,7 +93,7 @@ class Token(NamedTuple):
     name: bool
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=65536)
 def tokens(line: str) -> tuple[Token, ...]:
     """The content words of a recommendation line, in order (glue words dropped, negations kept as 'not')."""
     found: list[Token] = []
@@ -156,7 +158,7 @@ def _is_number(word: str) -> bool:
     return word.replace(",", "").replace(".", "", 1).isdigit()
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=65536)
 def quantities(line: str) -> tuple[Quantity, ...]:
     """Numbers in a line with what they measure and what they set: '3 replicas', 'read 8 s', '1 MB', 'twice'."""
     clauses = re.split(r"[;()\[\]]|,\s|:\s", line.replace("\u2019", "'"))
@@ -193,8 +195,8 @@ def _letters(line: str) -> frozenset[str]:
 
 def _verb_class(toks: tuple[Token, ...]) -> str:
     stems = {t.stem for t in toks}
-    keep = bool(stems & {_stem(w) for w in _KEEP})
-    change = bool(stems & {_stem(w) for w in _CHANGE})
+    keep = bool(stems & _KEEP_STEMS)
+    change = bool(stems & _CHANGE_STEMS)
     return "keep" if keep and not change else "change" if change and not keep else ""
 
 
@@ -258,7 +260,9 @@ class Context:
     def __init__(self, ignore: Iterable[str] = (), task: str = "") -> None:
         self.ignore = frozenset(ignore)
         self.options: list[tuple[frozenset[str], ...]] = []  # option lists of the task, each a set of stems
-        self._memo: dict[tuple[int, int], Comparison] = {}
+        # keyed by content: a debate repeats its lines (copied word for word), and one line's signature
+        # is a new object in every turn file that holds it
+        self._memo: dict[tuple[object, object], Comparison] = {}
         if task:
             self._learn_task(task)
 
@@ -277,7 +281,9 @@ class Context:
                 self.options.append(tuple(options))
 
     def compare(self, left: AnswerSig, right: AnswerSig) -> Comparison:
-        key = (id(left), id(right))
+        left_key = (left.recommendation, left.items, left.fingerprint)
+        right_key = (right.recommendation, right.items, right.fingerprint)
+        key = (left_key, right_key)
         found = self._memo.get(key)
         if found is None:
             # one canonical order, so that a pair gets one answer whichever way it is asked
@@ -287,7 +293,7 @@ class Context:
                 found = _compare(right, left, self)
                 found = found._replace(left=found.right, right=found.left)
             self._memo[key] = found
-            self._memo[(id(right), id(left))] = found._replace(left=found.right, right=found.left)
+            self._memo[(right_key, left_key)] = found._replace(left=found.right, right=found.left)
         return found
 
     def forget(self) -> None:
@@ -299,8 +305,7 @@ def _synonyms(a: str, b: str) -> bool:
     """Two words that name one thing: one a prefix of the other (postgres / postgresql), or one stem."""
     if a == b:
         return True
-    keep, change = {_stem(w) for w in _KEEP}, {_stem(w) for w in _CHANGE}
-    if {a, b} <= keep or {a, b} <= change:
+    if {a, b} <= _KEEP_STEMS or {a, b} <= _CHANGE_STEMS:
         return True
     short, long = sorted((a, b), key=len)
     return len(short) >= 4 and (long.startswith(short) or long.endswith("." + short))
@@ -426,7 +431,7 @@ def _same_head(left: str, right: str, ta: tuple[Token, ...], tb: tuple[Token, ..
         return None
     raw_head = {w.lower() for w in _TOKEN_RE.findall(head_a)}
     head_tokens = [t for t in tokens(head_a) if t.stem not in ignore]
-    verbs = {_stem(w) for w in _KEEP | _CHANGE}
+    verbs = _KEEP_STEMS | _CHANGE_STEMS
     if raw_head & ignore or not any(t.stem not in verbs for t in head_tokens):
         return None
     lines = left, right
@@ -457,10 +462,15 @@ def head_clause(line: str) -> str:
     return _HEAD_BREAK_RE.split(line, maxsplit=1)[0]
 
 
+@functools.lru_cache(maxsize=65536)
+def _signed(text: str, ignore: frozenset[str]) -> frozenset[str]:
+    return frozenset(key_terms(text, ignore))
+
+
 def _negation_conflict(left: str, right: str, ignore: frozenset[str]) -> str:
     """A term one line chooses in its opening clause and the other rejects ('use a monorepo' / 'no monorepo')."""
-    signed_a, signed_b = key_terms(left, ignore), key_terms(right, ignore)
-    head_a, head_b = key_terms(head_clause(left), ignore), key_terms(head_clause(right), ignore)
+    signed_a, signed_b = _signed(left, ignore), _signed(right, ignore)
+    head_a, head_b = _signed(head_clause(left), ignore), _signed(head_clause(right), ignore)
     for chosen, other in ((head_a, signed_b), (head_b, signed_a)):
         for term in sorted(chosen):
             if not term.startswith("not:") and f"not:{term}" in other:

@@ -100,7 +100,9 @@ def ledger_findings(debate: Debate, slug: str, rehash: bool = False) -> tuple[li
 def file_problems(debate: Debate) -> dict[tuple[int, str], Finding]:
     """Each turn file's worst integrity problem (E080, E085, E022, W080): one ledger read per slug.
 
-    What status and report mark, and what the verdict leaves out or will not rest on.
+    What status and report mark, and what the verdict leaves out or will not rest on.  Every file's
+    bytes are hashed again: the parse cache gives the verdict its parse, never the integrity check
+    its sha256 (a forged cache record would hide an edit).
     """
     found: dict[tuple[int, str], Finding] = {}
     for (turn, slug), entry in debate.entries.items():
@@ -108,7 +110,7 @@ def file_problems(debate: Debate) -> dict[tuple[int, str], Finding]:
             if item.code == "E022":
                 found[(turn, slug)] = item
     for slug in debate.scan.slugs:
-        for item in ledger_findings(debate, slug)[0]:
+        for item in ledger_findings(debate, slug, rehash=True)[0]:
             name = parse_turn_name(os.path.basename(item.path))
             if name is None or item.code not in ("E080", "E085", "W080") or (name.turn, name.slug) in found:
                 continue

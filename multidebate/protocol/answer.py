@@ -8,6 +8,7 @@ two Answers recommend the same thing is the analysis's to decide
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .terms import recommendation
@@ -30,6 +31,7 @@ _MARKUP_RE = re.compile(r"[*_`~>#\[\]()\"'\u201c\u201d\u2018\u2019]")
 _SPACE_RE = re.compile(r"\s+")
 
 
+@functools.lru_cache(maxsize=65536)  # compared lines are folded again and again: once per line suffices
 def normalise_line(line: str) -> str:
     """A recommendation line folded for comparison: case, markdown, punctuation and spacing."""
     text = _MARKUP_RE.sub(" ", line.lower().replace("\u2014", " ").replace("\u2013", " "))
