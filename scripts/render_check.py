@@ -96,7 +96,8 @@ def check(folder: str, screenshot: str) -> list[str]:
                 problems.append(f"at {width} px the page's content is {sizes['sw']} px wide in a "
                                 f"{sizes['bw']} px page")
             if sizes.get("badge") in (None, "rgba(0, 0, 0, 0)", "transparent"):
-                problems.append(f"the verdict badge has no background: its white text is invisible ({sizes.get('badge')})")
+                problems.append(f"the verdict badge has no background ({sizes.get('badge')}): its white text is "
+                                "invisible")
             for chart in sizes["charts"]:  # type: ignore[attr-defined]
                 if not 0 < float(chart) <= viewport:
                     problems.append(f"at {width} px a chart is {chart} px wide")

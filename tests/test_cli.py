@@ -387,11 +387,11 @@ def test_next_lists_every_bold_line_in_slug_order_and_names_the_one_to_reuse(tmp
     listed = [line for line in out.splitlines() if line.startswith("- ") and "**" in line]
     assert code == 0 and [line[2] for line in listed] == ["a", "b", "c"]
     assert listed[1] == "- b: **Replace Celery with Dramatiq.** (yours)"
-    assert "If several of these say what you hold (yours included), reuse the first of them." in out
+    assert "Of these lines, those that say what you hold (yours included): reuse the first listed." in out
     agreed = str(tmp_path / "agreed")
     make_debate(agreed, [{"a": "**Use PostgreSQL.**", "b": "**Use Postgres.**"}])
     code, out, _ = run("next", agreed, "--slug", "b", "--key", key_of(agreed, "b"))
-    assert "all reuse: **" in out and "reuse the first of them" not in out
+    assert "all reuse: **" in out and "reuse the first listed" not in out
 
 
 def test_next_warns_the_turn_that_may_end_the_debate_as_stalled(tmp_path: Path) -> None:
@@ -399,10 +399,16 @@ def test_next_warns_the_turn_that_may_end_the_debate_as_stalled(tmp_path: Path) 
     folder = str(tmp_path)
     held = {"a": "**Squash-merge every PR.**", "b": "**Merge commits, keep every commit.**"}
     make_debate(folder, [held, held], max_turns=4)
-    warning = "No bold line or Converged changed at turn 2: if none changes at turn 3 either, the debate ends as stalled."
+    warning = ("No bold line or Converged changed at turn 2: if none changes at turn 3 either, the debate ends as "
+               "stalled.")
     code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
     assert code == 0 and warning in out
     moved = str(tmp_path / "moved")
     make_debate(moved, [held, {**held, "b": "**Squash-merge every PR.**"}], max_turns=4)
     code, out, _ = run("next", moved, "--slug", "a", "--key", key_of(moved, "a"))
     assert code == 0 and "ends as stalled" not in out
+    # at the last turn the limit ends the debate whatever changes (d43 read the warning as a push to move)
+    last = str(tmp_path / "last")
+    make_debate(last, [held, held], max_turns=3)
+    code, out, _ = run("next", last, "--slug", "a", "--key", key_of(last, "a"))
+    assert code == 0 and "ends as stalled" not in out and "a bold line changed at this turn is never confirmed" in out

@@ -50,16 +50,18 @@ def test_no_different_pair_of_the_dev_split_is_called_the_same(verdicts: Any) ->
 
 
 def test_held_out_pairs_stay_at_their_measured_level(verdicts: Any) -> None:
-    """The test split was never tuned on: these are the numbers measured on it (docs/measurements.md), not targets met."""
+    """The numbers on the test split (d34-d43) as docs/measurements.md gives them, with how they were taken."""
     test = verdicts.pair_scores(verdicts.load_pairs())["test"]
-    assert test["false_same"] == 0 and test["false_different"] == 0 and test["unsure_share"] <= 0.25
+    assert test["pairs"] >= 40 and test["false_same"] == 0 and test["false_different"] == 0
+    assert test["unsure_share"] <= 0.30
 
 
 def test_verdicts_on_every_turn_prefix(verdicts: Any) -> None:
     result = verdicts.prefix_scores(verdicts.load_expected())
     assert result["false_hollow"] == 0
-    assert result["by_split"]["test"]["accuracy"] >= 0.96
-    assert result["accuracy"] >= 0.90
+    assert result["false_converged"] == 0
+    assert result["by_split"]["test"]["accuracy"] >= 0.97
+    assert result["accuracy"] >= 0.92
 
 
 def test_the_quote_check_raises_no_false_flag() -> None:

@@ -352,3 +352,12 @@ def test_an_edited_turn_does_not_converge(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace("Comments and a stdlib parser.", "Comments, and a stdlib parser."))
     v = judge(load_debate(folder))
     assert v.state == "unconfirmed" and "turn-2-b.md was changed after it was written (E080)" in v.detail
+
+
+def test_the_evidence_names_every_pair_when_all_lines_are_identical(tmp_path: Path) -> None:
+    """d43: "e.g. moss-a vs newt-b: same" read as if the third line were in doubt."""
+    line = "**Add one automatic retry of failed tests.**"
+    make_debate(str(tmp_path), [{"a": line, "b": line, "c": line}, {"a": line, "b": line, "c": line}],
+                participants=("a", "b", "c"), max_turns=2)
+    verdict = judge(load_debate(str(tmp_path)))
+    assert verdict.state == "max_turns" and "(every pair: identical" in verdict.detail and "e.g." not in verdict.detail

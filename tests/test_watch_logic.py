@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import key_of, make_debate, turn_body, write_keyed
+from helpers import make_debate, turn_body, write_keyed
 from watchdog.events import (
     DirDeletedEvent,
     FileClosedEvent,
@@ -24,8 +24,8 @@ from watchdog.events import (
 
 import multidebate.views.watch as watch_module
 from multidebate.protocol.errors import FolderError
-from multidebate.state.task import create_task, render_task
 from multidebate.state.observe import SETTLE
+from multidebate.state.task import create_task, render_task
 from multidebate.views.watch import HOLD, TurnWatcher
 from multidebate.views.watch_events import (
     RemovedEvent,

@@ -109,7 +109,7 @@ def test_a_write_result_says_what_write_prints_without_the_cli(tmp_path: Path) -
     assert data["progress"] == {"written": 1, "waiting": ["b"]}
     assert data["debate"] == {"state": "in_progress", "turn": 0} and data["key"] == result.key
     second = write_turn(folder, "b", turn_body(1, "**Use YAML.**").encode())
-    assert second.lines()[1] == "Turn 1: 2 of 2 written; the turn is complete."
+    assert second.lines()[1] == "Turn 1: 2 of 2 written; the turn is complete and the debate goes on."
     assert second.standing.written == ("a", "b") and second.standing.waiting == ()
     third = write_turn(folder, "a", turn_body(2, "**Use TOML.**").encode(), result.key)
     assert third.key is None and third.key_notice() is None  # the slug was claimed already

@@ -348,6 +348,17 @@ def _compare_items(left: AnswerSig, right: AnswerSig, context: Context) -> Compa
     return Comparison(SAME, "items", f"all {len(shared)} items are the same", *lines)
 
 
+def _line_states(line: str, keys: tuple[str, ...]) -> bool:
+    """Every item key is named in the line, next to a number or an option letter of its own."""
+    stems = {t.stem for t in tokens(line)}
+    labels = {q.label for q in quantities(line)} | {q.unit for q in quantities(line)}
+    for key in keys:
+        words = [t.stem for t in tokens(key) if t.stem not in ("not", "+")]
+        if not words or not (set(words) <= stems and set(words) & labels):
+            return False
+    return True
+
+
 def _quantity_conflict(left: str, right: str) -> str:
     """Two numbers that set the same thing to different values ('connect 3 s' vs 'connect 1 s').
 
@@ -382,9 +393,15 @@ def _compare(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison:
     if left.fingerprint and left.fingerprint == right.fingerprint:
         return Comparison(SAME, "identical", "identical answers", *lines)
     by_items = _compare_items(left, right, context)
+    la, lb = left.line, right.line
+    if by_items is not None and by_items.relation == DIFFERENT and la and la == lb \
+            and _line_states(left.recommendation, by_items.items):
+        # one bold line, word for word, that itself sets every item whose value differs in the bodies
+        # ("gthread with 4 workers, 8 threads each"; a body's "threads: 8 (32 in flight ...)"): the line decides
+        return Comparison(SAME, "identical", "identical recommendation lines (they set the items "
+                          f"{', '.join(by_items.items[:5])} that the answers' bodies word differently)", *lines)
     if by_items is not None:
         return by_items
-    la, lb = left.line, right.line
     if not la or not lb:
         return Comparison(UNSURE, "none", "an Answer has no recommendation line", *lines)
     if la == lb:

@@ -266,6 +266,9 @@ def _why(pairs: tuple[PairScore, ...]) -> str:
     worst = next((p for p in pairs if p.comparison.relation == DIFFERENT), None) or next(
         (p for p in pairs if not p.comparison.agree), None) or pairs[0]
     c = worst.comparison
+    if len(pairs) > 1 and all(p.comparison.agree and p.comparison.basis == "identical" for p in pairs):
+        # one example pair read as if the others were in doubt (d43): say it of all of them
+        return f"every pair: {c.evidence}"
     label = "" if len(pairs) == 1 else "e.g. "
     return f"{label}{worst.left} vs {worst.right}: {c.relation}, {c.evidence}"
 

@@ -149,6 +149,8 @@ def _word_term(raw: str) -> tuple[str, str]:
     parsing every file.
     """
     word = raw.strip("'")
+    if word.endswith("'s") and len(word) > 3:
+        word = word[:-2]  # "the standard library's zoneinfo" affirms "library", as a negated "library" would deny it
     if word in _NEGATORS:
         return word, _NEGATE
     if word in _SCOPE_END:

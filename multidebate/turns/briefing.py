@@ -330,8 +330,9 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     advice: list[str] = []  # for the turn to write: dropped once the debate has ended
     if own is not None and older is not None and own_line and own_line != debate.details(older).sig.line:
         # turns are written at the same time: what peers wrote at N-1 answers the line this session left
-        advice.append(f"You changed your bold line at turn {turn - 1} (no mistake); your peers wrote turn {turn - 1} at "
-                     f"the same time, so their Disagreements answer your turn {turn - 2} line, not your current one.")
+        advice.append(f"You changed your bold line at turn {turn - 1} (its wording or your position: no mistake); "
+                      f"your peers wrote turn {turn - 1} at the same time, so their Disagreements answer your turn "
+                      f"{turn - 2} line, not your current one.")
         swapped = [p for p in debate.participants if p != slug and _swapped(debate, slug, p, turn - 1)]
         if swapped:
             # two sessions that each adopt the other's line cross again next turn: one must hold still
@@ -341,7 +342,8 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
             advice.append(f"You and `{peer}` swapped positions at turn {turn - 1} (each took the other's line), so "
                          f"you still differ. To stop crossing, `{keeper}` (first by name) holds its line: {keep} "
                          f"{turn - 1} line word for word if you accept it, or say why not.")
-    if turn >= 3 and _unchanged(debate, turn - 1):
+    limit = debate.task.max_turns if debate.task else None
+    if turn >= 3 and (limit is None or turn < limit) and _unchanged(debate, turn - 1):
         # sessions were surprised that a debate with turns left ended as stalled: say it before the turn
         advice.append(f"No bold line or Converged changed at turn {turn - 1}: if none changes at turn {turn} either, "
                       "the debate ends as stalled.")
@@ -390,7 +392,8 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     elif limit and turn > limit:
         notes.append(f"This debate's turn limit is {limit}; turn {turn} is beyond it: write nothing, tell the user.")
     elif limit and turn == limit:
-        notes.append(f"This is the last turn (max_turns {limit}): state your final position.")
+        notes.append(f"This is the last turn (max_turns {limit}): state your final position. It converges only "
+                     "if every session says yes now; a bold line changed at this turn is never confirmed.")
     roster = bool(debate.task and debate.task.participants)
     lines, proposal = _previous_lines(debate, slug, turn, tuple(p.slug for p in peers)) if role is None else ((), "")
     instructions, served_proposal = "", None
@@ -591,7 +594,7 @@ def render_briefing(b: Briefing) -> str:
             if b.proposed_line:
                 out.append(f"If you all hold one recommendation in other words, all reuse: **{b.proposed_line}**")
             elif len({normalise_line(line) for _s, line in b.lines}) > 1:
-                out.append("If several of these say what you hold (yours included), reuse the first of them.")
+                out.append("Of these lines, those that say what you hold (yours included): reuse the first listed.")
     if b.role:
         out += ["", f"WRITE YOUR TURN ({', '.join(b.sections)}):", b.write_command, "...", "TURN"]
         return "\n".join(out)

@@ -158,7 +158,8 @@ class WriteResult:
         standing = self.standing
         if standing.roster:
             return f"Turn {self.turn}: {len(standing.written)} of {standing.participants} written" + (
-                f"; waiting for {', '.join(standing.waiting)}." if standing.waiting else "; the turn is complete.")
+                f"; waiting for {', '.join(standing.waiting)}." if standing.waiting else "; the turn is complete"
+                + (" and the debate goes on." if not standing.verdict.final else "."))
         not_yet = f"; not yet by {', '.join(standing.waiting)}" if standing.waiting else ""
         return (f"Turn {self.turn}: written so far by {', '.join(standing.written)}{not_yet} (no roster: whoever "
                 "writes takes part).")
