@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from multidebate.analysis.comparison import Context, compare
-from multidebate.protocol.answer import items_of, normalise_line
+from multidebate.protocol.answer import AnswerSig, items_of, normalise_line
 from multidebate.protocol.terms import key_terms, recommendation, slug_words
 
 DIFFERENT = [  # (left, right, a word the evidence must name)
@@ -165,3 +165,12 @@ def test_an_identifier_is_one_word_not_a_negation() -> None:
     other = "Keep Celery and fix the lost-task problems in place."
     assert key_terms("set reject_on_worker_lost") == {"set": 1, "reject_on_worker_lost": 1}
     assert compare(f"**{keep}**", f"**{other}**").relation != "different"
+
+
+def test_the_memo_shares_a_comparison_by_content_but_never_identical_answers() -> None:
+    """The memo is keyed by the lines, the items and whether the answers' texts are equal, not by object."""
+    context = Context()
+    twin = context.compare(AnswerSig("Use TOML.", (), "f1"), AnswerSig("Use TOML for the config.", (), "f1"))
+    apart = context.compare(AnswerSig("Use TOML.", (), "f2"), AnswerSig("Use TOML for the config.", (), "f3"))
+    again = context.compare(AnswerSig("Use TOML.", (), "f4"), AnswerSig("Use TOML for the config.", (), "f5"))
+    assert twin.evidence == "identical answers" and apart.basis == "refinement" and again == apart

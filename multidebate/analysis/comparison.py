@@ -262,7 +262,7 @@ class Context:
         self.options: list[tuple[frozenset[str], ...]] = []  # option lists of the task, each a set of stems
         # keyed by content: a debate repeats its lines (copied word for word), and one line's signature
         # is a new object in every turn file that holds it
-        self._memo: dict[tuple[object, object], Comparison] = {}
+        self._memo: dict[tuple[tuple[str, tuple[tuple[str, str], ...], bool], ...], Comparison] = {}
         if task:
             self._learn_task(task)
 
@@ -281,8 +281,11 @@ class Context:
                 self.options.append(tuple(options))
 
     def compare(self, left: AnswerSig, right: AnswerSig) -> Comparison:
-        left_key = (left.recommendation, left.items, left.fingerprint)
-        right_key = (right.recommendation, right.items, right.fingerprint)
+        # the fingerprint decides only through "identical answers": the key holds whether they are equal,
+        # so files that share a line but not their prose share one comparison
+        same_text = bool(left.fingerprint) and left.fingerprint == right.fingerprint
+        left_key = (left.recommendation, left.items, same_text)
+        right_key = (right.recommendation, right.items, same_text)
         key = (left_key, right_key)
         found = self._memo.get(key)
         if found is None:
