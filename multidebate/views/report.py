@@ -53,6 +53,29 @@ class Report:
         }
 
 
+class TurnCell(NamedTuple):
+    """One participant's turn in the turn table, as the Markdown and the HTML report show it."""
+
+    recommendation: str
+    confidence: str  # "?" when unreadable
+    converged: str  # yes, no or ?
+    changed: bool
+
+
+def turn_rows(report: Report) -> list[tuple[int, bool, list[TurnCell | None]]]:
+    """The turn table: per turn, its number, whether it is complete, and a cell per participant (None: no file)."""
+    rows: list[tuple[int, bool, list[TurnCell | None]]] = []
+    for row in report.analysis.turns:
+        cells: list[TurnCell | None] = []
+        for name in report.analysis.participants:
+            pos = row.positions.get(name)
+            cells.append(None if pos is None else TurnCell(
+                pos.recommendation, "?" if pos.confidence is None else str(pos.confidence),
+                {True: "yes", False: "no", None: "?"}[pos.converged], bool(pos.changed)))
+        rows.append((row.turn, row.complete, cells))
+    return rows
+
+
 def clip(text: str, limit: int) -> str:
     """`text` cut to `limit` characters at a word boundary, with an ellipsis when cut."""
     if len(text) <= limit:
@@ -184,18 +207,10 @@ def render_markdown(report: Report) -> str:
             out.append("")
     names = list(report.analysis.participants)
     out += ["## Turns", "", "| turn | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
-    for row in report.analysis.turns:
-        cells = []
-        for name in names:
-            pos = row.positions.get(name)
-            if pos is None:
-                cells.append("-")
-                continue
-            conv = {True: "yes", False: "no", None: "?"}[pos.converged]
-            conf = "?" if pos.confidence is None else pos.confidence
-            moved = " (changed)" if pos.changed else ""
-            cells.append(_cell(f"{clip(pos.recommendation, 80)} — {conf}, {conv}{moved}"))
-        out.append(f"| {row.turn}{'' if row.complete else '*'} | " + " | ".join(cells) + " |")
+    for turn, complete, turn_cells in turn_rows(report):
+        cells = ["-" if c is None else _cell(f"{clip(c.recommendation, 80)} — {c.confidence}, {c.converged}"
+                                             + (" (changed)" if c.changed else "")) for c in turn_cells]
+        out.append(f"| {turn}{'' if complete else '*'} | " + " | ".join(cells) + " |")
     out.append("")
     last = report.analysis.turns[-1] if report.analysis.turns else None
     if last and len(names) > MATRIX_MAX:

@@ -6,7 +6,7 @@ from html import escape
 
 from ..analysis.trajectory import MATRIX_MAX
 from ..analysis.verdict import MEASURE
-from .report import Report, clip, judgment_markdown, summary_markdown
+from .report import Report, clip, judgment_markdown, summary_markdown, turn_rows
 
 __all__ = ["render_html"]
 
@@ -111,19 +111,11 @@ def _turn_table(report: Report) -> str:
     names = report.analysis.participants
     rows = ["<div class='wide'><table><thead><tr><th>turn</th>" + "".join(f"<th>{escape(n)}</th>" for n in names)
             + "</tr></thead><tbody>"]
-    for row in report.analysis.turns:
-        cells = []
-        for name in names:
-            pos = row.positions.get(name)
-            if pos is None:
-                cells.append("<td class='muted'>&ndash;</td>")
-                continue
-            conv = {True: "yes", False: "no", None: "?"}[pos.converged]
-            conf = "?" if pos.confidence is None else str(pos.confidence)
-            changed = " <span class='muted'>(changed)</span>" if pos.changed else ""
-            cells.append(f"<td>{escape(clip(pos.recommendation, 160))}<br><b>{conf}</b> &middot; {conv}{changed}</td>")
-        mark = "" if row.complete else "*"
-        rows.append(f"<tr><td class='num'>{row.turn}{mark}</td>{''.join(cells)}</tr>")
+    for turn, complete, row_cells in turn_rows(report):
+        cells = ["<td class='muted'>&ndash;</td>" if c is None else
+                 f"<td>{escape(clip(c.recommendation, 160))}<br><b>{c.confidence}</b> &middot; {c.converged}"
+                 + (" <span class='muted'>(changed)</span>" if c.changed else "") + "</td>" for c in row_cells]
+        rows.append(f"<tr><td class='num'>{turn}{'' if complete else '*'}</td>{''.join(cells)}</tr>")
     rows.append("</tbody></table></div>")
     return "".join(rows)
 
