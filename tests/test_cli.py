@@ -387,11 +387,12 @@ def test_next_lists_every_bold_line_in_slug_order_and_names_the_one_to_reuse(tmp
     listed = [line for line in out.splitlines() if line.startswith("- ") and "**" in line]
     assert code == 0 and [line[2] for line in listed] == ["a", "b", "c"]
     assert listed[1] == "- b: **Replace Celery with Dramatiq.** (yours)"
-    assert "Of these lines, those that say what you hold (yours included): reuse the first listed." in out
+    assert ("If some of these lines say what you hold, reuse the first of those word for word (if only yours does, "
+            "keep yours).") in out
     agreed = str(tmp_path / "agreed")
     make_debate(agreed, [{"a": "**Use PostgreSQL.**", "b": "**Use Postgres.**"}])
     code, out, _ = run("next", agreed, "--slug", "b", "--key", key_of(agreed, "b"))
-    assert "all reuse: **" in out and "reuse the first listed" not in out
+    assert "all reuse: **" in out and "reuse the first of those" not in out
 
 
 def test_next_warns_the_turn_that_may_end_the_debate_as_stalled(tmp_path: Path) -> None:

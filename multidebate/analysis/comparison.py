@@ -352,9 +352,9 @@ def _compare_items(left: AnswerSig, right: AnswerSig, context: Context) -> Compa
 
 
 def _line_states(line: str, keys: tuple[str, ...]) -> bool:
-    """Every item key is named in the line, next to a number or an option letter of its own."""
+    """Every item key is named in the line with a number that sets it ('8 threads', 'timeout 60 s')."""
     stems = {t.stem for t in tokens(line)}
-    labels = {q.label for q in quantities(line)} | {q.unit for q in quantities(line)}
+    labels = {name for q in quantities(line) for name in (q.label, q.unit)}
     for key in keys:
         words = [t.stem for t in tokens(key) if t.stem not in ("not", "+")]
         if not words or not (set(words) <= stems and set(words) & labels):

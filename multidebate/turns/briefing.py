@@ -386,7 +386,6 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
             f"{', '.join(waiting)} ha{'s' if len(waiting) == 1 else 've'} not written turn {read_turn} yet. "
             "Wait for them (run `next` again) unless the user told you to go on without them."
         )
-    limit = debate.task.max_turns if debate.task else None
     if verdict.final:
         pass  # the ending note says it all
     elif limit and turn > limit:
@@ -486,7 +485,7 @@ def _unchanged(debate: Debate, turn: int) -> bool:
         now, before = debate.entry(turn, slug), debate.entry(turn - 1, slug)
         if now is None or before is None or now.converged != before.converged:
             return False
-        if normalise_line(debate.details(now).sig.line) != normalise_line(debate.details(before).sig.line):
+        if debate.details(now).sig.line != debate.details(before).sig.line:  # lines already folded
             return False
     return bool(debate.participants)
 
@@ -584,7 +583,7 @@ def render_briefing(b: Briefing) -> str:
         if not b.peers and not b.absent and not b.waiting:
             out.append("No peer has written a turn yet: wait for them (run `next` again) unless you debate alone.")
         if any(s != b.slug for s, _line in b.lines):
-            out += ["", "BOLD LINES OF TURN {} (to agree, reuse one word for word):".format(b.reads)]
+            out += ["", f"BOLD LINES OF TURN {b.reads} (to agree, reuse one word for word):"]
             own = next((normalise_line(line) for s, line in b.lines if s == b.slug), None)
             # in slug order, its own included: sessions worked out "the slug that sorts first" by hand and
             # asked for it; and they compared identical lines by hand and missed it: say so
@@ -594,7 +593,8 @@ def render_briefing(b: Briefing) -> str:
             if b.proposed_line:
                 out.append(f"If you all hold one recommendation in other words, all reuse: **{b.proposed_line}**")
             elif len({normalise_line(line) for _s, line in b.lines}) > 1:
-                out.append("Of these lines, those that say what you hold (yours included): reuse the first listed.")
+                out.append("If some of these lines say what you hold, reuse the first of those word for word "
+                           "(if only yours does, keep yours).")
     if b.role:
         out += ["", f"WRITE YOUR TURN ({', '.join(b.sections)}):", b.write_command, "...", "TURN"]
         return "\n".join(out)
