@@ -44,6 +44,12 @@ DIFFERENT = [  # (left, right, a word the evidence must name)
     ("**Write the service in Go.**", "**Write the service in Rust.**", "go"),
     ("**Keep the monolith.**", "**Split the monolith into services.**", "keep, the other change"),
     ("**Set the timeout to 30 s.**", "**Set the timeout to 45000 ms.**", "30 s vs 45000 ms"),
+    # glue elsewhere, decisive here (a trap set written against the comparison)
+    ("**Run the migration before the release.**", "**Run the migration after the release.**", "'after' vs 'before'"),
+    ("**Turn caching on.**", "**Turn caching off.**", "'off' vs 'on'"),
+    ("**Turn on caching.**", "**Turn off caching.**", "'off' vs 'on'"),
+    ("**Store it in Redis and S3.**", "**Store it in Redis or S3.**", "'and' vs 'or'"),
+    ("**Keep 30 days of logs.**", "**Keep 3 months of logs.**", "30 days vs 3 months"),
 ]
 SAME = [
     ("**Use TOML.**\n\nComments.", "**use toml**\n\nA stdlib parser."),
@@ -59,6 +65,15 @@ SAME = [
     ("**Use JWTs with a 15-minute expiry.**", "**Use JWTs with a 15 minutes expiry.**"),
     ("**Go with Postgres.**", "**Use PostgreSQL.**"),
     ("**Answers:**\n1. Use TOML\n2. Keep tabs\n3. 30 s", "**Answers:**\n1. TOML\n2. Keep tabs\n3. 30 seconds"),
+    # a count or an amount in other words or units
+    ("**Retry 3 times.**", "**Retry three times.**"),
+    ("**Run ten workers.**", "**Run 10 workers.**"),
+    ("**Give it 1 GB of memory.**", "**Give it 1024 MB of memory.**"),
+    ("**Keep 30 days of logs.**", "**Keep a month of logs.**"),
+    ("**Archive logs for 12 months.**", "**Archive logs for 1 year.**"),
+    ("**Archive logs for 365 days.**", "**Archive logs for a year.**"),
+    ("**Deploy on k8s.**", "**Deploy on Kubernetes.**"),
+    ("**Use API v2.**", "**Use API version 2.**"),
 ]
 UNSURE = [
     ("**Pool: 10 / 10**", "**Pool: 5 / 2**"),  # one opening clause, other numbers: never "only adds detail"
@@ -66,6 +81,10 @@ UNSURE = [
     ("**Use Postgres.**", "**Use Postgres and Redis.**"),
     ("**Use SQLite; switch to PostgreSQL only if you outgrow one server.**",
      "**Use SQLite; choose PostgreSQL only if a managed one is already there.**"),
+    # one opening clause, then different detail: never "the rest only adds detail"
+    ("**Write to the primary, read from replicas.**", "**Write to the primary, read from the primary.**"),
+    ("**Run 2 workers per core.**", "**Run 2 cores per worker.**"),  # one set of words, another meaning
+    ("**Option A.**", "**Option A, then B later.**"),  # a second letter: not "both choose option A"
 ]
 
 

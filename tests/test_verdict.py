@@ -82,7 +82,7 @@ def test_sessions_that_swap_positions_are_not_converged(tmp_path: Path) -> None:
 def test_a_yes_covers_a_peer_line_kept_unchanged(tmp_path: Path) -> None:
     """b kept its line word for word; a said yes to it having read it: the pair is shown the same."""
     kafka = "**Use Kafka on the managed service, with seven days of retention.**"
-    reworded = "**Managed Kafka it is: retention of a week.**"
+    reworded = "**Hosted Kafka it is: replays kept for a week.**"
     v = verdict_of(tmp_path, [{"a": "**Use NATS.**", "b": kafka}, {"a": (reworded, True), "b": (kafka, True)}])
     assert v.state == "converged", v.detail
     assert "a said yes to b's turn 1 answer, and b kept that recommendation" in v.detail
@@ -99,7 +99,7 @@ def test_a_yes_that_still_disputes_the_peer_covers_nothing(tmp_path: Path) -> No
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use NATS.**", "b": kafka}])
     for slug in ("a", "b"):
         brief(folder, slug, key=key_of(folder, slug))
-    write_turn(folder, "a", turn_body(2, "**Managed Kafka it is: retention of a week.**", converged=True,
+    write_turn(folder, "a", turn_body(2, "**Hosted Kafka it is: replays kept for a week.**", converged=True,
                                       disagreements="- With b: seven days is too short for replays").encode(),
                key_of(folder, "a"))
     write_turn(folder, "b", turn_body(2, kafka, converged=True).encode(), key_of(folder, "b"))

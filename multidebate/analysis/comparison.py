@@ -48,8 +48,8 @@ _GLUE = frozenset(
     you they i should would will can could may might must do does just also then so very really all any each
     both use using used adopt adopting choose chose choosing pick recommend recommended recommending
     prefer preferred suggest suggested propose proposed answer recommendation final position verdict decision
-    summary tl dr tldr option but yet however while under over via into onto behind through per across after
-    before within during""".split()
+    summary tl dr tldr option but yet however while under over via into onto behind through per across
+    within during""".split()
 )
 _NEGATORS = frozenset(
     "not no never avoid without don't dont doesn't shouldn't won't isn't aren't cannot can't against nor "
@@ -65,20 +65,34 @@ _CHANGE = frozenset(
 _KEEP_STEMS = frozenset(_stem(w) for w in _KEEP)
 _CHANGE_STEMS = frozenset(_stem(w) for w in _CHANGE)
 # A line that adds one of these followed by another option proposes more than the other line does.
-_ALTERNATIVE_GLUE = frozenset("or plus alongside besides and".split())
+_ALTERNATIVE_GLUE = frozenset("plus alongside besides and".split())
 _UNITS = {
     "ms": ("s", 0.001), "millisecond": ("s", 0.001), "milliseconds": ("s", 0.001), "msec": ("s", 0.001),
     "s": ("s", 1.0), "sec": ("s", 1.0), "secs": ("s", 1.0), "second": ("s", 1.0), "seconds": ("s", 1.0),
     "min": ("s", 60.0), "mins": ("s", 60.0), "minute": ("s", 60.0), "minutes": ("s", 60.0),
     "h": ("s", 3600.0), "hr": ("s", 3600.0), "hour": ("s", 3600.0), "hours": ("s", 3600.0),
     "day": ("s", 86400.0), "days": ("s", 86400.0), "d": ("s", 86400.0),
+    "week": ("s", 7 * 86400.0), "weeks": ("s", 7 * 86400.0), "wk": ("s", 7 * 86400.0),
+    # a month is 30 days ("30 days" and "a month" are one retention), a year 365 ("1 year", "365 days");
+    # 12 months are a year: see _scaled
+    "month": ("s", 30 * 86400.0), "months": ("s", 30 * 86400.0), "mo": ("s", 30 * 86400.0),
+    "year": ("s", 365 * 86400.0), "years": ("s", 365 * 86400.0), "yr": ("s", 365 * 86400.0),
+    "yrs": ("s", 365 * 86400.0),
+    # sizes in the binary sense people mean in configuration: "1 GB" and "1024 MB" are one limit
     "b": ("b", 1.0), "byte": ("b", 1.0), "bytes": ("b", 1.0),
-    "kb": ("b", 1e3), "mb": ("b", 1e6), "gb": ("b", 1e9), "tb": ("b", 1e12),
-    "kib": ("b", 1024.0), "mib": ("b", 1024.0 ** 2), "gib": ("b", 1024.0 ** 3),
+    "kb": ("b", 1024.0), "mb": ("b", 1024.0 ** 2), "gb": ("b", 1024.0 ** 3), "tb": ("b", 1024.0 ** 4),
+    "kib": ("b", 1024.0), "mib": ("b", 1024.0 ** 2), "gib": ("b", 1024.0 ** 3), "tib": ("b", 1024.0 ** 4),
     "%": ("%", 1.0), "percent": ("%", 1.0),
 }
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "twelve": 12, "once": 1, "twice": 2, "single": 1, "double": 2}
+                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
+                 "sixty": 60, "ninety": 90, "hundred": 100, "once": 1, "twice": 2, "single": 1, "double": 2}
+# number words a line may use for a count ("retry three times" is "retry 3 times")
+_COUNT_WORDS = frozenset(_NUMBER_WORDS) - {"once", "twice", "single", "double"}
+# words that name one thing under two spellings no prefix rule finds
+_ALIASES = {"k8s": "kubernetes"}
+# "turn caching on" / "turn caching off": after these verbs, or closing a line, "on" is a setting, not glue
+_SWITCH_VERBS = frozenset("turn turned turning switch switched switching leave left keep set toggle flip".split())
 # an identifier ("acks_late", "reject_on_worker_lost") is one token: its parts are not words of the line
 _TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)*|%|[A-Za-z][A-Za-z0-9+#]*(?:_[A-Za-z0-9+#]+)*(?:['\u2019.][A-Za-z0-9]+)*")
 _LETTER_RE = re.compile(
@@ -107,7 +121,7 @@ def tokens(line: str) -> tuple[Token, ...]:
         raw = re.sub(r"'s$", "", raw_word)
         word = raw.lower().rstrip(".")
         following = words[index + 1].lower() if index + 1 < len(words) else ""
-        amount = _amount(word, following)
+        amount = _amount("1" if word in ("a", "an") and len(following) >= 3 else word, following)
         if amount:
             # "30 s", "30 seconds", "30000 ms", "half a minute" is not tried: one token for one duration or size
             found.append(Token(amount, False))  # numbers are compared as quantities, not as names
@@ -121,7 +135,20 @@ def tokens(line: str) -> tuple[Token, ...]:
         if word in _ALTERNATIVE_GLUE:
             found.append(Token("+", False))  # kept: "X and Y" proposes more than "X"
             continue
+        if word == "on" and (not following or index and words[index - 1].lower() in _SWITCH_VERBS):
+            found.append(Token("on", False))  # a setting: "turn caching on" is not "turn caching off"
+            continue
         if word in _GLUE:
+            continue
+        if word in _COUNT_WORDS:
+            found.append(Token(f"{_NUMBER_WORDS[word]}", True))  # "three replicas" is "3 replicas"
+            continue
+        if word == "version" and _is_number(following):
+            found.append(Token(f"v{following}", True))  # "version 2" is "v2"
+            skip = True
+            continue
+        if word in _ALIASES:
+            found.append(Token(_ALIASES[word], True))
             continue
         name = (any(c.isdigit() for c in raw) or any(c.isupper() for c in raw[1:])
                 or (raw[:1].isupper() and index > 0) or word in code_spans or "+" in raw or "#" in raw or "_" in raw)
@@ -139,8 +166,16 @@ def _amount(word: str, unit: str) -> str:
         value = float(_NUMBER_WORDS[word])
     else:
         return ""
+    family, amount = _scaled(value, unit)
+    return f"{amount:g}{family}"
+
+
+def _scaled(value: float, unit: str) -> tuple[str, float]:
+    """A value in its unit family's base: (family, amount).  Whole years of months count as years."""
+    if unit in ("month", "months", "mo") and value and value % 12 == 0:
+        unit, value = "year", value / 12  # "12 months" is "1 year", not 360 days
     family, scale = _UNITS[unit]
-    return f"{round(value * scale, 6):g}{family}"
+    return family, round(value * scale, 6)
 
 
 class Quantity(NamedTuple):
@@ -178,8 +213,8 @@ def quantities(line: str) -> tuple[Quantity, ...]:
                       and w not in _UNITS and w not in _NUMBER_WORDS]
             label = _stem(before[-1]) if before else ""
             if unit in _UNITS:
-                family, scale = _UNITS[unit]
-                found.append(Quantity(round(value * scale, 6), family, label, f"{word} {unit}"))
+                family, amount = _scaled(value, unit)
+                found.append(Quantity(amount, family, label, f"{word} {unit}"))
             elif word in ("once", "twice"):
                 found.append(Quantity(value, "time", label, word))
             elif unit and not _is_number(unit):
@@ -187,6 +222,15 @@ def quantities(line: str) -> tuple[Quantity, ...]:
             else:
                 found.append(Quantity(value, "", label, word))
     return tuple(found)
+
+
+_STRAY_LETTER_RE = re.compile(r"(?<![\w'/.-])([A-H])(?![\w'/-])")
+
+
+def _stray_letters(line: str) -> frozenset[str]:
+    """Capital letters standing alone ("Option A, then B later" names B too); an article "A" is not one."""
+    return frozenset(m.group(1) for m in _STRAY_LETTER_RE.finditer(line)
+                     if not (m.group(1) == "A" and re.match(r"\s+[a-z]", line[m.end():])))
 
 
 def _letters(line: str) -> frozenset[str]:
@@ -429,7 +473,8 @@ def _compare(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison:
     chosen = _opposed_choice(ta, tb, context)
     if chosen:
         return Comparison(DIFFERENT, "options", chosen, *lines)
-    if letters_a and letters_a == letters_b and len(letters_a) == 1:
+    if letters_a and letters_a == letters_b and len(letters_a) == 1 \
+            and not (_stray_letters(left.recommendation) | _stray_letters(right.recommendation)) - letters_a:
         return Comparison(SAME, "letters", f"both choose option {min(letters_a)}", *lines)
     head = _same_head(left.recommendation, right.recommendation, ta, tb, ignore)
     if head is not None:
@@ -470,6 +515,12 @@ def _same_head(left: str, right: str, ta: tuple[Token, ...], tb: tuple[Token, ..
         what = ", ".join(sorted(conditional)) or ", ".join(sorted(new_names))
         return Comparison(UNSURE, "head", f"the same opening clause ('{head_a.strip(' *_')}'), but the rest "
                           f"differs in a condition or an option ({what})", *lines)
+    if tail_a - tail_b and tail_b - tail_a:
+        # both go on, each in its own way: "..., read from replicas" / "..., read from the primary"
+        rest = _by_alignment(ta[len(head_tokens):], tb[len(head_tokens):], lines, ignore)
+        if rest.relation == DIFFERENT:
+            return Comparison(UNSURE, "head", f"the same opening clause ('{head_a.strip(' *_')}'), but the rest "
+                              f"differs: {rest.evidence}", *lines)
     return Comparison(SAME, "head", f"the same opening clause ('{head_a.strip(' *_')}'); the rest only adds "
                       "detail", *lines)
 
@@ -515,7 +566,7 @@ def _opposed_choice(ta: tuple[Token, ...], tb: tuple[Token, ...], context: Conte
     return ""
 
 
-_CONDITIONAL = frozenset("+ not if unless fallback otherwise else alternatively".split())
+_CONDITIONAL = frozenset("+ not or if unless fallback otherwise else alternatively".split())
 
 
 def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str, str],
@@ -541,7 +592,7 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
         # one word for one or two ("merge"/"rebase", "tabs"/"4 spaces"), in lines that share at least as much
         if min(len(old), len(new)) == 1 and max(len(old), len(new)) <= equal + 1 and content \
                 and not any(_synonyms(x, y) for x in old for y in new):
-            return Comparison(DIFFERENT, "substitution", f"'{' '.join(old)}' vs '{' '.join(new)}' in otherwise "
+            return Comparison(DIFFERENT, "substitution", f"'{_shown(old)}' vs '{_shown(new)}' in otherwise "
                               "matching lines", *lines)
     for old, new, old_t, new_t in replaced:
         swapped_a = {t.stem for t in old_t if t.name} - names_b
@@ -562,6 +613,9 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
                           *lines)
     set_a, set_b = set(a) - {"not", "+"}, set(b) - {"not", "+"}
     shorter, longer = sorted((set_a, set_b), key=len)
+    if set_a == set_b and list(dict.fromkeys(a)) != list(dict.fromkeys(b)):
+        # "2 workers per core" / "2 cores per worker": one set of words, another meaning
+        return Comparison(UNSURE, "none", "the same words in another order", *lines)
     if len(shorter) >= 2 and shorter <= longer and not (names_a ^ names_b):
         return Comparison(SAME, "refinement", "every word of the shorter line is in the longer one", *lines)
     head_a, head_b = _head(ta), _head(tb)
@@ -571,6 +625,11 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
         return Comparison(DIFFERENT, "options", f"different named options: {', '.join(sorted(chosen_a))} vs "
                           f"{', '.join(sorted(chosen_b))}", *lines)
     return Comparison(UNSURE, "none", "worded differently; no word that decides was found", *lines)
+
+
+def _shown(words: list[str]) -> str:
+    """Stems as a person reads them in evidence ('+' is the 'and' of the line)."""
+    return " ".join("and" if w == "+" else w for w in words)
 
 
 def _new_names(ta: tuple[Token, ...], tb: tuple[Token, ...], ignore: frozenset[str]) -> set[str]:
