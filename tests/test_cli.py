@@ -12,6 +12,7 @@ from helpers import key_of, make_debate, turn_body
 
 from multidebate import __version__
 from multidebate.cli import cli
+from multidebate.turns.briefing import brief
 
 
 def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
@@ -154,6 +155,21 @@ def test_write_success_and_json(tmp_path: Path) -> None:
     assert code == 0 and data["ok"] and data["turn"] == 1 and data["path"].endswith("turn-1-a.md")
     text = (tmp_path / "turn-1-a.md").read_text()
     assert text.startswith("---\nprotocol: 1\nturn: 1\nslug: a\n") and "# Turn 1 — a\n" in text
+
+
+def test_write_at_the_last_turn_says_only_the_outcome_is_left(tmp_path: Path) -> None:
+    """d51: after its last write a session did not know that `next` would now only tell how it ended."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"), max_turns=2)
+    brief(folder, "a", key=key_of(folder, "a"))
+    code, out, _ = run("write", folder, "--slug", "a", "--key", key_of(folder, "a"),
+                       input=turn_body(2, "**Use TOML.**"))
+    assert code == 0 and "this was the last turn, so it shows how the debate ended once all have written it" in out
+    early = str(tmp_path / "early")
+    make_debate(early, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"), max_turns=3)
+    brief(early, "a", key=key_of(early, "a"))
+    code, out, _ = run("write", early, "--slug", "a", "--key", key_of(early, "a"), input=turn_body(2, "**Use TOML.**"))
+    assert code == 0 and "it shows your peers' turn and where the debate stands" in out and "last turn" not in out
 
 
 def test_write_normalises_and_says_so(tmp_path: Path) -> None:
@@ -351,9 +367,14 @@ def test_next_says_when_peers_answer_a_line_the_session_left(tmp_path: Path) -> 
     folder = str(tmp_path)
     make_debate(folder, [{"a": "**Use YAML.**", "b": "**Use TOML.**"}, {"a": "**Use TOML.**", "b": "**Use TOML.**"}])
     code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
-    assert code == 0 and "You changed your bold line at turn 2" in out and "answer your turn 1 line" in out
+    assert code == 0 and "At turn 2 you reused `b`'s bold line" in out and "answer your turn 1 line" in out
     code, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
-    assert "You changed your bold line" not in out
+    assert "At turn 2 you" not in out
+    # a line of its own (no peer held it): said as what it is, never as a mistake
+    own = str(tmp_path / "own")
+    make_debate(own, [{"a": "**Use YAML.**", "b": "**Use TOML.**"}, {"a": "**Use JSON5.**", "b": "**Use TOML.**"}])
+    code, out, _ = run("next", own, "--slug", "a", "--key", key_of(own, "a"))
+    assert code == 0 and "At turn 2 you gave a new bold line" in out and "reused" not in out
 
 
 def test_next_drops_advice_for_the_next_turn_once_the_debate_ended(tmp_path: Path) -> None:
@@ -364,7 +385,7 @@ def test_next_drops_advice_for_the_next_turn_once_the_debate_ended(tmp_path: Pat
                          {"a": ("**Use TOML.**", True), "b": ("**Use TOML.**", True)}])
     code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
     assert code == 0 and "The debate converged at turn 3" in out, out
-    assert "You changed your bold line" not in out and "swapped positions" not in out
+    assert "At turn 2 you" not in out and "swapped positions" not in out
 
 
 def test_next_breaks_a_swap_by_name(tmp_path: Path) -> None:
@@ -387,12 +408,11 @@ def test_next_lists_every_bold_line_in_slug_order_and_names_the_one_to_reuse(tmp
     listed = [line for line in out.splitlines() if line.startswith("- ") and "**" in line]
     assert code == 0 and [line[2] for line in listed] == ["a", "b", "c"]
     assert listed[1] == "- b: **Replace Celery with Dramatiq.** (yours)"
-    assert ("If some of these lines say what you hold, reuse the first of those word for word (if only yours does, "
-            "keep yours).") in out
+    assert "Copy word for word the first of these lines that says what you hold, yours included." in out
     agreed = str(tmp_path / "agreed")
     make_debate(agreed, [{"a": "**Use PostgreSQL.**", "b": "**Use Postgres.**"}])
     code, out, _ = run("next", agreed, "--slug", "b", "--key", key_of(agreed, "b"))
-    assert "all reuse: **" in out and "reuse the first of those" not in out
+    assert "all reuse: **" in out and "Copy word for word the first" not in out
 
 
 def test_next_warns_the_turn_that_may_end_the_debate_as_stalled(tmp_path: Path) -> None:
@@ -412,4 +432,4 @@ def test_next_warns_the_turn_that_may_end_the_debate_as_stalled(tmp_path: Path) 
     last = str(tmp_path / "last")
     make_debate(last, [held, held], max_turns=3)
     code, out, _ = run("next", last, "--slug", "a", "--key", key_of(last, "a"))
-    assert code == 0 and "ends as stalled" not in out and "a bold line changed at this turn is never confirmed" in out
+    assert code == 0 and "ends as stalled" not in out and "no turn follows in which peers could answer a line you change now" in out

@@ -329,10 +329,15 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     own_line = debate.details(own).sig.line if own is not None else ""
     advice: list[str] = []  # for the turn to write: dropped once the debate has ended
     if own is not None and older is not None and own_line and own_line != debate.details(older).sig.line:
-        # turns are written at the same time: what peers wrote at N-1 answers the line this session left
-        advice.append(f"You changed your bold line at turn {turn - 1} (its wording or your position: no mistake); "
-                      f"your peers wrote turn {turn - 1} at the same time, so their Disagreements answer your turn "
-                      f"{turn - 2} line, not your current one.")
+        # turns are written at the same time: what peers wrote at N-1 answers the line this session left.
+        # Sessions read "you changed your line" as a reproach when they had reused a peer's line as asked:
+        # name what they did.
+        source = next((p for p in sorted(debate.participants) if p != slug
+                       and (e := debate.entry(turn - 2, p)) is not None and debate.details(e).sig.line == own_line), "")
+        done = (f"At turn {turn - 1} you reused `{source}`'s bold line" if source
+                else f"At turn {turn - 1} you gave a new bold line")
+        advice.append(f"{done}. Your peers wrote turn {turn - 1} at the same time, so their Disagreements answer "
+                      f"your turn {turn - 2} line, not this one.")
         swapped = [p for p in debate.participants if p != slug and _swapped(debate, slug, p, turn - 1)]
         if swapped:
             # two sessions that each adopt the other's line cross again next turn: one must hold still
@@ -391,8 +396,9 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     elif limit and turn > limit:
         notes.append(f"This debate's turn limit is {limit}; turn {turn} is beyond it: write nothing, tell the user.")
     elif limit and turn == limit:
-        notes.append(f"This is the last turn (max_turns {limit}): state your final position. It converges only "
-                     "if every session says yes now; a bold line changed at this turn is never confirmed.")
+        notes.append(f"This is the last turn (max_turns {limit}): state your final position. The debate converges "
+                     "only if every session says yes now; no turn follows in which peers could answer a line you "
+                     "change now.")
     roster = bool(debate.task and debate.task.participants)
     lines, proposal = _previous_lines(debate, slug, turn, tuple(p.slug for p in peers)) if role is None else ((), "")
     instructions, served_proposal = "", None
@@ -593,8 +599,7 @@ def render_briefing(b: Briefing) -> str:
             if b.proposed_line:
                 out.append(f"If you all hold one recommendation in other words, all reuse: **{b.proposed_line}**")
             elif len({normalise_line(line) for _s, line in b.lines}) > 1:
-                out.append("If some of these lines say what you hold, reuse the first of those word for word "
-                           "(if only yours does, keep yours).")
+                out.append("Copy word for word the first of these lines that says what you hold, yours included.")
     if b.role:
         out += ["", f"WRITE YOUR TURN ({', '.join(b.sections)}):", b.write_command, "...", "TURN"]
         return "\n".join(out)

@@ -49,6 +49,7 @@ class Standing(NamedTuple):
     roster: bool  # TASK.md lists the participants (else whoever writes takes part)
     participants: int
     verdict: Verdict
+    max_turns: int | None = None  # the task's turn limit, if any
 
 
 def debate_standing(folder: str, turn: int) -> Standing:
@@ -62,7 +63,8 @@ def debate_standing(folder: str, turn: int) -> Standing:
     done = {slug for t, slug in debate.entries if t == turn} | set(debate.sealed_pending.get(turn, ()))
     return Standing(tuple(s for s in debate.participants if s in done),
                     tuple(s for s in debate.participants if s not in done),
-                    bool(debate.task and debate.task.participants), len(debate.participants), verdict)
+                    bool(debate.task and debate.task.participants), len(debate.participants), verdict,
+                    debate.task.max_turns if debate.task else None)
 
 
 @dataclass(frozen=True)
@@ -148,9 +150,12 @@ class WriteResult:
             # what to run next, without what peers answered: `next` shows their turn when it is time
             given = self.key or key
             key_option = f" --key {given}" if given else ""
+            last = self.standing.max_turns is not None and self.turn >= self.standing.max_turns
+            # sessions did not know, after writing the last turn, that only the outcome was left to learn
+            shows = ("this was the last turn, so it shows how the debate ended once all have written it" if last
+                     else "it shows your peers' turn and where the debate stands")
             lines.append(f"Next: multidebate next {folder} --slug {self.slug}{key_option} (hands-free: add --wait, "
-                         "and --timeout SECONDS below your shell's command limit; the default is 600); it shows your "
-                         "peers' turn and where the debate stands.")
+                         f"and --timeout SECONDS below your shell's command limit; the default is 600); {shows}.")
         return lines
 
     def _progress(self) -> str:
