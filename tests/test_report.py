@@ -328,3 +328,17 @@ def test_the_agreement_matrix_is_the_last_turns_only(tmp_path: Path) -> None:
     assert [(m["pair"], m["relation"]) for m in turns[1]["matrix"]] == [
         (["a", "b"], "same"), (["a", "c"], "same"), (["b", "c"], "same")]
     assert [t["complete"] for t in turns] == [True, True]
+
+
+def test_turn_table_marks_every_new_line_and_says_whether_the_position_moved(tmp_path: Path) -> None:
+    """d49: a reader saw one session's reused line marked "(changed)" and another's not marked at all."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use PostgreSQL.**", "c": "**Use YAML.**"},
+                         {"a": "**Use TOML.**", "b": "**Use Postgres.**", "c": "**Use TOML.**"}])
+    from multidebate.views.report import turn_rows
+
+    report = build_report(folder)
+    _turn, _complete, cells = turn_rows(report)[1]
+    assert [c.change if c else None for c in cells] == ["", "reworded", "changed"]
+    text = render_markdown(report)
+    assert "Use Postgres. — 70, no (reworded)" in text and "Use TOML. — 70, no (changed)" in text

@@ -59,19 +59,31 @@ class TurnCell(NamedTuple):
     recommendation: str
     confidence: str  # "?" when unreadable
     converged: str  # yes, no or ?
-    changed: bool
+    change: str  # against its own previous line: "changed", "reworded", "new line" (unsure which) or ""
 
 
 def turn_rows(report: Report) -> list[tuple[int, bool, list[TurnCell | None]]]:
     """The turn table: per turn, its number, whether it is complete, and a cell per participant (None: no file)."""
+    from ..protocol.answer import normalise_line
+
     rows: list[tuple[int, bool, list[TurnCell | None]]] = []
+    previous: dict[str, str] = {}  # each participant's last line, folded
     for row in report.analysis.turns:
         cells: list[TurnCell | None] = []
         for name in report.analysis.participants:
             pos = row.positions.get(name)
-            cells.append(None if pos is None else TurnCell(
-                pos.recommendation, "?" if pos.confidence is None else str(pos.confidence),
-                {True: "yes", False: "no", None: "?"}[pos.converged], bool(pos.changed)))
+            if pos is None:
+                cells.append(None)
+                continue
+            line = normalise_line(pos.recommendation)
+            # a reader saw one session's reused line marked and another's not (d49): every new line is marked,
+            # and the mark says whether the position moved
+            moved = name in previous and line != previous[name]
+            change = "changed" if pos.changed else "" if not moved else "reworded" if pos.changed is False \
+                else "new line"
+            previous[name] = line
+            cells.append(TurnCell(pos.recommendation, "?" if pos.confidence is None else str(pos.confidence),
+                                  {True: "yes", False: "no", None: "?"}[pos.converged], change))
         rows.append((row.turn, row.complete, cells))
     return rows
 
@@ -209,7 +221,7 @@ def render_markdown(report: Report) -> str:
     out += ["## Turns", "", "| turn | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
     for turn, complete, turn_cells in turn_rows(report):
         cells = ["-" if c is None else _cell(f"{clip(c.recommendation, 80)} — {c.confidence}, {c.converged}"
-                                             + (" (changed)" if c.changed else "")) for c in turn_cells]
+                                             + (f" ({c.change})" if c.change else "")) for c in turn_cells]
         out.append(f"| {turn}{'' if complete else '*'} | " + " | ".join(cells) + " |")
     out.append("")
     last = report.analysis.turns[-1] if report.analysis.turns else None

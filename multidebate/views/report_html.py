@@ -114,7 +114,7 @@ def _turn_table(report: Report) -> str:
     for turn, complete, row_cells in turn_rows(report):
         cells = ["<td class='muted'>&ndash;</td>" if c is None else
                  f"<td>{escape(clip(c.recommendation, 160))}<br><b>{c.confidence}</b> &middot; {c.converged}"
-                 + (" <span class='muted'>(changed)</span>" if c.changed else "") + "</td>" for c in row_cells]
+                 + (f" <span class='muted'>({c.change})</span>" if c.change else "") + "</td>" for c in row_cells]
         rows.append(f"<tr><td class='num'>{turn}{'' if complete else '*'}</td>{''.join(cells)}</tr>")
     rows.append("</tbody></table></div>")
     return "".join(rows)
