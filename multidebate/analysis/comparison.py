@@ -212,11 +212,13 @@ def quantities(line: str) -> tuple[Quantity, ...]:
             before = [w for w in words[:i] if w not in _GLUE and w not in _NOT_LABELS and not _is_number(w)
                       and w not in _UNITS and w not in _NUMBER_WORDS]
             label = _stem(before[-1]) if before else ""
-            if unit in _UNITS:
+            if word in ("once", "twice"):
+                # a frequency ("once a day"), never a duration: "at least once a day" is not "2 days"
+                unit = f"per {_UNITS[unit][0]}" if unit in _UNITS else "time"
+                found.append(Quantity(value, unit, label, word))
+            elif unit in _UNITS:
                 family, amount = _scaled(value, unit)
                 found.append(Quantity(amount, family, label, f"{word} {unit}"))
-            elif word in ("once", "twice"):
-                found.append(Quantity(value, "time", label, word))
             elif unit and not _is_number(unit):
                 found.append(Quantity(value, _stem(unit), _stem(unit), f"{word} {unit}"))
             else:
@@ -396,12 +398,18 @@ def _compare_items(left: AnswerSig, right: AnswerSig, context: Context) -> Compa
 
 
 def _line_states(line: str, keys: tuple[str, ...]) -> bool:
-    """Every item key is named in the line with a number that sets it ('8 threads', 'timeout 60 s')."""
+    """Every item key is named in a line that gives numbers ('8 threads', 'timeout 60 s', 'backoff (base 200 ms)').
+
+    A line that names an item and sets values is where the sessions state it (the
+    skill asks for the numbers one recommends in the line); the bodies' wording of
+    that item (a formula written two ways, d45) does not overrule it.
+    """
     stems = {t.stem for t in tokens(line)}
-    labels = {name for q in quantities(line) for name in (q.label, q.unit)}
+    if not quantities(line):
+        return False
     for key in keys:
         words = [t.stem for t in tokens(key) if t.stem not in ("not", "+")]
-        if not words or not (set(words) <= stems and set(words) & labels):
+        if not words or not set(words) <= stems:
             return False
     return True
 
@@ -569,6 +577,9 @@ def _opposed_choice(ta: tuple[Token, ...], tb: tuple[Token, ...], context: Conte
 _CONDITIONAL = frozenset("+ not or if unless fallback otherwise else alternatively".split())
 
 
+_CHOICE_SPAN = 6  # content words at the start of a line where it names what it chooses
+
+
 def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str, str],
                   ignore: frozenset[str]) -> Comparison:
     import difflib  # only pairs that reach the alignment need it: not on a start from the cache
@@ -578,6 +589,12 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
     ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
     equal = len(a) - sum(i2 - i1 for _op, i1, i2, _j1, _j2 in ops)
     replaced = [(a[i1:i2], b[j1:j2], ta[i1:i2], tb[j1:j2]) for op, i1, i2, j1, j2 in ops if op == "replace"]
+    # where a line names its choice: a name swapped after that is a detail of one shared choice
+    # ("..., with no separate public ID" / "... (no built-in v7 function)"), not another option,
+    # and a long stretch reworded as a whole is no swap of one name for another
+    early = [(old, new, old_t, new_t) for (old, new, old_t, new_t), (_op, i1, _i2, j1, _j2)
+             in zip(replaced, [op for op in ops if op[0] == "replace"])
+             if min(i1, j1) < _CHOICE_SPAN]
     deleted = [w for op, i1, i2, _j1, _j2 in ops if op == "delete" for w in a[i1:i2]]
     inserted = [w for op, _i1, _i2, j1, j2 in ops if op == "insert" for w in b[j1:j2]]
     names_a, names_b = _names(ta, ignore), _names(tb, ignore)
@@ -594,11 +611,12 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
                 and not any(_synonyms(x, y) for x in old for y in new):
             return Comparison(DIFFERENT, "substitution", f"'{_shown(old)}' vs '{_shown(new)}' in otherwise "
                               "matching lines", *lines)
-    for old, new, old_t, new_t in replaced:
+    for old, new, old_t, new_t in early:
         swapped_a = {t.stem for t in old_t if t.name} - names_b
         swapped_b = {t.stem for t in new_t if t.name} - names_a
         if swapped_a and swapped_b and not any(_synonyms(x, y) for x in swapped_a for y in swapped_b) \
-                and not all(w.isdigit() for w in swapped_a | swapped_b):
+                and any(not _numeric(w) for w in swapped_a) and any(not _numeric(w) for w in swapped_b):
+            # each side names an option: a number against a name ('two at most' / 'CI') is no choice between options
             return Comparison(DIFFERENT, "options", f"{', '.join(sorted(swapped_a))} vs "
                               f"{', '.join(sorted(swapped_b))} in the same place of the two lines", *lines)
     # one line contains the other: a refinement, unless what it adds is another option or a condition
