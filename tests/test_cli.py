@@ -388,6 +388,18 @@ def test_next_drops_advice_for_the_next_turn_once_the_debate_ended(tmp_path: Pat
     assert "At turn 2 you" not in out and "swapped positions" not in out
 
 
+def test_next_says_a_turn_ahead_that_the_next_turn_is_the_last(tmp_path: Path) -> None:
+    """d57: two sessions switched at the last turn, too late to be confirmed; say it while a switch still counts."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use Tempo.**", "b": "**Use Datadog.**"}], max_turns=3)
+    code, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
+    assert code == 0 and "Turn 3, the next, is the last: a bold line changed then cannot be confirmed." in out
+    longer = str(tmp_path / "longer")
+    make_debate(longer, [{"a": "**Use Tempo.**", "b": "**Use Datadog.**"}], max_turns=4)
+    code, out, _ = run("next", longer, "--slug", "b", "--key", key_of(longer, "b"))
+    assert code == 0 and "the next, is the last" not in out
+
+
 def test_next_breaks_a_swap_by_name(tmp_path: Path) -> None:
     """Two sessions that each adopt the other's line cross again next turn: the first by name holds still."""
     folder = str(tmp_path)

@@ -191,8 +191,8 @@ BY_STATE: dict[str, tuple[list[dict[str, str | tuple[str, bool]]], dict[str, obj
                   "turn limit 2 reached without convergence (a vs b: different", ""),
     "max_turns, the last answers agree": (
         [{"a": TOML, "b": YAML}, {"a": (YAML, True), "b": YAML}], {"max_turns": 2}, ("max_turns", 2, 1),
-        "turn limit 2 reached: the last answers agree (a vs b: same, identical answers), but b said no (peers write "
-        "at the same time, so a change at the last turn is never confirmed): not converged", ""),
+        "turn limit 2 reached: the last answers agree (a vs b: same, identical answers), but b said no. Not converged: "
+        "at the last turn each session answered the lines its peers had written a turn earlier", ""),
     "unconfirmed": (REWORDED, {}, ("unconfirmed", 2, 1),
                     "all say yes at turn 2, but the answers are not shown to agree (a vs b: unsure",
                     "next turn, a session that agrees opens its Answer with the same bold line"),

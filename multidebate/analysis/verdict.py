@@ -400,9 +400,11 @@ def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:
         if pairs and answers_agree(pairs):
             # the lines agree, but a session said no to a position its peer dropped in the same turn
             noes = [s for s in j.participants if (e := j.entry(last, s)) is not None and e.converged is not True]
+            # sessions found the one-parenthesis version hard to report (d57): what happened, then why
             return Verdict("max_turns", last, f"turn limit {limit} reached: the last answers agree ({_why(pairs)}), "
-                           f"but {', '.join(noes) or 'not everyone'} said no (peers write at the same time, so a "
-                           "change at the last turn is never confirmed): not converged", pairs)
+                           f"but {', '.join(noes) or 'not everyone'} said no. Not converged: at the last turn each "
+                           "session answered the lines its peers had written a turn earlier, so agreement reached "
+                           "then is never confirmed", pairs)
         return Verdict("max_turns", last, f"turn limit {limit} reached without convergence ({_why(pairs)})", pairs)
     holdouts = [s for s in j.participants if (e := j.entry(last, s)) is None or e.converged is not True]
     if last >= 2 and agree:

@@ -352,6 +352,11 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         # sessions were surprised that a debate with turns left ended as stalled: say it before the turn
         advice.append(f"No bold line or Converged changed at turn {turn - 1}: if none changes at turn {turn} either, "
                       "the debate ends as stalled.")
+    if limit and limit >= 2 and turn == limit - 1:
+        # d57: two sessions switched at the last turn; all six lines ended identical, every session had to
+        # say no to the lines it had been shown, and the debate ended at max_turns: say it a turn earlier
+        advice.append(f"Turn {limit}, the next, is the last: a bold line changed then cannot be confirmed. If a "
+                      "peer's argument convinces you, change your line now.")
     if sealed_count:
         notes.append(f"Turn {turn - 1} is sealed until every participant has written it; wait for it to be "
                      "published (run `next` again) before you write.")
