@@ -162,7 +162,7 @@ def _amount(word: str, unit: str) -> str:
         return ""
     if _is_number(word):
         value = float(word.replace(",", ""))
-    elif word in _NUMBER_WORDS and word not in ("once", "twice", "single", "double"):
+    elif word in _COUNT_WORDS:
         value = float(_NUMBER_WORDS[word])
     else:
         return ""
@@ -588,13 +588,11 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
     b = [t.stem for t in tb]
     ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
     equal = len(a) - sum(i2 - i1 for _op, i1, i2, _j1, _j2 in ops)
-    replaced = [(a[i1:i2], b[j1:j2], ta[i1:i2], tb[j1:j2]) for op, i1, i2, j1, j2 in ops if op == "replace"]
-    # where a line names its choice: a name swapped after that is a detail of one shared choice
-    # ("..., with no separate public ID" / "... (no built-in v7 function)"), not another option,
-    # and a long stretch reworded as a whole is no swap of one name for another
-    early = [(old, new, old_t, new_t) for (old, new, old_t, new_t), (_op, i1, _i2, j1, _j2)
-             in zip(replaced, [op for op in ops if op[0] == "replace"])
-             if min(i1, j1) < _CHOICE_SPAN]
+    replacing = [op for op in ops if op[0] == "replace"]
+    replaced = [(a[i1:i2], b[j1:j2], ta[i1:i2], tb[j1:j2]) for _op, i1, i2, j1, j2 in replacing]
+    # only where a line names its choice: a name swapped after that is a detail of one shared choice
+    # ("..., with no separate public ID" / "... (no built-in v7 function)"), not another option
+    early = [swap for swap, (_op, i1, _i2, j1, _j2) in zip(replaced, replacing) if min(i1, j1) < _CHOICE_SPAN]
     deleted = [w for op, i1, i2, _j1, _j2 in ops if op == "delete" for w in a[i1:i2]]
     inserted = [w for op, _i1, _i2, j1, j2 in ops if op == "insert" for w in b[j1:j2]]
     names_a, names_b = _names(ta, ignore), _names(tb, ignore)
