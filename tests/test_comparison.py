@@ -50,6 +50,12 @@ DIFFERENT = [  # (left, right, a word the evidence must name)
     ("**Turn on caching.**", "**Turn off caching.**", "'off' vs 'on'"),
     ("**Store it in Redis and S3.**", "**Store it in Redis or S3.**", "'and' vs 'or'"),
     ("**Keep 30 days of logs.**", "**Keep 3 months of logs.**", "30 days vs 3 months"),
+    # "over" after a verb of preferring, or in "X over Y", sets aside what follows
+    ("**Prefer Postgres over MySQL.**", "**Use MySQL.**", "mysql"),
+    ("**Composition over inheritance.**", "**Inheritance over composition.**", "rejects"),
+    ("**Cache 1,000 entries.**", "**Cache 10,000 entries.**", "1,000 entries vs 10,000 entries"),
+    ("**Use UUIDs (version 4).**", "**Use UUIDv7.**", "'v4' vs 'v7'"),
+    ("**Split the monolith into microservices.**", "**Do not split the monolith.**", "rejects"),
 ]
 SAME = [
     ("**Use TOML.**\n\nComments.", "**use toml**\n\nA stdlib parser."),
@@ -74,6 +80,9 @@ SAME = [
     ("**Archive logs for 365 days.**", "**Archive logs for a year.**"),
     ("**Deploy on k8s.**", "**Deploy on Kubernetes.**"),
     ("**Use API v2.**", "**Use API version 2.**"),
+    # a version glued to its name, a plural of a capitalised name, a thousands separator
+    ("**Adopt UUIDv7 primary keys.**", "**Use UUIDs (version 7) as primary keys.**"),
+    ("**Use an LRU cache of 1,000 entries.**", "**LRU cache, 1000 entries.**"),
 ]
 UNSURE = [
     ("**Pool: 10 / 10**", "**Pool: 5 / 2**"),  # one opening clause, other numbers: never "only adds detail"
@@ -85,6 +94,10 @@ UNSURE = [
     ("**Write to the primary, read from replicas.**", "**Write to the primary, read from the primary.**"),
     ("**Run 2 workers per core.**", "**Run 2 cores per worker.**"),  # one set of words, another meaning
     ("**Option A.**", "**Option A, then B later.**"),  # a second letter: not "both choose option A"
+    # one rejects a split the other never proposes; "over" weighs one against the other ("prefer X over Y")
+    ("**Keep the monolith and split it into modules.**",
+     "**Stay with a modular monolith; do not split into microservices yet.**"),
+    ("**Prefer composition over inheritance here.**", "**Use composition rather than inheritance.**"),
 ]
 
 
@@ -171,6 +184,13 @@ def test_recommendation_is_the_whole_bold_span_or_first_sentence() -> None:
 def test_negation_scope_ends_at_clause_and_but() -> None:
     assert key_terms("Avoid YAML, use TOML") == {"not:yaml": 1, "toml": 1}
     assert key_terms("not YAML but TOML") == {"not:yaml": 1, "toml": 1}
+
+
+def test_over_sets_aside_only_after_preferring_or_as_x_over_y() -> None:
+    assert key_terms("Prefer Postgres over MySQL") == {"postgre": 1, "not:mysql": 1}
+    assert key_terms("Tabs over spaces") == {"tab": 1, "not:space": 1}
+    assert key_terms("Talk over gRPC") == {"talk": 1, "grpc": 1}  # a transport is chosen, not set aside
+    assert key_terms("Run the jobs over HTTP") == {"run": 1, "job": 1, "http": 1}
 
 
 def test_compare_is_symmetric_in_relation() -> None:

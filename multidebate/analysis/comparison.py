@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from ..protocol.answer import AnswerSig, normalise_line, signature
-from ..protocol.terms import key_terms
+from ..protocol.terms import key_terms, weighs_over
 from ..protocol.terms import stem as _stem
 
 __all__ = ["SAME", "DIFFERENT", "UNSURE", "Comparison", "Context", "compare", "compare_signatures"]
@@ -100,6 +100,11 @@ _LETTER_RE = re.compile(
     r"|^\s*\(?([A-H])\)\s|^\s*([A-H])\s*(?:[:.\u2014\u2013-]\s|$)|\(([A-H])\)", re.IGNORECASE | re.MULTILINE)
 
 
+_THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+# a name with its version glued on: "UUIDv7", "TLSv1.3" (three letters at least: "dev1" is no version)
+_VERSIONED_RE = re.compile(r"([A-Za-z]{3,}?)v(\d+(?:\.\d+)*)")
+
+
 class Token(NamedTuple):
     """One word of a line: its stem, and whether it looks like a name (an option one picks)."""
 
@@ -119,6 +124,15 @@ def tokens(line: str) -> tuple[Token, ...]:
             skip = False
             continue
         raw = re.sub(r"'s$", "", raw_word)
+        if _THOUSANDS_RE.fullmatch(raw):
+            raw = raw.replace(",", "")  # "1,000 entries" is "1000 entries"
+        raw = re.sub(r"^([A-Z0-9]{2,})s$", r"\1", raw)  # "UUIDs", "JWTs": the plural of a capitalised name
+        versioned = _VERSIONED_RE.fullmatch(raw)
+        if versioned:
+            # "UUIDv7" is "UUID v7", as "UUIDs (version 7)" says it
+            found.append(Token(versioned.group(1).lower(), True))
+            found.append(Token(f"v{versioned.group(2)}", True))
+            continue
         word = raw.lower().rstrip(".")
         following = words[index + 1].lower() if index + 1 < len(words) else ""
         amount = _amount("1" if word in ("a", "an") and len(following) >= 3 else word, following)
@@ -129,7 +143,8 @@ def tokens(line: str) -> tuple[Token, ...]:
             continue
         if word in ("go", "going") and following in ("with", "for", "ahead"):
             continue  # "go with Postgres" chooses as "use" does; "write it in Go" names a language
-        if word in _NEGATORS or word.endswith("n't"):
+        if word in _NEGATORS or word.endswith("n't") or word == "over" and weighs_over(
+                [w.lower() for w in words[:index]]):
             found.append(Token("not", False))
             continue
         if word in _ALTERNATIVE_GLUE:
@@ -546,15 +561,39 @@ def _signed(text: str, ignore: frozenset[str]) -> frozenset[str]:
     return frozenset(key_terms(text, ignore))
 
 
+# "composition over inheritance", "Postgres vs MySQL": what follows is weighed, not chosen
+_WEIGHED_RE = re.compile(r"\b(?:over|vs\.?|versus)\s", re.IGNORECASE)
+
+
 def _negation_conflict(left: str, right: str, ignore: frozenset[str]) -> str:
-    """A term one line chooses in its opening clause and the other rejects ('use a monorepo' / 'no monorepo')."""
+    """A term one line chooses in its opening clause and the other rejects ('use a monorepo' / 'no monorepo').
+
+    Not when each line has the term acting on something the other line never
+    names: "split it into modules" and "do not split into microservices" reject
+    different splits.
+    """
     signed_a, signed_b = _signed(left, ignore), _signed(right, ignore)
-    head_a, head_b = _signed(head_clause(left), ignore), _signed(head_clause(right), ignore)
-    for chosen, other in ((head_a, signed_b), (head_b, signed_a)):
+    head_a = _signed(_WEIGHED_RE.split(head_clause(left), maxsplit=1)[0], ignore)
+    head_b = _signed(_WEIGHED_RE.split(head_clause(right), maxsplit=1)[0], ignore)
+    for (chosen, other), lines in (((head_a, signed_b), (left, right)), ((head_b, signed_a), (right, left))):
         for term in sorted(chosen):
-            if not term.startswith("not:") and f"not:{term}" in other:
+            if not term.startswith("not:") and f"not:{term}" in other and not _other_objects(term, *lines, ignore):
                 return term
     return ""
+
+
+def _other_objects(term: str, left: str, right: str, ignore: frozenset[str]) -> bool:
+    """Each line's next content word after `term` is one the other line lacks."""
+    ta = [t.stem for t in tokens(left) if t.stem not in ignore]
+    tb = [t.stem for t in tokens(right) if t.stem not in ignore]
+
+    def after(stems: list[str]) -> str:
+        if term not in stems:
+            return ""
+        return next((w for w in stems[stems.index(term) + 1:] if w not in ("not", "+")), "")
+
+    next_a, next_b = after(ta), after(tb)
+    return bool(next_a and next_b) and next_a not in tb and next_b not in ta
 
 
 def _chosen_options(toks: tuple[Token, ...], options: tuple[frozenset[str], ...]) -> set[int]:
