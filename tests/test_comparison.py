@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from multidebate.analysis.comparison import Context, compare
+from multidebate.analysis.comparison import Context, compare, quantities
 from multidebate.protocol.answer import AnswerSig, items_of, normalise_line
 from multidebate.protocol.terms import key_terms, recommendation, slug_words
 
@@ -56,6 +56,9 @@ DIFFERENT = [  # (left, right, a word the evidence must name)
     ("**Cache 1,000 entries.**", "**Cache 10,000 entries.**", "1,000 entries vs 10,000 entries"),
     ("**Use UUIDs (version 4).**", "**Use UUIDv7.**", "'v4' vs 'v7'"),
     ("**Split the monolith into microservices.**", "**Do not split the monolith.**", "rejects"),
+    # a rate is a count per unit of time, whatever the unit
+    ("**Limit each API key to 10 requests per second.**", "**Limit each API key to 100 requests per minute.**",
+     "10 requests per second vs 100 requests per minute"),
 ]
 SAME = [
     ("**Use TOML.**\n\nComments.", "**use toml**\n\nA stdlib parser."),
@@ -83,6 +86,10 @@ SAME = [
     # a version glued to its name, a plural of a capitalised name, a thousands separator
     ("**Adopt UUIDv7 primary keys.**", "**Use UUIDs (version 7) as primary keys.**"),
     ("**Use an LRU cache of 1,000 entries.**", "**LRU cache, 1000 entries.**"),
+]
+NOT_DIFFERENT = [  # one value in other units: unsure or same, never different
+    ("**Limit each API key to 10 requests per second.**", "**Limit each API key to 600 requests per minute.**"),
+    ("**Allow 10 req/s per key.**", "**Allow 600 requests a minute per key.**"),
 ]
 UNSURE = [
     ("**Pool: 10 / 10**", "**Pool: 5 / 2**"),  # one opening clause, other numbers: never "only adds detail"
@@ -116,6 +123,12 @@ def test_what_decides_differs(left: str, right: str, named: str) -> None:
 def test_same_recommendation(left: str, right: str) -> None:
     assert compare(left, right).relation == "same", compare(left, right)
     assert compare(right, left).relation == "same"
+
+
+@pytest.mark.parametrize(("left", "right"), NOT_DIFFERENT)
+def test_one_value_in_other_units_is_not_different(left: str, right: str) -> None:
+    assert compare(left, right).relation != "different", compare(left, right)
+    assert {q.value for q in quantities(left)} == {q.value for q in quantities(right)}
 
 
 @pytest.mark.parametrize(("left", "right"), UNSURE)

@@ -208,10 +208,32 @@ def _is_number(word: str) -> bool:
     return word.replace(",", "").replace(".", "", 1).isdigit()
 
 
+# "100 req/min", "10 requests/s": a slash before a unit of time is "per"
+_PER_SLASH_RE = re.compile(r"(?<=\w)\s*/\s*(?=(?:" + "|".join(
+    sorted((u for u, (family, _scale) in _UNITS.items() if family == "s"), key=len, reverse=True)) + r")\b)",
+    re.IGNORECASE)
+_PER = frozenset("per a an each every".split())
+_COUNT_NOUNS = {"req": "request", "reqs": "request", "msg": "message", "msgs": "message"}
+
+
+def _rate(value: float, following: list[str]) -> Quantity | None:
+    """A count per unit of time, per second: "10 requests per second" and "600 requests per minute" are one rate."""
+    if len(following) >= 2 and following[0] in _PER and _UNITS.get(following[1], ("",))[0] == "s":
+        noun, per, time = "", following[0], following[1]
+    elif len(following) >= 3 and following[0] not in _UNITS and not _is_number(following[0]) \
+            and following[1] in _PER and _UNITS.get(following[2], ("",))[0] == "s":
+        noun, per, time = _COUNT_NOUNS.get(following[0], _stem(following[0])), following[1], following[2]
+    else:
+        return None
+    per_second = round(value / _UNITS[time][1], 6)
+    unit = f"{noun}/s"
+    return Quantity(per_second, unit, unit, " ".join(w for w in (following[0] if noun else "", per, time) if w))
+
+
 @functools.lru_cache(maxsize=65536)
 def quantities(line: str) -> tuple[Quantity, ...]:
     """Numbers in a line with what they measure and what they set: '3 replicas', 'read 8 s', '1 MB', 'twice'."""
-    clauses = re.split(r"[;()\[\]]|,\s|:\s", line.replace("\u2019", "'"))
+    clauses = re.split(r"[;()\[\]]|,\s|:\s", _PER_SLASH_RE.sub(" per ", line.replace("\u2019", "'")))
     found: list[Quantity] = []
     for clause in clauses:
         words = [w.lower() for w in _TOKEN_RE.findall(clause)]
@@ -221,6 +243,10 @@ def quantities(line: str) -> tuple[Quantity, ...]:
             elif word in _NUMBER_WORDS and word not in ("one", "single") or word in ("once", "twice"):
                 value = float(_NUMBER_WORDS[word])
             else:
+                continue
+            rate = _rate(value, words[i + 1:i + 4])
+            if rate is not None:
+                found.append(rate._replace(text=f"{word} {rate.text}"))
                 continue
             following = [w for w in words[i + 1:i + 3] if w not in _GLUE]
             unit = following[0] if following else ""
