@@ -215,7 +215,7 @@ def test_weighted_final_answer_counts_confidence_instead_of_heads(tmp_path: Path
     assert weighted["confidence_weighted"] is True
     assert [d["slug"] for d in weighted["dissenters"]] == ["b", "c"]
     md = CliRunner().invoke(cli, ["report", folder, "--weighted"]).stdout
-    assert "as written by a; held by a." in md
+    assert "held by a. Shown: a's Answer." in md
 
 
 def test_weighted_final_answer_with_equal_confidence_sums_is_split(tmp_path: Path) -> None:

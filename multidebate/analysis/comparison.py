@@ -680,8 +680,8 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
         if swapped_a and swapped_b and not any(_synonyms(x, y) for x in swapped_a for y in swapped_b) \
                 and any(not _numeric(w) for w in swapped_a) and any(not _numeric(w) for w in swapped_b):
             # each side names an option: a number against a name ('two at most' / 'CI') is no choice between options
-            return Comparison(DIFFERENT, "options", f"{', '.join(sorted(swapped_a))} vs "
-                              f"{', '.join(sorted(swapped_b))} in the same place of the two lines", *lines)
+            return Comparison(DIFFERENT, "options", f"{_listed(old_t, swapped_a)} vs {_listed(new_t, swapped_b)} "
+                              "in the same place of the two lines", *lines)
     # one line contains the other: a refinement, unless what it adds is another option or a condition
     added = inserted or deleted
     if not replaced and not (deleted and inserted) and equal:
@@ -706,6 +706,12 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
         return Comparison(DIFFERENT, "options", f"different named options: {', '.join(sorted(chosen_a))} vs "
                           f"{', '.join(sorted(chosen_b))}", *lines)
     return Comparison(UNSURE, "none", "worded differently; no word that decides was found", *lines)
+
+
+def _listed(toks: tuple[Token, ...], names: set[str], most: int = 3) -> str:
+    """Names in the order the line gives them, the first few: evidence a person reads, not a token dump."""
+    ordered = list(dict.fromkeys(t.stem for t in toks if t.stem in names and not _numeric(t.stem)))
+    return ", ".join(ordered[:most]) + (", ..." if len(ordered) > most else "")
 
 
 def _shown(words: list[str]) -> str:

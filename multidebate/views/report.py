@@ -210,8 +210,8 @@ def render_markdown(report: Report) -> str:
         out.append("")
     else:
         label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
-        out += [f"{label} at turn {final.turn}, as written by {final.representative}; held by "
-                f"{', '.join(final.supporters)}.", "", final.answer.strip(), ""]
+        out += [f"{label} at turn {final.turn}, held by {', '.join(final.supporters)}. Shown: "
+                f"{final.representative}'s Answer.", "", final.answer.strip(), ""]
         if final.dissenters:
             out += ["**Dissent**", ""]
             out += [f"- {d.slug}: {d.recommendation}" + (f" ({d.reason})" if d.reason else "")
@@ -242,8 +242,9 @@ def render_markdown(report: Report) -> str:
             out.append(f"| {a} | " + " | ".join(row_cells) + " |")
         out.append("")
     if report.cruxes:
+        unrated = any(c.severity == "unrated" for c in report.cruxes)
         out += ["## Cruxes", "", "What keeps the debate open, most severe first (from the last turn's "
-                "Disagreements):", ""]
+                "Disagreements" + ("; **unrated**: its writer gave no severity" if unrated else "") + "):", ""]
         for severity in ("critical", "major", "unrated", "minor"):
             group = [c for c in report.cruxes if c.severity == severity]
             out += [f"- **{severity}** {c.slug} vs {', '.join(c.peers) or 'all'}: {_cell(clip(c.text, 300))}"

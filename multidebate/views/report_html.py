@@ -179,8 +179,8 @@ def render_html(report: Report) -> str:
                         f"<li>{escape(d.slug)}: {escape(d.recommendation)}</li>" for d in final.dissenters) + "</ul>")
     else:
         label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
-        body.append(f"<p>{label} at turn {final.turn}, as written by <b>{escape(final.representative or '')}</b>; "
-                    f"held by {escape(', '.join(final.supporters))}.</p>"
+        body.append(f"<p>{label} at turn {final.turn}, held by {escape(', '.join(final.supporters))}. Shown: "
+                    f"<b>{escape(final.representative or '')}</b>'s Answer.</p>"
                     f"<div class='answer{'' if final.kind == 'consensus' else ' modal'}'>"
                     f"{_markdown(final.answer.strip())}</div>")
         if final.dissenters:
