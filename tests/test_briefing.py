@@ -54,3 +54,18 @@ def test_the_plan_of_a_first_next_creates_no_folder_state_and_no_task_file(tmp_p
     assert os.path.exists(os.path.join(folder, "TASK.md"))
     assert "Recorded your task in TASK.md so that every session debates the same text." in briefing.notes
     assert briefing.task == "Pick a config format." and briefing.turn == 1
+
+
+def test_peer_files_too_long_for_a_shell_come_with_a_note_naming_the_smaller_view(tmp_path: Path) -> None:
+    from multidebate.turns.briefing import LARGE_BRIEFING, section_names
+
+    long_answer = "**Use TOML.**\n\n" + "A reason that takes room. " * (LARGE_BRIEFING // 50)
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use YAML.**", "b": long_answer, "c": long_answer}],
+                         participants=("a", "b", "c"))
+    debate = load_debate(folder)
+    notes = plan_briefing(debate, "a", key=key_of(folder, "a")).briefing.notes
+    assert [n for n in notes if "--sections answer,disagreements" in n and "2 peer files" in n]
+    smaller = plan_briefing(debate, "a", key=key_of(folder, "a"), sections=section_names("answer,disagreements"))
+    assert not [n for n in smaller.briefing.notes if "--sections" in n]
+    # one long peer file stays under the limit: no note for an ordinary turn
+    assert not [n for n in plan_briefing(debate, "b", key=key_of(folder, "b")).briefing.notes if "--sections" in n]

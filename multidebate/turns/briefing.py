@@ -265,6 +265,10 @@ def section_names(spec: str) -> tuple[str, ...]:
     return tuple(name for name in PROFILE_V1.sections if name.lower() in wanted)
 
 
+# peer files longer than this (characters) are more than many assistants' shells show of one command's output
+LARGE_BRIEFING = 20_000
+
+
 def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
           key: str | None = None, sections: tuple[str, ...] | None = None) -> Briefing:
     """The briefing for `slug` (see the module doc and `plan_briefing`), and what serving it records.
@@ -375,6 +379,11 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
                 (waiting if debate.scan.own_count(peer) >= read_turn - 1 else absent).append(peer)
                 continue
             peers.append(_serve(debate, entry, sections))
+    served_chars = sum(len(peer.text) for peer in peers)
+    if sections is None and served_chars > LARGE_BRIEFING:
+        # d59: seven peers' files were 31,000 characters, and five sessions' shells cut the middle of them
+        notes.append(f"The {len(peers)} peer files below are {served_chars:,} characters long. If your tool cut "
+                     "part of them, run this command again with `--sections answer,disagreements`.")
     verdict = judge(debate)
     if not verdict.final:
         notes.extend(advice)
