@@ -56,16 +56,27 @@ def test_the_plan_of_a_first_next_creates_no_folder_state_and_no_task_file(tmp_p
     assert briefing.task == "Pick a config format." and briefing.turn == 1
 
 
-def test_peer_files_too_long_for_a_shell_come_with_a_note_naming_the_smaller_view(tmp_path: Path) -> None:
+def test_peer_files_too_long_for_a_shell_have_their_reasoning_cut_and_the_note_says_so(tmp_path: Path) -> None:
+    """d59/d60: peer files of 26,000-31,000 characters; most sessions' shells cut a hole in them, silently."""
+    from helpers import turn_body, write_keyed
+
     from multidebate.turns.briefing import LARGE_BRIEFING, section_names
 
-    long_answer = "**Use TOML.**\n\n" + "A reason that takes room. " * (LARGE_BRIEFING // 50)
-    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use YAML.**", "b": long_answer, "c": long_answer}],
-                         participants=("a", "b", "c"))
+    reasoning = "".join(f"Reason {n} takes room. " for n in range(LARGE_BRIEFING // 40))  # each place unique
+    folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b", "c"))
+    for slug, line in (("a", "**Use YAML.**"), ("b", "**Use TOML.**"), ("c", "**Use TOML.**")):
+        body = turn_body(1, line).replace("Thinking for turn 1.", reasoning if slug != "a" else "Short.")
+        write_keyed(folder, slug, body.encode())
     debate = load_debate(folder)
-    notes = plan_briefing(debate, "a", key=key_of(folder, "a")).briefing.notes
-    assert [n for n in notes if "--sections answer,disagreements" in n and "2 peer files" in n]
-    smaller = plan_briefing(debate, "a", key=key_of(folder, "a"), sections=section_names("answer,disagreements"))
-    assert not [n for n in smaller.briefing.notes if "--sections" in n]
-    # one long peer file stays under the limit: no note for an ordinary turn
-    assert not [n for n in plan_briefing(debate, "b", key=key_of(folder, "b")).briefing.notes if "--sections" in n]
+    served = plan_briefing(debate, "a", key=key_of(folder, "a")).briefing
+    assert [n for n in served.notes if "2 peer files are" in n and "`--sections reasoning`" in n]
+    assert sum(len(p.text) for p in served.peers) <= LARGE_BRIEFING
+    for peer in served.peers:  # the Reasoning's start, the cut said, every other section whole
+        assert peer.text.startswith("## Reasoning\nReason 0 takes room.") and "[Reasoning cut by multidebate" in peer.text
+        assert "## Answer\n**Use TOML.**" in peer.text and "## Converged\nno" in peer.text and peer.cut_from
+    # asked for: the sections asked for, whole, and no note
+    asked = plan_briefing(debate, "a", key=key_of(folder, "a"), sections=section_names("reasoning")).briefing
+    assert all(reasoning.strip() in p.text for p in asked.peers) and not [n for n in asked.notes if "--sections" in n]
+    # one long peer file stays under the limit: served whole, no note
+    whole = plan_briefing(debate, "b", key=key_of(folder, "b")).briefing
+    assert reasoning.strip() in whole.peers[1].text and not [n for n in whole.notes if "--sections" in n]

@@ -175,12 +175,14 @@ def test_a_long_reasoning_is_cut_before_the_answer(tmp_path: Path) -> None:
     for kept in ("## Answer\n**Use YAML, final.**\n", "## Agreements\n- With a: a schema helps.\n",
                  "## Disagreements\n- With a: TOML lacks anchors.\n", "## Confidence\n70\n", "## Converged\nno\n"):
         assert kept in quoted
-    assert "[cut by multidebate: 24,000 of" in out
+    said = re.search(r"\[cut by multidebate: ([\d,]+) of ([\d,]+) characters shown", out)
+    assert said and int(said.group(2).replace(",", "")) > 48_000
     assert f"the whole file is {os.path.join(os.path.abspath(folder), 'turn-2-b.md')}]" in out  # how to get the rest
     data = json.loads(run("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json")[1])
     (peer,) = data["peers"]
     text = peer["text"]
     assert len(text) <= MAX_SERVED_CHARS < peer["cut_from_chars"]
+    assert int(said.group(1).replace(",", "")) == len(text)  # the characters shown, as shown
     shown = re.search(r"## Reasoning\n(.*)\n\[Reasoning cut by multidebate: ([\d,]+) of ([\d,]+) characters shown\]",
                       text, re.S)
     assert shown is not None

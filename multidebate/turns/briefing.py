@@ -211,7 +211,7 @@ def _own_sealed(folder: str, slug: str, debate: Debate) -> tuple[int, str | None
     return len(waiting_turns), read.details.answer
 
 
-def _serve(debate: Debate, entry: Entry, sections: tuple[str, ...] | None) -> PeerFile:
+def _serve(debate: Debate, entry: Entry, sections: tuple[str, ...] | None, limit: int = MAX_SERVED_CHARS) -> PeerFile:
     """A peer file as served: read once (no symlink followed, size-bounded), and exactly those bytes hashed,
     parsed and quoted, so a file swapped in between cannot be served under another file's hash."""
     import hashlib
@@ -222,7 +222,7 @@ def _serve(debate: Debate, entry: Entry, sections: tuple[str, ...] | None) -> Pe
     if read.text is None:
         return PeerFile(entry.slug, entry.turn, file, digest, "", False)
     text = strip_frontmatter(read.text).strip()
-    if digest == entry.sha256 and not sections and len(text) <= MAX_SERVED_CHARS:
+    if digest == entry.sha256 and not sections and len(text) <= limit:
         # the bytes the cache describes: its validity holds, and no parse is needed (a warm `next` parses nothing)
         return PeerFile(entry.slug, entry.turn, file, digest, text, entry.valid)
     from ..protocol.parse import parse_turn
@@ -233,19 +233,19 @@ def _serve(debate: Debate, entry: Entry, sections: tuple[str, ...] | None) -> Pe
     chosen = [name for name in (sections or PROFILE_V1.sections) if name in parsed.sections]
     if sections:
         text = "\n\n".join(f"## {name}\n{parsed.sections[name].body.strip()}" for name in chosen)
-    if len(text) <= MAX_SERVED_CHARS:
+    if len(text) <= limit:
         return PeerFile(entry.slug, entry.turn, file, digest, text, valid)
-    return PeerFile(entry.slug, entry.turn, file, digest, _cut(parsed, chosen, text), valid, len(text))
+    return PeerFile(entry.slug, entry.turn, file, digest, _cut(parsed, chosen, text, limit), valid, len(text))
 
 
-def _cut(parsed: ParsedTurn, chosen: list[str], text: str) -> str:
-    """A long peer file within MAX_SERVED_CHARS: Reasoning is cut first, so the Answer, Agreements,
-    Disagreements, Confidence and Converged are always served whole when they fit at all."""
+def _cut(parsed: ParsedTurn, chosen: list[str], text: str, limit: int = MAX_SERVED_CHARS) -> str:
+    """A long peer file within `limit`: Reasoning is cut first, so the Answer, Agreements, Disagreements,
+    Confidence and Converged are always served whole when they fit within MAX_SERVED_CHARS at all."""
     kept = {name: parsed.sections[name].body.strip() for name in chosen}
     if not kept:
         return text[:MAX_SERVED_CHARS]
     others = sum(len(body) + len(name) + 6 for name, body in kept.items() if name != "Reasoning")
-    room = MAX_SERVED_CHARS - others - 80
+    room = limit - others - 80
     if "Reasoning" in kept:
         reasoning = kept["Reasoning"]
         kept["Reasoning"] = (reasoning[:max(room, 0)] + f"\n[Reasoning cut by multidebate: {max(room, 0):,} of "
@@ -265,7 +265,8 @@ def section_names(spec: str) -> tuple[str, ...]:
     return tuple(name for name in PROFILE_V1.sections if name.lower() in wanted)
 
 
-# peer files longer than this (characters) are more than many assistants' shells show of one command's output
+# peer files longer than this in all (characters) are more than many assistants' shells show of one command's
+# output: `next` then cuts each peer's Reasoning to its share (unless --sections chose what to serve)
 LARGE_BRIEFING = 20_000
 
 
@@ -370,6 +371,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     task_ = debate.task
     role = task_.role_map.get(slug) if task_ is not None and task_.review else None
     read_turn, readers = reads(task_.role_map, slug, turn) if task_ is not None and role else (turn - 1, None)
+    entries: list[Entry] = []
     if read_turn >= 1:
         for peer in readers if readers is not None else debate.participants:
             if peer == slug:
@@ -378,12 +380,16 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
             if entry is None:
                 (waiting if debate.scan.own_count(peer) >= read_turn - 1 else absent).append(peer)
                 continue
+            entries.append(entry)
             peers.append(_serve(debate, entry, sections))
-    served_chars = sum(len(peer.text) for peer in peers)
-    if sections is None and served_chars > LARGE_BRIEFING:
-        # d59: seven peers' files were 31,000 characters, and five sessions' shells cut the middle of them
-        notes.append(f"The {len(peers)} peer files below are {served_chars:,} characters long. If your tool cut "
-                     "part of them, run this command again with `--sections answer,disagreements`.")
+    whole = sum(len(peer.text) for peer in peers)
+    if sections is None and role is None and len(peers) > 1 and whole > LARGE_BRIEFING:
+        # d59, d60: six or seven peers' files were 26,000-31,000 characters, and most sessions' shells cut
+        # the middle out of them, silently; a Reasoning cut where it says so beats a hole nobody sees
+        peers = [_serve(debate, entry, None, LARGE_BRIEFING // len(entries)) for entry in entries]
+        notes.append(f"The {len(peers)} peer files are {whole:,} characters, more than many tools show of one "
+                     "command: each long Reasoning is cut (where it says so); every other section is whole. "
+                     "`--sections reasoning` shows the Reasonings whole.")
     verdict = judge(debate)
     if not verdict.final:
         notes.extend(advice)
@@ -592,7 +598,7 @@ def render_briefing(b: Briefing) -> str:
                        f"<<<PEER {peer.slug}{flag} [{fence}]")
             out.append(peer.text)
             if peer.cut_from:
-                out.append(f"[cut by multidebate: {MAX_SERVED_CHARS:,} of {peer.cut_from:,} characters shown; "
+                out.append(f"[cut by multidebate: {len(peer.text):,} of {peer.cut_from:,} characters shown; "
                            f"the whole file is {os.path.join(os.path.abspath(b.folder), peer.file)}]")
             out.append(f">>>END [{fence}]")
         if b.absent:
