@@ -117,6 +117,19 @@ def test_a_conceded_severity_9_finding_decides_the_case(tmp_path: Path) -> None:
     assert debate_status(folder).verdict.final
 
 
+def test_a_running_review_says_which_round_who_is_awaited_and_what_is_open(tmp_path: Path) -> None:
+    folder = review(tmp_path)
+    write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL")))
+    v = debate_status(folder).verdict
+    assert (v.state, v.turn, v.missing) == ("in_progress", 0, ("de",))
+    assert v.detail == "round 1 of 2-4 running; case so far: critique_wins (ca/F1 open at severity 9); open: ca/F1"
+    assert v.review is not None and v.review.findings[0].key == "ca/F1"
+    write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 3, "by design")))
+    v = debate_status(folder).verdict
+    assert (v.state, v.turn, v.missing) == ("in_progress", 1, ())
+    assert v.detail.startswith("round 1 of 2-4 done; case so far: defense_wins") and "open:" not in v.detail
+
+
 def test_a_defender_that_lowers_the_severity_of_a_concession_wins_unless_the_critic_rescores(tmp_path: Path) -> None:
     folder = review(tmp_path)
     write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL")))
