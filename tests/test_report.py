@@ -114,6 +114,7 @@ def test_final_answer_modal_with_dissent_and_a_tie_is_split(tmp_path: Path) -> N
     tie = make_debate(str(tmp_path / "tie"), [{"a": TOML, "b": YAML}], max_turns=1)
     split = build_report(tie).final  # one against one: no answer is "most held"
     assert split.kind == "split" and split.supporters == () and [d.slug for d in split.dissenters] == ["a", "b"]
+    assert (split.representative, split.recommendation, split.answer) == (None, "", "")
     assert "split evenly" in render_markdown(build_report(tie))
 
 
@@ -194,6 +195,7 @@ def test_toward_names_the_peers_a_change_moved_to_and_no_one_agreed_with_before(
     assert {s: (p["changed"], p["toward"]) for s, p in turn2.items()} == {
         "a": (True, ["b", "c"]), "b": (False, []), "c": (True, [])}
     assert turn2["a"]["change_evidence"] == "one line recommends toml, the other rejects it"  # why it is a change
+    assert _report_json(folder)["turns"][0]["positions"]["a"]["change_evidence"] == ""  # nothing to compare with
     # a's new answer is c's, not b's: the peers it did not join are passed over, not the end of the search
     later = make_debate(str(tmp_path / "f"), [{"a": TOML, "b": YAML, "c": JSON}, {"a": JSON, "b": YAML, "c": JSON}])
     assert _report_json(later)["turns"][1]["positions"]["a"]["toward"] == ["c"]
@@ -243,7 +245,7 @@ def test_yes_with_disagreements_flags_a_yes_that_still_disputes_a_peer(tmp_path:
     write_keyed(folder, "a", turn_body(2, TOML, converged=True,
                                        disagreements="- With b: the loader must reject duplicate keys").encode())
     write_keyed(folder, "b", turn_body(2, TOML, converged=True, agreements="- With a: comments matter",
-                                       disagreements="- With a: minor: the file name").encode())
+                                       disagreements="- With a: minor: the file name\n- With c: None").encode())
     write_keyed(folder, "c", turn_body(2, YAML, disagreements="- With a: anchors keep the file short").encode())
     report = _report_json(folder)
     positions = report["turns"][1]["positions"]  # Disagreements items only (minor ones too), never Agreements
@@ -383,3 +385,6 @@ def test_final_answer_while_a_turn_runs_is_the_last_complete_turns(tmp_path: Pat
     assert [(d.slug, d.reason) for d in final.dissenters] == [("c", "")]  # no reason given: an empty one
     debate = load_debate(folder)
     assert final_answer(debate, judge(debate)).weighted is False  # by heads unless asked
+    first = make_debate(str(tmp_path / "first"), [{"a": TOML}], participants=("a", "b"))  # b has not written yet
+    final = build_report(first).final
+    assert (final.kind, final.turn, final.supporters) == ("modal", 1, ("a",))

@@ -10,7 +10,7 @@ from typing import NamedTuple
 import pytest
 from helpers import make_debate
 
-from multidebate.analysis.verdict import judge
+from multidebate.analysis.verdict import Verdict, judge
 from multidebate.state.debate import load_debate
 
 TOML = "**Use TOML.**\n\nComments and a stdlib parser."
@@ -24,7 +24,8 @@ def verdict_of(tmp_path: Path, turns: list[dict[str, str | tuple[str, bool]]], *
 
 
 def test_empty(tmp_path: Path) -> None:
-    assert verdict_of(tmp_path, []).state == "empty"
+    v = verdict_of(tmp_path, [])
+    assert (v.state, v.turn, v.detail) == ("empty", 0, "no turn files yet")
 
 
 def test_converged_when_all_yes_and_the_lines_are_identical(tmp_path: Path) -> None:
@@ -80,7 +81,8 @@ def test_sessions_that_swap_positions_are_not_converged(tmp_path: Path) -> None:
     three = "**Run 3 replicas.**\n\nCheap."
     five = "**Run 5 replicas.**\n\nSafe."
     v = verdict_of(tmp_path, [{"a": three, "b": five}, {"a": (five, True), "b": (three, True)}])
-    assert v.state == "unconfirmed" and "swapped positions" in v.detail and "3 replicas vs 5 replicas" in v.detail
+    assert v.state == "unconfirmed" and "3 replicas vs 5 replicas" in v.detail
+    assert "a and b swapped positions: each adopted the other's turn 1 answer, so they still differ" in v.detail
 
 
 def test_a_yes_covers_a_peer_line_kept_unchanged(tmp_path: Path) -> None:
@@ -92,8 +94,12 @@ def test_a_yes_covers_a_peer_line_kept_unchanged(tmp_path: Path) -> None:
     assert "a said yes to b's turn 1 answer, and b kept that recommendation" in v.detail
 
 
-def test_a_yes_that_still_disputes_the_peer_covers_nothing(tmp_path: Path) -> None:
-    """As above, but a keeps a real point against b: its yes no longer vouches for b's line."""
+@pytest.mark.parametrize(("items", "state"), [
+    ({"disagreements": "- With b: seven days is too short for replays"}, "unconfirmed"),
+    ({"agreements": "- With b: the managed service is the right call"}, "converged")])
+def test_a_yes_that_still_disputes_the_peer_covers_nothing(tmp_path: Path, items: dict[str, str], state: str) -> None:
+    """As above, but a keeps a real point against b: its yes no longer vouches for b's line (naming b in its
+    Agreements is no dispute)."""
     from helpers import key_of, turn_body
 
     from multidebate.turns.briefing import brief
@@ -104,11 +110,10 @@ def test_a_yes_that_still_disputes_the_peer_covers_nothing(tmp_path: Path) -> No
     for slug in ("a", "b"):
         brief(folder, slug, key=key_of(folder, slug))
     write_turn(folder, "a", turn_body(2, "**Managed Kafka it is: retention of a week.**", converged=True,
-                                      disagreements="- With b: seven days is too short for replays").encode(),
-               key_of(folder, "a"))
+                                      **items).encode(), key_of(folder, "a"))
     write_turn(folder, "b", turn_body(2, kafka, converged=True).encode(), key_of(folder, "b"))
     v = judge(load_debate(folder))
-    assert v.state == "unconfirmed" and "not shown to agree" in v.detail, v
+    assert v.state == state, v
 
 
 def test_a_converged_verdict_notes_each_yes_that_still_lists_a_point(tmp_path: Path) -> None:
@@ -144,9 +149,8 @@ def test_a_yes_covers_a_kept_line_whichever_of_the_two_said_it(tmp_path: Path) -
     assert v.state == "latent" and "b said yes to a's turn 1 answer, and a kept that recommendation" in v.detail
 
 
-def test_a_yes_vouches_for_its_own_writer_only_not_for_a_peer_with_the_same_line(tmp_path: Path) -> None:
-    """a and c write the same line; a's yes covers b's kept line, c's (which still disputes b) does not: the pairs
-    of a group whose sameness rests on a yes are compared one by one."""
+def _group_with_one_yes_each(folder: str, c_disagrees: str) -> Verdict:
+    """a and c write the same reworded line and say yes to b's line, which b keeps; c's Disagreements as given."""
     from helpers import key_of, turn_body
 
     from multidebate.turns.briefing import brief
@@ -154,17 +158,26 @@ def test_a_yes_vouches_for_its_own_writer_only_not_for_a_peer_with_the_same_line
 
     kafka = "**Use Kafka on the managed service, with seven days of retention.**"
     reworded = "**Managed Kafka it is: retention of a week.**"
-    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use NATS.**", "b": kafka, "c": "**Use NATS.**"}])
+    make_debate(folder, [{"a": "**Use NATS.**", "b": kafka, "c": "**Use NATS.**"}])
     for slug in ("a", "b", "c"):
         brief(folder, slug, key=key_of(folder, slug))
     write_turn(folder, "a", turn_body(2, reworded, converged=True).encode(), key_of(folder, "a"))
     write_turn(folder, "b", turn_body(2, kafka, converged=True).encode(), key_of(folder, "b"))
-    write_turn(folder, "c", turn_body(2, reworded, converged=True, disagreements="- With b: seven days is too short "
-                                      "for replays").encode(), key_of(folder, "c"))
-    v = judge(load_debate(folder))
+    write_turn(folder, "c", turn_body(2, reworded, converged=True, disagreements=c_disagrees).encode(),
+               key_of(folder, "c"))
+    return judge(load_debate(folder))
+
+
+def test_a_yes_vouches_for_its_own_writer_only_not_for_a_peer_with_the_same_line(tmp_path: Path) -> None:
+    """a's yes covers b's kept line; c's, which still disputes b, does not, though c writes a's line: the pairs of
+    a group whose sameness rests on a yes are compared one by one."""
+    v = _group_with_one_yes_each(str(tmp_path / "d"), "- With b: seven days is too short for replays")
     assert v.state == "unconfirmed" and "c vs b: unsure" in v.detail
     assert [(p.left, p.right, p.comparison.basis) for p in v.pairs] == [
         ("a", "c", "identical"), ("a", "b", "self-report"), ("c", "b", "none")]
+    agreed = _group_with_one_yes_each(str(tmp_path / "e"), "- None")  # now c's own yes covers b too
+    assert agreed.state == "converged" and [(p.left, p.right, p.comparison.basis) for p in agreed.pairs] == [
+        ("a", "c", "identical"), ("a", "b", "self-report"), ("c", "b", "self-report")]
 
 
 def test_the_options_the_task_lists_tell_two_answers_apart(tmp_path: Path) -> None:
@@ -172,6 +185,23 @@ def test_the_options_the_task_lists_tell_two_answers_apart(tmp_path: Path) -> No
     nats, kafka = "**Go with JetStream from NATS, file storage.**", "**Kafka, managed, seven days.**"
     v = verdict_of(tmp_path, [{"a": nats, "b": kafka}, {"a": (nats, True), "b": (kafka, True)}], task=task)
     assert v.state == "hollow" and "jetstream nats vs kafka (options the task lists)" in v.detail
+
+
+def test_a_file_left_out_after_convergence_keeps_the_verdict_and_is_named(tmp_path: Path) -> None:
+    from helpers import turn_body
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
+    Path(folder, "turn-3-a.md").write_text("# Turn 3 — a\n\n" + turn_body(3, TOML))  # by hand, under a held slug
+    v = judge(load_debate(folder))
+    assert (v.state, v.turn) == ("converged", 2) and v.notes[0].startswith("turn-3-a.md is left out of the verdict")
+
+
+def test_the_proposed_line_is_the_most_held_first_written(tmp_path: Path) -> None:
+    """b and c hold one line (in other case); a another: b's wording, written before c's, is proposed."""
+    v = verdict_of(tmp_path, [{"a": "**Use YAML.**", "b": "**Use INI.**", "c": "**Use JSON.**"},
+                              {"a": ("**TOML, read with tomllib.**", True), "b": ("**Pick TOML: it has comments.**", True),
+                               "c": ("**pick toml: it has comments**", True)}])
+    assert v.state == "unconfirmed" and v.proposed_line == "Pick TOML: it has comments."
 
 
 def test_a_debate_without_task_file_is_judged(tmp_path: Path) -> None:
@@ -300,6 +330,18 @@ CASES = {
                     "no recommendation changed from turn 1 to 3 (a vs b: different"),
     "a move at turn 2 is in the window": Case([{"a": TOML, "b": YAML}, {"a": JSON, "b": YAML}, {"a": JSON, "b": YAML}],
                                               "in_progress", 3, 1, "turn 3 complete; the debate goes on (a vs b"),
+    "a yes taken back is a move": Case([{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": YAML}, {"a": TOML, "b": YAML}],
+                                       "in_progress", 3, 1, "turn 3 complete; the debate goes on"),
+    "a line reworded every turn is no stall": Case(  # each rewording is unsure: not shown unchanged
+        [{"a": line, "b": "**Use error codes.**"} for line in (
+            "**Keep raising exceptions; add typed errors.**", "**Stay with exceptions, but typed and documented.**",
+            "**Keep raising exceptions; add typed errors.**")], "in_progress", 3, 1,
+        "turn 3 complete; the debate goes on (a vs b: unsure"),
+    "a rewording with the same recommendation is no move": Case(
+        [{"a": "**Use TOML.**", "b": "**Use TOML.**"}, {"a": ("**Use TOML, read with tomllib.**", True),
+                                                       "b": "**Use TOML.**"}], "in_progress", 2, 1,
+        "turn 2 complete: the answers look the same (a vs b: same, the same opening clause ('Use TOML'); the rest "
+        "only adds detail), but b says no; the debate goes on"),
     "a complete turn": Case([{"a": TOML, "b": YAML}], "in_progress", 1, 1,
                             "turn 1 complete; the debate goes on (a vs b: different"),
     "a started turn": Case([{"a": TOML, "b": YAML}, {"a": TOML}], "in_progress", 1, 0,
@@ -402,6 +444,7 @@ def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path
     assert "Next: multidebate next" in last.output and "answers agree" not in last.output  # peers' turn unseen
     verdict = judge(load_debate(folder))
     assert verdict.state == "latent" and verdict.turn == 2 and len(verdict.pairs) == 2
+    assert verdict.detail.startswith("answers agree at turn 2 (e.g. a vs b: same, identical answers) but ")
     assert "a said yes without seeing the turn 1 of c" in verdict.detail
     assert "b said yes without seeing the turn 1 of c" in verdict.detail and "c said" not in verdict.detail
     for slug in ("a", "b", "c"):
