@@ -504,3 +504,12 @@ def test_an_edited_turn_does_not_converge(tmp_path: Path) -> None:
     assert v.detail.startswith("all say yes at turn 2 and the answers agree, but it rests on files with integrity")
     assert v.turn == 2 and len(v.pairs) == 1
     assert v.next_step == "restore the files or have each session write one more turn"
+    from helpers import key_of, turn_body
+
+    from multidebate.turns.briefing import brief
+    from multidebate.turns.write import write_turn
+
+    for slug in ("a", "b"):  # one more turn, as the next step says: that one converges
+        brief(folder, slug, key=key_of(folder, slug))
+        write_turn(folder, slug, turn_body(3, TOML, converged=True).encode(), key_of(folder, slug))
+    assert (judge(load_debate(folder)).state, judge(load_debate(folder)).turn) == ("converged", 3)
