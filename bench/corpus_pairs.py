@@ -8,6 +8,12 @@ each peer's last line ("span": did they start where they ended?).  Pairs whose f
 are kept once per debate (they are the easy case); every other pair is kept.
 
     python bench/corpus_pairs.py FOLDER... > new-pairs.jsonl
+    python bench/corpus_pairs.py --all FOLDER...   # also every other two lines of a debate ("any")
+
+Sessions that copy an agreed line word for word leave few distinct lines in
+a debate, so the verdict's own pairs are few; `--all` adds every other pair
+of two distinct lines written in the debate (any turns, any writers): real
+lines still, compared as the final answer and the report compare them.
 
 Each line: {"id", "debate", "kind", "turn", "left": {slug, turn, line}, "right": {...},
 "left_answer", "right_answer", "task"}; labels are added by people (see bench/corpus/README.md).
@@ -26,7 +32,7 @@ from multidebate.protocol.answer import normalise_line  # noqa: E402
 from multidebate.state.debate import load_debate  # noqa: E402
 
 
-def pairs_of(folder: str) -> list[dict[str, object]]:
+def pairs_of(folder: str, every: bool = False) -> list[dict[str, object]]:
     debate = load_debate(folder, use_cache=False)
     name = os.path.basename(os.path.normpath(folder))
     task = debate.task.text if debate.task else ""
@@ -37,7 +43,7 @@ def pairs_of(folder: str) -> list[dict[str, object]]:
         left, right = debate.entry(*a), debate.entry(*b)
         if left is None or right is None:
             return
-        la, lb = left.sig.recommendation, right.sig.recommendation
+        la, lb = debate.details(left).sig.recommendation, debate.details(right).sig.recommendation
         key = tuple(sorted((normalise_line(la), normalise_line(lb))))
         if key in seen:
             return
@@ -45,7 +51,7 @@ def pairs_of(folder: str) -> list[dict[str, object]]:
         out.append({
             "id": f"{name}/{kind}/{a[0]}-{a[1]}/{b[0]}-{b[1]}", "debate": name, "kind": kind, "turn": turn,
             "left": {"slug": a[1], "turn": a[0], "line": la}, "right": {"slug": b[1], "turn": b[0], "line": lb},
-            "left_answer": left.answer, "right_answer": right.answer, "task": task,
+            "left_answer": debate.details(left).answer, "right_answer": debate.details(right).answer, "task": task,
         })
 
     for turn in range(1, debate.current_turn + 1):
@@ -63,12 +69,17 @@ def pairs_of(folder: str) -> list[dict[str, object]]:
         for peer in debate.writers(last):
             if peer != slug and last > 2:
                 add("span", last, (1, slug), (last, peer))
+    if every:
+        written = [(turn, slug) for turn in range(1, last + 1) for slug in debate.writers(turn)]
+        for a, b in combinations(written, 2):
+            add("any", max(a[0], b[0]), a, b)
     return out
 
 
-def main(folders: list[str]) -> int:
-    for folder in folders:
-        for pair in pairs_of(folder):
+def main(args: list[str]) -> int:
+    every = "--all" in args
+    for folder in [a for a in args if a != "--all"]:
+        for pair in pairs_of(folder, every):
             print(json.dumps(pair, ensure_ascii=False))
     return 0
 

@@ -85,7 +85,7 @@ def tokens() -> None:
         return
     enc = bpe_openai.get_encoding("cl100k_base")
     root = os.path.join(os.path.dirname(__file__), "..")
-    skill = open(os.path.join(root, "multidebate", "SKILL.md"), encoding="utf-8").read().split("---", 2)[2]
+    skill = open(os.path.join(root, "multidebate", "skill", "SKILL.md"), encoding="utf-8").read().split("---", 2)[2]
     print(f"tokens (cl100k_base): SKILL.md body {len(enc.encode(skill))} (budget 1500)")
     import json
 

@@ -64,7 +64,7 @@ def relation_of(pair: dict[str, Any]) -> tuple[str, str]:
     left = debate.entry(pair["left"]["turn"], pair["left"]["slug"])
     right = debate.entry(pair["right"]["turn"], pair["right"]["slug"])
     assert left is not None and right is not None, pair["id"]
-    found = debate_context(debate).compare(left.sig, right.sig)
+    found = debate_context(debate).compare(debate.details(left).sig, debate.details(right).sig)
     return found.relation, found.evidence
 
 

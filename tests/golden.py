@@ -8,7 +8,7 @@ from typing import Any
 
 from multidebate.protocol.naming import parse_turn_name
 from multidebate.state.debate import read_entry
-from multidebate.state.folder import TurnEntry
+from multidebate.state.folder import TurnFile
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "turns")
 
@@ -18,15 +18,15 @@ def describe(case_dir: str) -> dict[str, Any]:
     (name,) = [n for n in os.listdir(case_dir) if n.startswith("turn-")]
     turn_name = parse_turn_name(name)
     assert turn_name is not None
-    entry = read_entry(TurnEntry(turn_name, os.path.join(case_dir, name), True, False), shown_as=name)
-    parsed = entry.parsed
+    read = read_entry(TurnFile(turn_name, os.path.join(case_dir, name), True, False), shown_as=name)
+    entry, parsed = read.entry, read.parsed
     return {
         "findings": [str(f) for f in entry.findings],
         "confidence": entry.confidence,
         "converged": entry.converged,
         "converged_reason": parsed.converged_reason if parsed else None,
         "sections": sorted(parsed.sections) if parsed else None,
-        "answer_starts": entry.answer[:40],
+        "answer_starts": read.details.answer[:40],
         "mentions": [[m.section, list(m.slugs), m.absent] for m in parsed.mentions] if parsed else None,
     }
 

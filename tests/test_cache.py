@@ -15,9 +15,10 @@ from multidebate.state.debate import load_debate
 
 
 def _answer(folder: str, turn: int, slug: str) -> str:
-    entry = load_debate(folder).entry(turn, slug)
+    debate = load_debate(folder)
+    entry = debate.entry(turn, slug)
     assert entry is not None
-    return entry.answer
+    return debate.details(entry).answer
 
 
 def test_cache_is_written_and_reused(tmp_path: Path) -> None:
@@ -34,7 +35,9 @@ def test_cache_is_written_and_reused(tmp_path: Path) -> None:
     finally:
         report_progress(None)
     assert parsed == []  # reused: no file parsed again
-    assert second.entry(1, "a").answer == first.entry(1, "a").answer  # type: ignore[union-attr]
+    entry, first_entry = second.entry(1, "a"), first.entry(1, "a")
+    assert entry is not None and first_entry is not None
+    assert second.details(entry).answer == first.details(first_entry).answer
     assert judge(first).detail == judge(second).detail
 
 
@@ -122,8 +125,9 @@ def test_warm_answers_equal_cold_ones_on_every_example_and_hostile_file(tmp_path
         assert cold == warm, folder.name
 
 
-def test_lost_or_damaged_side_shards_give_the_same_answers(tmp_path: Path) -> None:
-    """Mentions, signatures and vocabularies live in side shards; losing one costs a parse, never an answer."""
+def test_lost_or_damaged_details_shards_give_the_same_answers(tmp_path: Path) -> None:
+    """Mentions, signatures and vocabularies live in each turn's details shard; losing or harming one costs a
+    parse, never an answer, and the next reader writes it again."""
     from click.testing import CliRunner
 
     from multidebate.cli import cli
@@ -137,28 +141,36 @@ def test_lost_or_damaged_side_shards_give_the_same_answers(tmp_path: Path) -> No
         return [json.loads(CliRunner().invoke(cli, [cmd, folder, "--json"]).stdout) for cmd in ("validate", "status")]
 
     cold = answers()
-    for data in (cold[1],):
-        data.pop("waiting_seconds", None)  # type: ignore[attr-defined]
+    cold[1].pop("waiting_seconds", None)  # type: ignore[attr-defined]
+    assert sorted(p.name for p in cache.glob("turn-*.json")) == [
+        "turn-1.details.json", "turn-1.json", "turn-2.details.json", "turn-2.json"]  # two kinds of shard
     stamp = json.loads((cache / "turn-1.json").read_text())["stamp"]
-    for kind in ("refs", "sig", "vocab"):
-        for harm in ("delete", "damage", "foreign record"):
-            for turn in (1, 2):
-                shard = cache / f"turn-{turn}.{kind}.json"
-                if harm == "delete":
-                    shard.unlink(missing_ok=True)
-                elif harm == "damage":
-                    shard.write_text("{not json")
-                else:
-                    names = [f"turn-{turn}-a.md", f"turn-{turn}-b.md"]
-                    shard.write_text(json.dumps({"stamp": stamp, "files": {n: [[0, 0, 0, 0], "x", "y"] for n in names}}))
-            got = answers()
-            got[1].pop("waiting_seconds", None)  # type: ignore[attr-defined]
-            assert got == cold, (kind, harm)
+    identities = {n: r[0] for n, r in json.loads((cache / "turn-2.details.json").read_text())["files"].items()}
+    for harm in ("delete", "damage", "foreign record", "malformed record", "short record"):
+        for turn in (1, 2):
+            shard = cache / f"turn-{turn}.details.json"
+            names = [f"turn-{turn}-a.md", f"turn-{turn}-b.md"]
+            if harm == "delete":
+                shard.unlink(missing_ok=True)
+            elif harm == "damage":
+                shard.write_text("{not json")
+            elif harm == "foreign record":
+                shard.write_text(json.dumps({"stamp": stamp, "files": {n: [[0, 0, 0, 0], 1, 2, 3, 4, 5, 6]
+                                                                       for n in names}}))
+            elif harm == "short record":
+                shard.write_text(json.dumps({"stamp": stamp, "files": {
+                    n: [identities.get(n, [0, 0, 0, 0]), [], None] for n in names}}))
+            else:  # the file's own identity, fields of the wrong shape
+                shard.write_text(json.dumps({"stamp": stamp, "files": {
+                    n: [identities.get(n, [0, 0, 0, 0]), "x", None, 7, ["no"], "", ""] for n in names}}))
+        got = answers()
+        got[1].pop("waiting_seconds", None)  # type: ignore[attr-defined]
+        assert got == cold, harm
     answers()
     answers()  # a harmed shard is dropped when read, and written again by the next reader
     for turn in (1, 2):
-        for kind in ("refs", "sig"):
-            assert json.loads((cache / f"turn-{turn}.{kind}.json").read_text())["stamp"] == stamp
+        data = json.loads((cache / f"turn-{turn}.details.json").read_text())
+        assert data["stamp"] == stamp and sorted(data["files"]) == [f"turn-{turn}-a.md", f"turn-{turn}-b.md"]
 
 
 def test_a_change_to_any_module_invalidates_the_cache(tmp_path: Path) -> None:

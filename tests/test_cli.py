@@ -12,6 +12,7 @@ from helpers import key_of, make_debate, turn_body
 
 from multidebate import __version__
 from multidebate.cli import cli
+from multidebate.turns.briefing import brief
 
 
 def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
@@ -67,6 +68,27 @@ def test_init_writes_task_with_roster(tmp_path: Path) -> None:
 def test_init_refuses_bad_roster(tmp_path: Path) -> None:
     code, _, err = run("init", str(tmp_path / "d"), "--task", "x", "--participants", "Opus 4,b")
     assert code == 2 and "not slugs: Opus 4" in err
+
+
+def test_task_md_reads_its_roster_as_init_reads_participants(tmp_path: Path) -> None:
+    """One reader (naming.parse_roster): TASK.md's finding says what `init` says, and a repeat there counts once."""
+    from multidebate.state.task import load_task
+
+    code, _, err = run("init", str(tmp_path / "d"), "--task", "x", "--participants", "a,Opus 4")
+    assert code == 2 and "Invalid value for --participants: not slugs: Opus 4 (see `multidebate slug NAME`)" in err
+    for name, roster, said in (("e", "[a, 'Opus 4']", "participants: not slugs: Opus 4 (see `multidebate slug NAME`)"),
+                               ("f", "{a: 1}", "participants: not a list of slugs (lowercase letters, digits, "
+                                               "single hyphens)"),
+                               ("g", "[]", "participants: names no one (leave it out when whoever writes takes part)")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "TASK.md").write_text(f"---\nparticipants: {roster}\n---\n\nPick one.\n")
+        task = load_task(str(tmp_path / name))
+        assert task is not None and task.participants is None
+        assert [(f.code, f.message) for f in task.findings] == [("E073", said)], name
+    (tmp_path / "h").mkdir()
+    (tmp_path / "h" / "TASK.md").write_text("---\nparticipants: a, b, a\n---\n\nPick one.\n")
+    task = load_task(str(tmp_path / "h"))
+    assert task is not None and task.participants == ("a", "b") and task.findings == ()
 
 
 def test_next_turn_one_records_task(tmp_path: Path) -> None:
@@ -133,6 +155,21 @@ def test_write_success_and_json(tmp_path: Path) -> None:
     assert code == 0 and data["ok"] and data["turn"] == 1 and data["path"].endswith("turn-1-a.md")
     text = (tmp_path / "turn-1-a.md").read_text()
     assert text.startswith("---\nprotocol: 1\nturn: 1\nslug: a\n") and "# Turn 1 — a\n" in text
+
+
+def test_write_at_the_last_turn_says_only_the_outcome_is_left(tmp_path: Path) -> None:
+    """d51: after its last write a session did not know that `next` would now only tell how it ended."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"), max_turns=2)
+    brief(folder, "a", key=key_of(folder, "a"))
+    code, out, _ = run("write", folder, "--slug", "a", "--key", key_of(folder, "a"),
+                       input=turn_body(2, "**Use TOML.**"))
+    assert code == 0 and "this was the last turn, so it shows how the debate ended once all have written it" in out
+    early = str(tmp_path / "early")
+    make_debate(early, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"), max_turns=3)
+    brief(early, "a", key=key_of(early, "a"))
+    code, out, _ = run("write", early, "--slug", "a", "--key", key_of(early, "a"), input=turn_body(2, "**Use TOML.**"))
+    assert code == 0 and "it shows your peers' turn and where the debate stands" in out and "last turn" not in out
 
 
 def test_write_normalises_and_says_so(tmp_path: Path) -> None:
@@ -330,9 +367,37 @@ def test_next_says_when_peers_answer_a_line_the_session_left(tmp_path: Path) -> 
     folder = str(tmp_path)
     make_debate(folder, [{"a": "**Use YAML.**", "b": "**Use TOML.**"}, {"a": "**Use TOML.**", "b": "**Use TOML.**"}])
     code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
-    assert code == 0 and "You changed your bold line at turn 2" in out and "answer your turn 1 line" in out
+    assert code == 0 and "At turn 2 you reused `b`'s bold line" in out and "answer your turn 1 line" in out
     code, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
-    assert "You changed your bold line" not in out
+    assert "At turn 2 you" not in out
+    # a line of its own (no peer held it): said as what it is, never as a mistake
+    own = str(tmp_path / "own")
+    make_debate(own, [{"a": "**Use YAML.**", "b": "**Use TOML.**"}, {"a": "**Use JSON5.**", "b": "**Use TOML.**"}])
+    code, out, _ = run("next", own, "--slug", "a", "--key", key_of(own, "a"))
+    assert code == 0 and "At turn 2 you gave a new bold line" in out and "reused" not in out
+
+
+def test_next_drops_advice_for_the_next_turn_once_the_debate_ended(tmp_path: Path) -> None:
+    """From d32: after the end, a note that peers answer a line the session left only confused it."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use YAML.**", "b": "**Use TOML.**"},
+                         {"a": "**Use YAML.**", "b": "**Use TOML.**"},
+                         {"a": ("**Use TOML.**", True), "b": ("**Use TOML.**", True)}])
+    code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
+    assert code == 0 and "The debate converged at turn 3" in out, out
+    assert "At turn 2 you" not in out and "swapped positions" not in out
+
+
+def test_next_says_a_turn_ahead_that_the_next_turn_is_the_last(tmp_path: Path) -> None:
+    """d57: two sessions switched at the last turn, too late to be confirmed; say it while a switch still counts."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use Tempo.**", "b": "**Use Datadog.**"}], max_turns=3)
+    code, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
+    assert code == 0 and "Turn 3, the next, is the last: a bold line changed then cannot be confirmed." in out
+    longer = str(tmp_path / "longer")
+    make_debate(longer, [{"a": "**Use Tempo.**", "b": "**Use Datadog.**"}], max_turns=4)
+    code, out, _ = run("next", longer, "--slug", "b", "--key", key_of(longer, "b"))
+    assert code == 0 and "the next, is the last" not in out
 
 
 def test_next_breaks_a_swap_by_name(tmp_path: Path) -> None:
@@ -344,3 +409,39 @@ def test_next_breaks_a_swap_by_name(tmp_path: Path) -> None:
     out_b = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))[1]
     assert "You and `b` swapped positions at turn 2" in out_a and "keep your turn 2 line" in out_a
     assert "You and `a` swapped positions at turn 2" in out_b and "adopt `a`'s turn 2 line" in out_b
+
+
+def test_next_lists_every_bold_line_in_slug_order_and_names_the_one_to_reuse(tmp_path: Path) -> None:
+    """Sessions worked out "the slug that sorts first" by hand (d34, d35): `next` lists the lines in that order."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"c": "**Keep Celery; fix it in place.**", "a": "**Stay on Celery and repair it.**",
+                          "b": "**Replace Celery with Dramatiq.**"}])
+    code, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
+    listed = [line for line in out.splitlines() if line.startswith("- ") and "**" in line]
+    assert code == 0 and [line[2] for line in listed] == ["a", "b", "c"]
+    assert listed[1] == "- b: **Replace Celery with Dramatiq.** (yours)"
+    assert "Copy word for word the first of these lines that says what you hold, yours included." in out
+    agreed = str(tmp_path / "agreed")
+    make_debate(agreed, [{"a": "**Use PostgreSQL.**", "b": "**Use Postgres.**"}])
+    code, out, _ = run("next", agreed, "--slug", "b", "--key", key_of(agreed, "b"))
+    assert "all reuse: **" in out and "Copy word for word the first" not in out
+
+
+def test_next_warns_the_turn_that_may_end_the_debate_as_stalled(tmp_path: Path) -> None:
+    """d39: both sessions learnt only after writing turn 3 of 4 that it had ended the debate."""
+    folder = str(tmp_path)
+    held = {"a": "**Squash-merge every PR.**", "b": "**Merge commits, keep every commit.**"}
+    make_debate(folder, [held, held], max_turns=4)
+    warning = ("No bold line or Converged changed at turn 2: if none changes at turn 3 either, the debate ends as "
+               "stalled.")
+    code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
+    assert code == 0 and warning in out
+    moved = str(tmp_path / "moved")
+    make_debate(moved, [held, {**held, "b": "**Squash-merge every PR.**"}], max_turns=4)
+    code, out, _ = run("next", moved, "--slug", "a", "--key", key_of(moved, "a"))
+    assert code == 0 and "ends as stalled" not in out
+    # at the last turn the limit ends the debate whatever changes (d43 read the warning as a push to move)
+    last = str(tmp_path / "last")
+    make_debate(last, [held, held], max_turns=3)
+    code, out, _ = run("next", last, "--slug", "a", "--key", key_of(last, "a"))
+    assert code == 0 and "ends as stalled" not in out and "no turn follows in which peers could answer a line you change now" in out

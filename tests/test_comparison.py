@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from multidebate.analysis.comparison import Context, compare
-from multidebate.protocol.answer import items_of, normalise_line
+from multidebate.analysis.comparison import Context, compare, quantities
+from multidebate.protocol.answer import AnswerSig, items_of, normalise_line
 from multidebate.protocol.terms import key_terms, recommendation, slug_words
 
 DIFFERENT = [  # (left, right, a word the evidence must name)
@@ -44,6 +44,21 @@ DIFFERENT = [  # (left, right, a word the evidence must name)
     ("**Write the service in Go.**", "**Write the service in Rust.**", "go"),
     ("**Keep the monolith.**", "**Split the monolith into services.**", "keep, the other change"),
     ("**Set the timeout to 30 s.**", "**Set the timeout to 45000 ms.**", "30 s vs 45000 ms"),
+    # glue elsewhere, decisive here (a trap set written against the comparison)
+    ("**Run the migration before the release.**", "**Run the migration after the release.**", "'after' vs 'before'"),
+    ("**Turn caching on.**", "**Turn caching off.**", "'off' vs 'on'"),
+    ("**Turn on caching.**", "**Turn off caching.**", "'off' vs 'on'"),
+    ("**Store it in Redis and S3.**", "**Store it in Redis or S3.**", "'and' vs 'or'"),
+    ("**Keep 30 days of logs.**", "**Keep 3 months of logs.**", "30 days vs 3 months"),
+    # "over" after a verb of preferring, or in "X over Y", sets aside what follows
+    ("**Prefer Postgres over MySQL.**", "**Use MySQL.**", "mysql"),
+    ("**Composition over inheritance.**", "**Inheritance over composition.**", "rejects"),
+    ("**Cache 1,000 entries.**", "**Cache 10,000 entries.**", "1,000 entries vs 10,000 entries"),
+    ("**Use UUIDs (version 4).**", "**Use UUIDv7.**", "'v4' vs 'v7'"),
+    ("**Split the monolith into microservices.**", "**Do not split the monolith.**", "rejects"),
+    # a rate is a count per unit of time, whatever the unit
+    ("**Limit each API key to 10 requests per second.**", "**Limit each API key to 100 requests per minute.**",
+     "10 requests per second vs 100 requests per minute"),
 ]
 SAME = [
     ("**Use TOML.**\n\nComments.", "**use toml**\n\nA stdlib parser."),
@@ -59,6 +74,22 @@ SAME = [
     ("**Use JWTs with a 15-minute expiry.**", "**Use JWTs with a 15 minutes expiry.**"),
     ("**Go with Postgres.**", "**Use PostgreSQL.**"),
     ("**Answers:**\n1. Use TOML\n2. Keep tabs\n3. 30 s", "**Answers:**\n1. TOML\n2. Keep tabs\n3. 30 seconds"),
+    # a count or an amount in other words or units
+    ("**Retry 3 times.**", "**Retry three times.**"),
+    ("**Run ten workers.**", "**Run 10 workers.**"),
+    ("**Give it 1 GB of memory.**", "**Give it 1024 MB of memory.**"),
+    ("**Keep 30 days of logs.**", "**Keep a month of logs.**"),
+    ("**Archive logs for 12 months.**", "**Archive logs for 1 year.**"),
+    ("**Archive logs for 365 days.**", "**Archive logs for a year.**"),
+    ("**Deploy on k8s.**", "**Deploy on Kubernetes.**"),
+    ("**Use API v2.**", "**Use API version 2.**"),
+    # a version glued to its name, a plural of a capitalised name, a thousands separator
+    ("**Adopt UUIDv7 primary keys.**", "**Use UUIDs (version 7) as primary keys.**"),
+    ("**Use an LRU cache of 1,000 entries.**", "**LRU cache, 1000 entries.**"),
+]
+NOT_DIFFERENT = [  # one value in other units: unsure or same, never different
+    ("**Limit each API key to 10 requests per second.**", "**Limit each API key to 600 requests per minute.**"),
+    ("**Allow 10 req/s per key.**", "**Allow 600 requests a minute per key.**"),
 ]
 UNSURE = [
     ("**Pool: 10 / 10**", "**Pool: 5 / 2**"),  # one opening clause, other numbers: never "only adds detail"
@@ -66,6 +97,14 @@ UNSURE = [
     ("**Use Postgres.**", "**Use Postgres and Redis.**"),
     ("**Use SQLite; switch to PostgreSQL only if you outgrow one server.**",
      "**Use SQLite; choose PostgreSQL only if a managed one is already there.**"),
+    # one opening clause, then different detail: never "the rest only adds detail"
+    ("**Write to the primary, read from replicas.**", "**Write to the primary, read from the primary.**"),
+    ("**Run 2 workers per core.**", "**Run 2 cores per worker.**"),  # one set of words, another meaning
+    ("**Option A.**", "**Option A, then B later.**"),  # a second letter: not "both choose option A"
+    # one rejects a split the other never proposes; "over" weighs one against the other ("prefer X over Y")
+    ("**Keep the monolith and split it into modules.**",
+     "**Stay with a modular monolith; do not split into microservices yet.**"),
+    ("**Prefer composition over inheritance here.**", "**Use composition rather than inheritance.**"),
 ]
 
 
@@ -84,6 +123,12 @@ def test_what_decides_differs(left: str, right: str, named: str) -> None:
 def test_same_recommendation(left: str, right: str) -> None:
     assert compare(left, right).relation == "same", compare(left, right)
     assert compare(right, left).relation == "same"
+
+
+@pytest.mark.parametrize(("left", "right"), NOT_DIFFERENT)
+def test_one_value_in_other_units_is_not_different(left: str, right: str) -> None:
+    assert compare(left, right).relation != "different", compare(left, right)
+    assert {q.value for q in quantities(left)} == {q.value for q in quantities(right)}
 
 
 @pytest.mark.parametrize(("left", "right"), UNSURE)
@@ -154,6 +199,57 @@ def test_negation_scope_ends_at_clause_and_but() -> None:
     assert key_terms("not YAML but TOML") == {"not:yaml": 1, "toml": 1}
 
 
+def test_over_sets_aside_only_after_preferring_or_as_x_over_y() -> None:
+    assert key_terms("Prefer Postgres over MySQL") == {"postgre": 1, "not:mysql": 1}
+    assert key_terms("Tabs over spaces") == {"tab": 1, "not:space": 1}
+    assert key_terms("Talk over gRPC") == {"talk": 1, "grpc": 1}  # a transport is chosen, not set aside
+    assert key_terms("Run the jobs over HTTP") == {"run": 1, "job": 1, "http": 1}
+
+
 def test_compare_is_symmetric_in_relation() -> None:
     for left, right, _named in DIFFERENT:
         assert compare(left, right).relation == compare(right, left).relation
+
+
+def test_an_identifier_is_one_word_not_a_negation() -> None:
+    # "reject_on_worker_lost" once read as "reject ... lost": a rejection of the other line's "lost-task" fix
+    keep = "Keep Celery; fix the task loss in place (acks_late + reject_on_worker_lost)."
+    other = "Keep Celery and fix the lost-task problems in place."
+    assert key_terms("set reject_on_worker_lost") == {"set": 1, "reject_on_worker_lost": 1}
+    assert compare(f"**{keep}**", f"**{other}**").relation != "different"
+
+
+def test_the_memo_shares_a_comparison_by_content_but_never_identical_answers() -> None:
+    """The memo is keyed by the lines, the items and whether the answers' texts are equal, not by object."""
+    context = Context()
+    twin = context.compare(AnswerSig("Use TOML.", (), "f1"), AnswerSig("Use TOML for the config.", (), "f1"))
+    apart = context.compare(AnswerSig("Use TOML.", (), "f2"), AnswerSig("Use TOML for the config.", (), "f3"))
+    again = context.compare(AnswerSig("Use TOML.", (), "f4"), AnswerSig("Use TOML for the config.", (), "f5"))
+    assert twin.evidence == "identical answers" and apart.basis == "refinement" and again == apart
+
+
+@pytest.mark.parametrize(("left", "right"), [
+    # a frequency is no duration (d49)
+    ("**Merge into main at least once a day; branches live under a day.**",
+     "**Merge into main with short-lived branches, at most ~2 days.**"),
+    # one option chosen at the start; names swapped in the detail after it (d48)
+    ("**Use UUIDv7 primary keys (native uuid type), generated by the clients, with no separate public ID.**",
+     "**Use UUIDv7 primary keys stored in the native uuid type, generated by the clients (no built-in v7 function).**"),
+])
+def test_detail_after_one_shared_choice_is_never_called_different(left: str, right: str) -> None:
+    """Held-out false differents of d44-d55: each is at worst unsure, in both orders."""
+    assert compare(left, right).relation != "different", compare(left, right)
+    assert compare(right, left).relation != "different"
+
+
+def test_an_identical_line_that_names_an_item_and_sets_numbers_decides_over_the_bodies() -> None:
+    """d45: one session rewrote its backoff formula in the body under the same bold line."""
+    line = "**Retry up to 3 times with exponential backoff and full jitter (base 200 ms, cap 2 s).**"
+    before = f"{line}\n\n- Retries: 3 after the first attempt\n- Backoff: random(0, min(2 s, 200 ms x 2^attempt))\n"
+    after = f"{line}\n\n- Retries: 3 after the first attempt\n- Backoff: random(0, min(2 s, 200 ms x 2^(n-1)))\n"
+    found = compare(before, after)
+    assert found.relation == "same" and "identical recommendation lines" in found.evidence, found
+    # a line that names the item but sets no number leaves the bodies to decide
+    bare = "**Retry with backoff.**"
+    found = compare(f"{bare}\n\n- Retries: 3\n- Backoff: 1 s\n", f"{bare}\n\n- Retries: 3\n- Backoff: 5 s\n")
+    assert found.relation == "different" and "backoff 1 vs 5" in found.evidence, found

@@ -2,7 +2,7 @@
 
 Thresholds on fixed, labelled data from real debates (bench/corpus/, see its
 README); never on time.  The numbers are printed by `python bench/verdicts.py`
-and `python bench/quotes.py` and quoted in the README.
+and `python bench/quotes.py` and quoted in docs/measurements.md.
 """
 
 from __future__ import annotations
@@ -46,20 +46,22 @@ def test_the_corpus_is_as_large_as_promised(verdicts: Any) -> None:
 def test_no_different_pair_of_the_dev_split_is_called_the_same(verdicts: Any) -> None:
     dev = verdicts.pair_scores(verdicts.load_pairs())["dev"]
     assert dev["false_same"] == 0 and dev["false_different"] == 0
-    assert dev["unsure_share"] <= 0.50  # old-protocol lines reworded every turn; see the README
+    assert dev["unsure_share"] <= 0.50  # old-protocol lines reworded every turn; see docs/measurements.md
 
 
 def test_held_out_pairs_stay_at_their_measured_level(verdicts: Any) -> None:
-    """The test split was never tuned on: these are the numbers measured on it (README), not targets met."""
+    """The numbers on the test split (d44-d57) as docs/measurements.md gives them, with how they were taken."""
     test = verdicts.pair_scores(verdicts.load_pairs())["test"]
-    assert test["false_same"] == 0 and test["false_different"] <= 3 and test["unsure_share"] <= 0.20
+    assert test["pairs"] >= 100 and test["false_same"] == 0 and test["false_different"] == 0
+    assert test["unsure_share"] <= 0.45
 
 
 def test_verdicts_on_every_turn_prefix(verdicts: Any) -> None:
     result = verdicts.prefix_scores(verdicts.load_expected())
     assert result["false_hollow"] == 0
-    assert result["by_split"]["test"]["accuracy"] >= 0.96
-    assert result["accuracy"] >= 0.90
+    assert result["false_converged"] == 0
+    assert result["by_split"]["test"]["accuracy"] >= 0.97
+    assert result["accuracy"] >= 0.92
 
 
 def test_the_quote_check_raises_no_false_flag() -> None:

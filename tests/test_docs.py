@@ -1,18 +1,31 @@
-"""The README documents every command and every finding code; docs/cli.md is the commands' own help."""
+"""The docs say what the code has: every command, finding code, example, schema and page, each where it belongs.
+
+The README keeps what the tool is, the CI commands, a tour and a map; the rest
+lives in pages under docs/ (docs/cli.md is the commands' own help, generated).
+Every relative link in them must resolve, anchors included.
+"""
 
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 from types import ModuleType
 
 import click
+import pytest
+from click.testing import CliRunner
 
 from multidebate.cli import cli
 from multidebate.protocol.findings import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.glob("*.md"))
+
+
+def text(name: str) -> str:
+    return (ROOT / name).read_text(encoding="utf-8")
 
 
 def reference_script() -> ModuleType:
@@ -23,25 +36,139 @@ def reference_script() -> ModuleType:
     return module
 
 
-def test_every_command_is_documented() -> None:
+# -- what each page must hold ---------------------------------------------------
+
+
+def test_every_command_is_in_the_table() -> None:
+    commands = text("docs/commands.md")
     for ctx, _ in reference_script().walk(cli):
-        assert ctx.command_path in README, ctx.command_path
+        assert f"| `{ctx.command_path}" in commands, ctx.command_path
 
 
-def test_every_finding_code_is_in_the_table() -> None:
-    for code, (severity, _) in CODES.items():
-        assert f"| {code} | {severity} |" in README, code
+def test_every_finding_code_is_in_the_table_and_no_other() -> None:
+    findings = text("docs/findings.md")
+    for code, rule in CODES.items():
+        assert f"| {code} | {rule.severity} |" in findings, code
+    listed = re.findall(r"^\| ([EW]\d{3}) \|", findings, re.MULTILINE)
+    assert sorted(listed) == sorted(CODES), "docs/findings.md lists a code the package does not have, or twice"
+
+
+def test_every_example_is_described_and_no_other() -> None:
+    examples = text("docs/examples.md")
+    folders = sorted(p.name for p in (ROOT / "examples").iterdir() if p.is_dir())
+    for name in folders:
+        assert f"| `examples/{name}` |" in examples, name
+    listed = re.findall(r"^\| `examples/([^`]+)` \|", examples, re.MULTILINE)
+    assert sorted(listed) == folders, "docs/examples.md describes a folder examples/ does not have, or twice"
+
+
+def test_every_schema_is_named() -> None:
+    commands = text("docs/commands.md")
+    for schema in sorted((ROOT / "multidebate" / "schemas").glob("*.schema.json")):
+        assert f"`{schema.name}`" in commands, schema.name
+
+
+def test_status_and_write_json_fields_are_named() -> None:
+    import json
+
+    json_section = text("docs/commands.md").split("## JSON output", 1)[1].split("\n## ", 1)[0]
+    for name, defs in (("status", ("verdict", "cell", "pair")), ("write", ())):
+        schema = json.loads((ROOT / "multidebate" / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
+        fields = list(schema["properties"]) + [f for d in defs for f in schema["$defs"][d]["properties"]]
+        for field in fields:
+            assert re.search(rf"\b{field}\b", json_section), f"{name} --json: {field}"
+
+
+# -- the README -----------------------------------------------------------------
 
 
 def test_ci_blocks_exist() -> None:
-    assert "<!-- ci: install -->" in README and "<!-- ci: test -->" in README
+    readme = text("README.md")
+    assert "<!-- ci: install -->\n```sh\n" in readme and "<!-- ci: test -->\n```sh\n" in readme
+
+
+def test_readme_tour_shows_what_status_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+    shown = text("README.md").split("`status` on the example above:\n\n```\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(cli, ["--color", "never", "status", "examples/rate-limit"])
+    assert result.exit_code == 0 and result.stdout == shown
+
+
+def test_readme_maps_every_page() -> None:
+    readme = text("README.md")
+    for page in PAGES:
+        assert f"](docs/{page.name})" in readme, f"the README's map does not link docs/{page.name}"
+
+
+def test_readme_maps_every_sub_package() -> None:
+    readme = text("README.md")
+    packages = sorted(p.parent.name for p in (ROOT / "multidebate").glob("*/__init__.py"))
+    assert packages, "no sub-package found"
+    for name in packages:
+        assert f"`multidebate/{name}/`" in readme, f"the README's map does not name multidebate/{name}/"
+
+
+# -- links ------------------------------------------------------------------------
+
+_FENCE = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+_LINK = re.compile(r"\[[^\]\n]*\]\(([^)\s]+)\)")
+
+
+def _without_code(markdown: str) -> str:
+    return _CODE_SPAN.sub("", _FENCE.sub("", markdown))
+
+
+def anchors(markdown: str) -> set[str]:
+    """The ids GitHub gives a page's headings: lowercased, punctuation dropped, spaces to hyphens, -1 for repeats."""
+    seen: dict[str, int] = {}
+    ids = set()
+    for heading in re.findall(r"^#{1,6} +(.+?) *#* *$", _FENCE.sub("", markdown), re.MULTILINE):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        ids.add(slug if count == 0 else f"{slug}-{count}")
+    return ids
+
+
+def broken_links(page: Path) -> list[str]:
+    """The relative links of `page` whose file, or whose anchor in that file, does not exist."""
+    broken = []
+    for target in _LINK.findall(_without_code(page.read_text(encoding="utf-8"))):
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):
+            continue  # https:, mailto: ...: not ours to check here
+        path, _, anchor = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        if not file.exists():
+            broken.append(f"{target}: no such file")
+        elif anchor and file.suffix == ".md" and anchor not in anchors(file.read_text(encoding="utf-8")):
+            broken.append(f"{target}: no such heading")
+    return broken
+
+
+@pytest.mark.parametrize("page", [ROOT / "README.md", *PAGES], ids=lambda p: p.name)
+def test_relative_links_resolve(page: Path) -> None:
+    assert broken_links(page) == []
+
+
+def test_broken_links_are_found(tmp_path: Path) -> None:
+    (tmp_path / "other.md").write_text("# Other page\n\n## A section: `with code`\n", encoding="utf-8")
+    page = tmp_path / "page.md"
+    page.write_text("[ok](other.md) [ok](other.md#a-section-with-code) [ok](#here) [web](https://example.com)\n"
+                    "# Here\n[gone](missing.md) [no anchor](other.md#nope) [no local](#nowhere)\n"
+                    "```\n[in code](ignored.md)\n```\n", encoding="utf-8")
+    assert broken_links(page) == ["missing.md: no such file", "other.md#nope: no such heading",
+                                  "#nowhere: no such heading"]
+
+
+# -- the generated reference ------------------------------------------------------
 
 
 def test_cli_reference_is_up_to_date() -> None:
     script = reference_script()
     assert script.TARGET.read_text(encoding="utf-8") == script.render(), \
         "docs/cli.md is out of date: run python scripts/cli_reference.py"
-    assert "docs/cli.md" in README
+    assert "](docs/cli.md)" in text("README.md")
 
 
 def test_every_command_and_option_has_help() -> None:

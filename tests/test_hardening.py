@@ -1,4 +1,4 @@
-"""Attacks on the README's promises (issue: hardening), each a test that failed before its fix.
+"""Attacks on the promises of docs/integrity.md (issue: hardening), each a test that failed before its fix.
 
 Commands that used to hang run in real processes with a generous timeout, so a
 regression fails instead of hanging the suite.
@@ -215,13 +215,13 @@ def test_a_long_file_is_cut_even_when_its_kept_sections_alone_are_too_long(tmp_p
 
 
 def test_the_key_is_printed_before_the_status_is_computed(tmp_path: Path, monkeypatch: object) -> None:
-    """A first write killed while the status is taken (slow on a big debate) has already shown its key."""
-    import multidebate.views.status as status
+    """A first write killed while the debate is read again (slow on a big debate) has already shown its key."""
+    import multidebate.turns.write as write_module
 
-    def killed(folder: str) -> object:
+    def killed(folder: str, turn: int) -> object:
         raise KeyboardInterrupt  # stands for the kill: nothing after this point runs
 
-    monkeypatch.setattr(status, "debate_status", killed)  # type: ignore[attr-defined]
+    monkeypatch.setattr(write_module, "debate_standing", killed)  # type: ignore[attr-defined]
     result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "a"], input=turn_body(1, "**Use TOML.**"))
     assert "Your key for `a` is " in result.stdout
     assert os.path.exists(tmp_path / "turn-1-a.md")
@@ -541,6 +541,9 @@ def test_a_forged_cache_record_does_not_hide_an_edit(tmp_path: Path) -> None:
             forged += 1
     assert forged  # the attack really rewrote a record
     assert "turn-1-b.md:1: E080" in run("validate", folder)[1]
+    # status and report hash the bytes too: the forged record gives them the parse, not the sha256
+    assert "E080" in run("status", folder)[1] and "E080" in run("report", folder)[1]
+    assert json.loads(run("status", folder, "--json")[1])["turns"][0]["entries"]["b"]["integrity"] == "E080"
 
 
 def test_a_slugs_files_and_ledger_deleted_are_seen_from_what_peers_read(tmp_path: Path) -> None:
@@ -584,6 +587,32 @@ def test_a_retired_participant_no_longer_blocks_turns(tmp_path: Path) -> None:
     code, _, err = run("retire", folder, "c", "--yes")
     assert code == 1 and "retired already" in err
     assert "created_at:" in (tmp_path / "TASK.md").read_text()
+
+
+def test_a_slug_is_handed_over_with_the_users_consent(tmp_path: Path) -> None:
+    """A session gone or keyless: the user gives its slug a new key, the old one stops working, the debate goes on."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
+    old = key_of(folder, "b")
+    key_file = tmp_path / ".multidebate" / "keys" / "b.json"
+    before = key_file.read_bytes()
+    code, _, err = run("handover", folder, "b")  # no confirmation given: nothing changes
+    assert code == 1 and "Aborted" in err and key_file.read_bytes() == before
+    result = CliRunner().invoke(cli, ["handover", folder, "b"], input="y\n")
+    assert result.exit_code == 0, result.output
+    new = result.stdout.split("its key: ")[1].split()[0]
+    assert new != old and f"--slug b --key {new}" in result.stdout
+    code, _, err = run("next", folder, "--slug", "b", "--key", old)
+    assert code == 1 and "key" in err  # the old key opens nothing
+    code, _, _ = run("next", folder, "--slug", "b", "--key", new)
+    assert code == 0
+    code, out, err = run("write", folder, "--slug", "b", "--key", new, input=turn_body(2, "**Use YAML.**"))
+    assert code == 0 and os.path.exists(tmp_path / "turn-2-b.md"), err
+    assert "E085" not in run("validate", folder)[1]  # its turns continue b's, through write and the ledger
+    for slug, message in (("c", "takes no part in"), ("Not A Slug", "is not a slug")):
+        code, _, err = run("handover", folder, slug, "--yes")
+        assert code == 1 and message in err, err
+    assert run("handover", str(tmp_path / "none"), "b", "--yes")[0] == 1
 
 
 def test_color_works_after_the_command_too(tmp_path: Path) -> None:

@@ -81,11 +81,13 @@ def test_frontmatter_records_what_next_served(tmp_path: Path) -> None:
     make_debate(str(tmp_path), [{"a": "x", "b": "y"}])
     CliRunner().invoke(cli, ["next", str(tmp_path), "--slug", "a", "--key", key_of(str(tmp_path), "a")])
     write_turn(str(tmp_path), "a", turn_body(2, "x").encode(), key_of(str(tmp_path), "a"))
-    entry = load_debate(str(tmp_path)).entry(2, "a")
-    assert entry is not None and entry.parsed is not None
+    debate = load_debate(str(tmp_path))
+    entry = debate.entry(2, "a")
+    parsed = debate.parsed(entry) if entry is not None else None
+    assert parsed is not None
     peer = load_debate(str(tmp_path)).entry(1, "b")
     assert peer is not None
-    assert entry.parsed.metadata["peers_read"] == [{"file": "turn-1-b.md", "sha256": peer.sha256}]
+    assert parsed.metadata["peers_read"] == [{"file": "turn-1-b.md", "sha256": peer.sha256}]
 
 
 def test_second_session_on_a_slug_is_refused_with_a_free_slug(tmp_path: Path) -> None:
@@ -115,7 +117,7 @@ def test_key_is_printed_once_and_opens_later_turns(tmp_path: Path) -> None:
 
 def test_lost_key_recovery(tmp_path: Path) -> None:
     make_debate(str(tmp_path), [{"a": "x"}])
-    os.unlink(tmp_path / ".multidebate" / "keys" / "a.json")  # what a person does, as the README says
+    os.unlink(tmp_path / ".multidebate" / "keys" / "a.json")  # what a person does, as docs/integrity.md says
     result = write_turn(str(tmp_path), "a", turn_body(2, "x").encode())
     assert result.turn == 2 and result.key
 
@@ -177,5 +179,5 @@ def test_claim_without_turn_says_how_to_recover(tmp_path: Path) -> None:
 
     make_debate(str(tmp_path), [])
     assert claim(str(tmp_path), "a") is not None  # a write that died after claiming
-    with pytest.raises(IdentityError, match=r"claimed but has no turn yet.*\.multidebate/keys/a\.json"):
+    with pytest.raises(IdentityError, match=r"claimed but has no turn yet.*multidebate handover .* a`"):
         write_turn(str(tmp_path), "a", turn_body(1, "x").encode())

@@ -96,7 +96,8 @@ def test_an_attribution_ends_with_its_sentence(tmp_path: Path) -> None:
     _write(folder, "b", 2, YAML)
     from multidebate.state.debate import load_debate
 
-    claims = [c for e in load_debate(folder).entries.values() for c in e.claims]
+    debate = load_debate(folder)
+    claims = [c for e in debate.entries.values() for c in debate.details(e).claims]
     assert [c.text for c in claims] == ["YAML anchors keep configs short"]
 
 
@@ -221,7 +222,7 @@ def test_weighted_final_answer_counts_confidence_instead_of_heads(tmp_path: Path
     assert weighted["confidence_weighted"] is True
     assert [d["slug"] for d in weighted["dissenters"]] == ["b", "c"]
     md = CliRunner().invoke(cli, ["report", folder, "--weighted"]).stdout
-    assert "as written by a; held by a." in md
+    assert "held by a. Shown: a's Answer." in md
 
 
 def test_weighted_final_answer_with_equal_confidence_sums_is_split(tmp_path: Path) -> None:
@@ -388,3 +389,17 @@ def test_final_answer_while_a_turn_runs_is_the_last_complete_turns(tmp_path: Pat
     first = make_debate(str(tmp_path / "first"), [{"a": TOML}], participants=("a", "b"))  # b has not written yet
     final = build_report(first).final
     assert (final.kind, final.turn, final.supporters) == ("modal", 1, ("a",))
+
+
+def test_turn_table_marks_every_new_line_and_says_whether_the_position_moved(tmp_path: Path) -> None:
+    """d49: a reader saw one session's reused line marked "(changed)" and another's not marked at all."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use PostgreSQL.**", "c": "**Use YAML.**"},
+                         {"a": "**Use TOML.**", "b": "**Use Postgres.**", "c": "**Use TOML.**"}])
+    from multidebate.views.report import turn_rows
+
+    report = build_report(folder)
+    _turn, _complete, cells = turn_rows(report)[1]
+    assert [c.change if c else None for c in cells] == ["", "reworded", "changed"]
+    text = render_markdown(report)
+    assert "Use Postgres. — 70, no (reworded)" in text and "Use TOML. — 70, no (changed)" in text

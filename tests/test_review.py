@@ -413,6 +413,7 @@ def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(tmp_path
     assert cruxes[0].resolves_if == "a test parses no as a string"
     code, out = run("report", folder)
     assert "## Cruxes" in out and "- **critical** a vs b:" in out
+    assert "**unrated**: its writer gave no severity" in out  # a label a reader cannot look up is explained
     bad = turn_body(2, "**x**", disagreements="- With b [huge]: they argued y")
     assert "W036" in {f.code for f in parse_turn(bad).findings}
     with pytest.raises(InvalidTurn):

@@ -154,6 +154,19 @@ def test_write_outputs_match_the_schema(tmp_path: Path) -> None:
     check("error", data)
 
 
+def test_a_judgments_write_output_matches_the_schema(tmp_path: Path) -> None:
+    folder = str(tmp_path / "d")
+    CliRunner().invoke(cli, ["init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "1",
+                             "--role", "j=judge"])
+    for slug, answer in (("a", "**Use TOML.**"), ("b", "**Use YAML.**")):
+        assert run_json("write", folder, "--slug", slug, input=turn_body(1, answer))[0] == 0
+    run_json("next", folder, "--slug", "j")
+    code, data = run_json("write", folder, "--slug", "j", input="## Decision\n**Use TOML.**\n\n## Reasoning\nB.\n\n"
+                          "## What each side got right\n- a: comments\n\n## Contested points\n- None\n")
+    assert code == 0 and data["path"].endswith("judgment-j.md") and data["progress"] == {"written": 0, "waiting": []}
+    check("write", data)
+
+
 def test_skill_list_output_matches_the_schema(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)

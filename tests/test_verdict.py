@@ -88,7 +88,7 @@ def test_sessions_that_swap_positions_are_not_converged(tmp_path: Path) -> None:
 def test_a_yes_covers_a_peer_line_kept_unchanged(tmp_path: Path) -> None:
     """b kept its line word for word; a said yes to it having read it: the pair is shown the same."""
     kafka = "**Use Kafka on the managed service, with seven days of retention.**"
-    reworded = "**Managed Kafka it is: retention of a week.**"
+    reworded = "**Hosted Kafka it is: replays kept for a week.**"
     v = verdict_of(tmp_path, [{"a": "**Use NATS.**", "b": kafka}, {"a": (reworded, True), "b": (kafka, True)}])
     assert v.state == "converged", v.detail
     assert "a said yes to b's turn 1 answer, and b kept that recommendation" in v.detail
@@ -109,11 +109,12 @@ def test_a_yes_that_still_disputes_the_peer_covers_nothing(tmp_path: Path, items
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use NATS.**", "b": kafka}])
     for slug in ("a", "b"):
         brief(folder, slug, key=key_of(folder, slug))
-    write_turn(folder, "a", turn_body(2, "**Managed Kafka it is: retention of a week.**", converged=True,
+    write_turn(folder, "a", turn_body(2, "**Hosted Kafka it is: replays kept for a week.**", converged=True,
                                       **items).encode(), key_of(folder, "a"))
     write_turn(folder, "b", turn_body(2, kafka, converged=True).encode(), key_of(folder, "b"))
     v = judge(load_debate(folder))
     assert v.state == state, v
+    assert ("not shown to agree" in v.detail) == (state == "unconfirmed"), v
 
 
 def test_a_converged_verdict_notes_each_yes_that_still_lists_a_point(tmp_path: Path) -> None:
@@ -145,7 +146,7 @@ def test_a_yes_covers_a_kept_line_whichever_of_the_two_said_it(tmp_path: Path) -
     """Here the yes is the second of the pair's (b's, to a's kept line): the pair is still shown the same."""
     kafka = "**Use Kafka on the managed service, with seven days of retention.**"
     v = verdict_of(tmp_path, [{"a": kafka, "b": "**Use NATS.**"},
-                              {"a": kafka, "b": ("**Managed Kafka it is: retention of a week.**", True)}])
+                              {"a": kafka, "b": ("**Hosted Kafka it is: replays kept for a week.**", True)}])
     assert v.state == "latent" and "b said yes to a's turn 1 answer, and a kept that recommendation" in v.detail
 
 
@@ -157,7 +158,7 @@ def _group_with_one_yes_each(folder: str, c_disagrees: str) -> Verdict:
     from multidebate.turns.write import write_turn
 
     kafka = "**Use Kafka on the managed service, with seven days of retention.**"
-    reworded = "**Managed Kafka it is: retention of a week.**"
+    reworded = "**Hosted Kafka it is: replays kept for a week.**"
     make_debate(folder, [{"a": "**Use NATS.**", "b": kafka, "c": "**Use NATS.**"}])
     for slug in ("a", "b", "c"):
         brief(folder, slug, key=key_of(folder, slug))
@@ -303,8 +304,8 @@ CASES = {
                       "turn limit 2 reached without convergence (a vs b: different", max_turns=2),
     "max_turns, the last answers agree": Case(
         [{"a": TOML, "b": YAML}, {"a": (YAML, True), "b": YAML}], "max_turns", 2, 1,
-        "turn limit 2 reached: the last answers agree (a vs b: same, identical answers), but b said no (peers write "
-        "at the same time, so a change at the last turn is never confirmed): not converged", max_turns=2),
+        "turn limit 2 reached: the last answers agree (a vs b: same, identical answers), but b said no. Not converged: "
+        "at the last turn each session answered the lines its peers had written a turn earlier", max_turns=2),
     "unconfirmed": Case(REWORDED, "unconfirmed", 2, 1,
                         "all say yes at turn 2, but the answers are not shown to agree (a vs b: unsure",
                         "next turn, a session that agrees opens its Answer with the same bold line"),
@@ -396,9 +397,11 @@ def test_minor_and_none_items_are_not_open_disagreements(tmp_path: Path) -> None
                                       disagreements="- With a: minor: the file name").encode(), key_of(folder, "b"))
     v = judge(load_debate(folder))
     assert v.state == "converged" and v.notes == ()
-    entry = load_debate(folder).entry(2, "b")
-    assert entry is not None and entry.parsed is not None
-    assert [m.kind for m in entry.parsed.mentions if m.section == "Disagreements"] == ["minor"]
+    debate = load_debate(folder)
+    entry = debate.entry(2, "b")
+    parsed = debate.parsed(entry) if entry is not None else None
+    assert parsed is not None
+    assert [m.kind for m in parsed.mentions if m.section == "Disagreements"] == ["minor"]
 
 
 def test_next_after_convergence_offers_no_write(tmp_path: Path) -> None:
@@ -444,7 +447,7 @@ def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path
     assert "Next: multidebate next" in last.output and "answers agree" not in last.output  # peers' turn unseen
     verdict = judge(load_debate(folder))
     assert verdict.state == "latent" and verdict.turn == 2 and len(verdict.pairs) == 2
-    assert verdict.detail.startswith("answers agree at turn 2 (e.g. a vs b: same, identical answers) but ")
+    assert verdict.detail.startswith("answers agree at turn 2 (every pair: identical answers) but ")
     assert "a said yes without seeing the turn 1 of c" in verdict.detail
     assert "b said yes without seeing the turn 1 of c" in verdict.detail and "c said" not in verdict.detail
     for slug in ("a", "b", "c"):
@@ -467,7 +470,8 @@ def test_hand_written_turns_keep_no_reading_record_and_are_trusted(tmp_path: Pat
             Path(folder, f"turn-{turn}-{slug}.md").write_text(
                 f"# Turn {turn} — {slug}\n\n" + turn_body(turn, "**Use TOML.**", converged=turn == 2))
     debate = load_debate(str(folder))
-    assert [debate.entry(2, slug).reading_record for slug in ("a", "b")] == [None, None]  # type: ignore[union-attr]
+    entries = [debate.entry(2, slug) for slug in ("a", "b")]
+    assert [debate.details(e).reading_record for e in entries if e is not None] == [None, None]
     assert judge(debate).state == "converged"
 
 
@@ -513,3 +517,12 @@ def test_an_edited_turn_does_not_converge(tmp_path: Path) -> None:
         brief(folder, slug, key=key_of(folder, slug))
         write_turn(folder, slug, turn_body(3, TOML, converged=True).encode(), key_of(folder, slug))
     assert (judge(load_debate(folder)).state, judge(load_debate(folder)).turn) == ("converged", 3)
+
+
+def test_the_evidence_names_every_pair_when_all_lines_are_identical(tmp_path: Path) -> None:
+    """d43: "e.g. moss-a vs newt-b: same" read as if the third line were in doubt."""
+    line = "**Add one automatic retry of failed tests.**"
+    make_debate(str(tmp_path), [{"a": line, "b": line, "c": line}, {"a": line, "b": line, "c": line}],
+                participants=("a", "b", "c"), max_turns=2)
+    verdict = judge(load_debate(str(tmp_path)))
+    assert verdict.state == "max_turns" and "(every pair: identical" in verdict.detail and "e.g." not in verdict.detail

@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import key_of, make_debate, turn_body, write_keyed
+from helpers import make_debate, turn_body, write_keyed
 from watchdog.events import (
     DirDeletedEvent,
     FileClosedEvent,
@@ -24,15 +24,15 @@ from watchdog.events import (
 
 import multidebate.views.watch as watch_module
 from multidebate.protocol.errors import FolderError
-from multidebate.state.task import create_task, render_task
 from multidebate.state.observe import SETTLE
+from multidebate.state.task import create_task, render_task
 from multidebate.views.watch import HOLD, TurnWatcher
 from multidebate.views.watch_events import (
-    RemovedReport,
-    Report,
-    TurnCompleteReport,
-    TurnFileReport,
-    VerdictReport,
+    RemovedEvent,
+    TurnCompleteEvent,
+    TurnFileEvent,
+    VerdictEvent,
+    WatchEvent,
     json_line,
     text_line,
 )
@@ -51,19 +51,19 @@ def path_in(watcher: TurnWatcher, name: str) -> str:
     return os.path.join(watcher.watch_path, name)
 
 
-def settle(watcher: TurnWatcher, now: float) -> tuple[list[Report], float]:
-    """Step until nothing is left to look at; returns every report and the time reached."""
-    reports: list[Report] = []
+def settle(watcher: TurnWatcher, now: float) -> tuple[list[WatchEvent], float]:
+    """Step until nothing is left to look at; returns every event and the time reached."""
+    events: list[WatchEvent] = []
     for _ in range(100):
-        reports += watcher.step(now)
+        events += watcher.step(now)
         if not watcher.busy:
-            return reports, now
+            return events, now
         now += LATER
     raise AssertionError("the watcher never settled")
 
 
-def files(reports: list[Report]) -> list[str]:
-    return [os.path.basename(r.path) for r in reports if isinstance(r, TurnFileReport)]
+def files(events: list[WatchEvent]) -> list[str]:
+    return [os.path.basename(r.path) for r in events if isinstance(r, TurnFileEvent)]
 
 
 def written(folder: str, slug: str, answer: str = "**Use TOML**", converged: bool = False) -> str:
@@ -81,11 +81,11 @@ def test_created_file_is_reported_after_two_looks(folder: str) -> None:
     path = written(folder, "a")
     watcher.feed(FileCreatedEvent(path_in(watcher, "turn-1-a.md")), 1.0)
     assert watcher.step(1.0) == []  # first look only records size and mtime
-    reports = watcher.step(1.0 + LATER)
-    assert files(reports) == ["turn-1-a.md"]
-    report = reports[0]
-    assert isinstance(report, TurnFileReport) and report.path == path and not report.edited
-    assert (report.entry.slug, report.entry.turn, report.entry.confidence, report.entry.converged) == ("a", 1, 70, False)
+    events = watcher.step(1.0 + LATER)
+    assert files(events) == ["turn-1-a.md"]
+    event = events[0]
+    assert isinstance(event, TurnFileEvent) and event.path == path and not event.edited
+    assert (event.entry.slug, event.entry.turn, event.entry.confidence, event.entry.converged) == ("a", 1, 70, False)
     # a repeated event for the same bytes reports nothing
     watcher.feed(FileModifiedEvent(path_in(watcher, "turn-1-a.md")), 2.0)
     watcher.feed(FileCreatedEvent(path_in(watcher, "turn-1-a.md")), 2.0)
@@ -128,20 +128,20 @@ def test_file_written_in_place_is_reported_once_when_complete(folder: str, tmp_p
     target.write_bytes(half)
     os.utime(target, ns=(1, 1_000_000_000))
     watcher.feed(FileModifiedEvent(name), 2.0)
-    reports = []
+    events = []
     now = 2.0
     for _ in range(3):  # the writer pauses mid-file for longer than SETTLE, without closing it
         now += LATER
-        reports += watcher.step(now)
-    assert reports == [] and watcher.busy
+        events += watcher.step(now)
+    assert events == [] and watcher.busy
     target.write_bytes(full)
     os.utime(target, ns=(2, 2_000_000_000))
     watcher.feed(FileModifiedEvent(name), now)
     watcher.feed(FileClosedEvent(name), now)
-    reports, now = settle(watcher, now)
-    assert files(reports) == ["turn-1-a.md"]
-    report = reports[0]
-    assert isinstance(report, TurnFileReport) and report.entry.valid and not report.edited
+    events, now = settle(watcher, now)
+    assert files(events) == ["turn-1-a.md"]
+    event = events[0]
+    assert isinstance(event, TurnFileEvent) and event.entry.valid and not event.edited
     assert files(settle(watcher, now + 10)[0]) == []
 
 
@@ -160,12 +160,12 @@ def test_invalid_file_is_reported_with_its_errors_after_hold(folder: str) -> Non
                                            "## Confidence\n101\n\n## Converged\nno\n")
     watcher.feed(FileCreatedEvent(path_in(watcher, "turn-1-a.md")), 1.0)
     assert watcher.step(1.0) + watcher.step(1.0 + LATER) == []  # errors: maybe still being written
-    reports = watcher.step(1.0 + HOLD)
-    assert files(reports) == ["turn-1-a.md"]
-    report = reports[0]
-    assert isinstance(report, TurnFileReport) and not report.entry.valid
-    assert [f.code for f in report.entry.findings if f.severity == "error"] == ["E041"]
-    assert "E041" in text_line(report) and "confidence" in text_line(report)
+    events = watcher.step(1.0 + HOLD)
+    assert files(events) == ["turn-1-a.md"]
+    event = events[0]
+    assert isinstance(event, TurnFileEvent) and not event.entry.valid
+    assert [f.code for f in event.entry.findings if f.severity == "error"] == ["E041"]
+    assert "E041" in text_line(event) and "confidence" in text_line(event)
 
 
 def test_changed_content_is_reported_again_as_edited(folder: str) -> None:
@@ -182,9 +182,9 @@ def test_changed_content_is_reported_again_as_edited(folder: str) -> None:
     Path(path).write_bytes(same.replace(b"70", b"75"))
     watcher.feed(FileModifiedEvent(name), 9.0)
     watcher.feed(FileClosedEvent(name), 9.0)
-    reports = settle(watcher, 9.0)[0]
-    assert files(reports) == ["turn-1-a.md"]
-    assert isinstance(reports[0], TurnFileReport) and reports[0].edited and reports[0].entry.confidence == 75
+    events = settle(watcher, 9.0)[0]
+    assert files(events) == ["turn-1-a.md"]
+    assert isinstance(events[0], TurnFileEvent) and events[0].edited and events[0].entry.confidence == 75
 
 
 def test_deleted_and_renamed_files_are_removed(folder: str) -> None:
@@ -194,16 +194,16 @@ def test_deleted_and_renamed_files_are_removed(folder: str) -> None:
     os.remove(os.path.join(folder, "turn-1-a.md"))
     watcher.feed(FileDeletedEvent(path_in(watcher, "turn-1-a.md")), 1.0)
     assert watcher.step(1.0) == []  # gone once is not yet removed
-    reports = settle(watcher, 1.0)[0]
-    assert [type(r) for r in reports] == [RemovedReport, VerdictReport]
-    removed = reports[0]
-    assert isinstance(removed, RemovedReport) and (removed.slug, removed.turn) == ("a", 1)
+    events = settle(watcher, 1.0)[0]
+    assert [type(r) for r in events] == [RemovedEvent, VerdictEvent]
+    removed = events[0]
+    assert isinstance(removed, RemovedEvent) and (removed.slug, removed.turn) == ("a", 1)
     os.rename(os.path.join(folder, "turn-1-b.md"), os.path.join(folder, "turn-1-b.md.bak"))
     watcher.feed(FileMovedEvent(path_in(watcher, "turn-1-b.md"), path_in(watcher, "turn-1-b.md.bak")), 5.0)
-    reports = settle(watcher, 5.0)[0]
-    assert [(type(r), getattr(r, "slug", "")) for r in reports] == [(RemovedReport, "b"), (VerdictReport, "")]
-    verdict = reports[-1]
-    assert isinstance(verdict, VerdictReport) and verdict.verdict.state == "empty"
+    events = settle(watcher, 5.0)[0]
+    assert [(type(r), getattr(r, "slug", "")) for r in events] == [(RemovedEvent, "b"), (VerdictEvent, "")]
+    verdict = events[-1]
+    assert isinstance(verdict, VerdictEvent) and verdict.verdict.state == "empty"
 
 
 def test_file_renamed_away_and_back_is_not_removed(folder: str) -> None:
@@ -240,21 +240,21 @@ def test_missing_folder_at_start(tmp_path: Path) -> None:
 def test_turns_complete_and_verdict_changes(folder: str) -> None:
     watcher = started(folder)
     assert watcher.verdict is not None and watcher.verdict.state == "empty"
-    lines: list[Report] = []
+    lines: list[WatchEvent] = []
     now = 1.0
     for slug, converged in (("a", False), ("b", False), ("a", True), ("b", True)):
         path = written(folder, slug, "**Use TOML**", converged)
         watcher.feed(FileCreatedEvent(path_in(watcher, os.path.basename(path))), now)
-        reports, now = settle(watcher, now)
-        lines += reports
+        events, now = settle(watcher, now)
+        lines += events
         now += 1
     kinds = [(r.type, getattr(r, "turn", None)) for r in lines]
     assert kinds == [("turn_file", None), ("verdict", None), ("turn_file", None), ("turn_complete", 1),
                      ("verdict", None), ("turn_file", None), ("turn_file", None), ("turn_complete", 2),
                      ("verdict", None)]
-    verdicts = [r.verdict.state for r in lines if isinstance(r, VerdictReport)]
+    verdicts = [r.verdict.state for r in lines if isinstance(r, VerdictEvent)]
     assert verdicts == ["in_progress", "in_progress", "converged"]
-    complete = [r for r in lines if isinstance(r, TurnCompleteReport)][-1]
+    complete = [r for r in lines if isinstance(r, TurnCompleteEvent)][-1]
     assert [(e.slug, e.converged) for e in complete.entries] == [("a", True), ("b", True)]
     assert text_line(complete).endswith("turn 2 complete: a 70 yes, b 70 yes")
     data = json.loads(json_line(lines[-1]))
@@ -270,10 +270,10 @@ def test_roster_change_in_task_file_is_taken_into_account(tmp_path: Path) -> Non
     assert watcher.verdict is not None and watcher.verdict.turn == 1  # everyone who wrote: turn 1 complete
     create_task(folder, render_task("Pick one.", ("a", "b", "c")))
     watcher.feed(FileCreatedEvent(path_in(watcher, "TASK.md")), 1.0)
-    reports = settle(watcher, 1.0)[0]
-    assert [r.type for r in reports] == ["verdict"]
-    verdict = reports[0]
-    assert isinstance(verdict, VerdictReport) and verdict.verdict.missing == ("c",)
+    events = settle(watcher, 1.0)[0]
+    assert [r.type for r in events] == ["verdict"]
+    verdict = events[0]
+    assert isinstance(verdict, VerdictEvent) and verdict.verdict.missing == ("c",)
 
 
 def test_empty_file_at_start_is_reported_once_filled(folder: str, tmp_path: Path) -> None:
@@ -307,7 +307,7 @@ def test_burst_is_one_listing_and_one_verdict(tmp_path: Path, monkeypatch: pytes
         names.append(os.path.basename(path))
         os.rename(path, os.path.join(folder, names[-1]))
         watcher.feed(FileMovedEvent(path_in(watcher, f".stage-{index}"), path_in(watcher, names[-1])), 1.0)
-    reports = settle(watcher, 1.0)[0]
-    assert sorted(files(reports)) == sorted(names)  # each file exactly once
+    events = settle(watcher, 1.0)[0]
+    assert sorted(files(events)) == sorted(names)  # each file exactly once
     assert len(listings) == 1 and len(judged) == 1
-    assert [r.type for r in reports][-2:] == ["turn_complete", "verdict"]
+    assert [r.type for r in events][-2:] == ["turn_complete", "verdict"]

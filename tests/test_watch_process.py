@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import key_of, make_debate, turn_body, write_keyed
+from helpers import make_debate, turn_body, write_keyed
 from processes import WAIT, Running
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from helpers import make_debate, turn_body
 
@@ -48,3 +49,68 @@ def test_next_states_the_tasks_word_limit_before_the_turn_is_written(tmp_path: P
     assert "(Answer: at most 12 words, bold line included; `write` counts them.)" in out
     plain = make_debate(str(tmp_path / "e"), [], task="Pick a config format.")
     assert "Answer: at most" not in CliRunner().invoke(cli, ["next", plain, "--slug", "a"]).stdout
+
+
+SECTIONS = "## Reasoning\nr\n\n## Answer\n**Use TOML.**\n\n## Confidence\n80\n\n## Converged\nno\n"
+
+
+def test_write_refuses_frontmatter_with_one_fix_whether_it_parses_or_not(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [])
+    for head in ("---\nx: [1\n---\n", "---\nx: 1\n---\n"):  # E010, and frontmatter that parses
+        result = CliRunner().invoke(cli, ["write", folder, "--slug", "a", "--json"], input=head + SECTIONS)
+        assert result.exit_code == 1
+        assert json.loads(result.stdout)["problems"] == ["remove the frontmatter (the `---` block): write adds its own"]
+
+
+def test_write_refuses_an_extra_section_with_its_rules_fix(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [])
+    body = SECTIONS.replace("## Confidence", "## Notes\nn\n\n## Confidence")
+    result = CliRunner().invoke(cli, ["write", folder, "--slug", "a", "--json"], input=body)
+    assert result.exit_code == 1
+    (problem,) = json.loads(result.stdout)["problems"]
+    assert problem.startswith("line 7: extra section `Notes`") and problem.endswith(
+        ": remove the extra section or fold it into `## Reasoning` or `## Answer` as a `###` subsection")
+
+
+def test_write_treats_a_code_as_its_rule_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """write reads each code's rule (findings.CODES), not a list of its own: change the rule, and write follows."""
+    from multidebate.protocol import findings
+
+    folder = make_debate(str(tmp_path / "d"), [])
+    body = SECTIONS.replace("## Confidence", "## Notes\nn\n\n## Confidence")
+    monkeypatch.setitem(findings.CODES, "W033", findings.CODES["W033"]._replace(on_write="normalise"))
+    result = CliRunner().invoke(cli, ["write", folder, "--slug", "a"], input=body)
+    assert result.exit_code == 0, result.output
+    assert "normalised: extra section `Notes`" in result.stdout
+    monkeypatch.setitem(findings.CODES, "W040", findings.CODES["W040"]._replace(on_write="refuse", fix="no percent"))
+    result = CliRunner().invoke(cli, ["write", folder, "--slug", "b", "--json"],
+                                input=SECTIONS.replace("\n80\n", "\n80%\n"))
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["problems"] == [
+        "line 8: Confidence `80%` is not a bare integer; write `80`: no percent"]
+
+
+def test_a_write_result_says_what_write_prints_without_the_cli(tmp_path: Path) -> None:
+    """WriteResult renders itself (the CLI only prints it): the lines and the JSON come from the library."""
+    from multidebate.turns.write import write_turn
+
+    folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b"))
+    result = write_turn(folder, "a", turn_body(1, "**Use TOML.**").encode())
+    assert result.key is not None and result.key_notice() == (
+        f"Your key for `a` is {result.key}: keep it, and add --key {result.key} to every later `multidebate next` "
+        "and `multidebate write` of this debate.")
+    assert result.lines() == [
+        f"Wrote {folder}/turn-1-a.md (turn 1, confidence 70, converged no).",
+        "Turn 1: 1 of 2 written; waiting for b.",
+        f"Next: multidebate next {tmp_path / 'd'} --slug a --key {result.key} (hands-free: add --wait, and --timeout "
+        "SECONDS below your shell's command limit; the default is 600); it shows your peers' turn and where the "
+        "debate stands."]
+    data = result.as_dict()
+    assert data["progress"] == {"written": 1, "waiting": ["b"]}
+    assert data["debate"] == {"state": "in_progress", "turn": 0} and data["key"] == result.key
+    second = write_turn(folder, "b", turn_body(1, "**Use YAML.**").encode())
+    assert second.lines()[1] == "Turn 1: 2 of 2 written; the turn is complete and the debate goes on."
+    assert second.standing.written == ("a", "b") and second.standing.waiting == ()
+    third = write_turn(folder, "a", turn_body(2, "**Use TOML.**").encode(), result.key)
+    assert third.key is None and third.key_notice() is None  # the slug was claimed already
+    assert third.lines(result.key)[-1].startswith(f"Next: multidebate next {tmp_path / 'd'} --slug a --key {result.key} ")

@@ -23,9 +23,9 @@ from typing import Any
 
 from ..protocol.findings import CODES, Finding
 from ..protocol.naming import parse_turn_name
-from ..state.cache import cache_dir, load_shard, store_shard
+from ..state.cache import load_shard, store_shard
 from ..state.debate import Debate
-from ..state.ledger import ledger_path
+from ..state.layout import FileIdentity, checks_cache_path, ledger_path, lstat_identity
 from .integrity import recorded_file_exists
 
 __all__ = ["ChecksCache", "Computed"]
@@ -34,15 +34,7 @@ __all__ = ["ChecksCache", "Computed"]
 # identities join its key next time).
 Computed = tuple[list[Finding], Iterable[str]]
 
-_Identity = tuple[int, int, int, int] | None
-
-
-def _lstat_identity(path: str) -> _Identity:
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return None
-    return info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns
+_Identity = FileIdentity | None
 
 
 class ChecksCache:
@@ -51,7 +43,7 @@ class ChecksCache:
     def __init__(self, debate: Debate, enabled: bool = True) -> None:
         self.debate = debate
         self.enabled = enabled
-        self.path = os.path.join(cache_dir(debate.folder), "checks.json")
+        self.path = checks_cache_path(debate.folder)
         self.records: dict[str, Any] = load_shard(self.path) if enabled else {}
         self.used: set[str] = set()
         self.changed = False
@@ -62,9 +54,9 @@ class ChecksCache:
     def _state(self, name: str) -> object:
         """What a turn-file name is now: its identity when it is a visible turn, else whether it exists."""
         turn_name = parse_turn_name(name)
-        turn_entry = self.debate.scan.entry(turn_name.turn, turn_name.slug) if turn_name else None
-        if turn_entry is not None:
-            return turn_entry.identity
+        turn_file = self.debate.scan.entry(turn_name.turn, turn_name.slug) if turn_name else None
+        if turn_file is not None:
+            return turn_file.identity
         return recorded_file_exists(self.debate.folder, name, self.sealed)
 
     def _turn_files(self, turn: int) -> list[tuple[str, _Identity]]:
@@ -82,7 +74,7 @@ class ChecksCache:
     def ledger(self, slug: str, compute: Callable[[], Computed]) -> list[Finding]:
         """Slug `slug`'s ledger findings, from the cache while the ledger and its files are unchanged."""
         own = sorted((t.filename, t.identity) for t in self.debate.scan.by_slug.get(slug, {}).values())
-        base = (self.sealed, _lstat_identity(ledger_path(self.debate.folder, slug)), own)
+        base = (self.sealed, lstat_identity(ledger_path(self.debate.folder, slug)), own)
         return self._cached(f"ledger-{slug}", base, compute)
 
     def _cached(self, key: str, base: object, compute: Callable[[], Computed]) -> list[Finding]:
@@ -110,7 +102,7 @@ class ChecksCache:
 
     def _finding(self, inside: bool, path: str, line: int, code: str, message: str) -> Finding:
         full = os.path.join(self.debate.folder, path) if inside is True else str(path)
-        return Finding(full, int(line), str(code), CODES[str(code)][0], str(message))
+        return Finding(full, int(line), str(code), CODES[str(code)].severity, str(message))
 
     def save(self) -> None:
         """Store what changed, dropping the groups of turns and slugs that are gone."""

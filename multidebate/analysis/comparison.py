@@ -34,8 +34,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from ..protocol.answer import AnswerSig, normalise_line, signature
-from ..protocol.lazy_re import LazyPattern
-from ..protocol.terms import key_terms
+from ..protocol.terms import key_terms, weighs_over
 from ..protocol.terms import stem as _stem
 
 __all__ = ["SAME", "DIFFERENT", "UNSURE", "Comparison", "Context", "compare", "compare_signatures"]
@@ -49,8 +48,8 @@ _GLUE = frozenset(
     you they i should would will can could may might must do does just also then so very really all any each
     both use using used adopt adopting choose chose choosing pick recommend recommended recommending
     prefer preferred suggest suggested propose proposed answer recommendation final position verdict decision
-    summary tl dr tldr option but yet however while under over via into onto behind through per across after
-    before within during""".split()
+    summary tl dr tldr option but yet however while under over via into onto behind through per across
+    within during""".split()
 )
 _NEGATORS = frozenset(
     "not no never avoid without don't dont doesn't shouldn't won't isn't aren't cannot can't against nor "
@@ -63,25 +62,47 @@ _CHANGE = frozenset(
     "rewrite rewriting abandon ditch deprecate retire swap swapping port porting convert converting split "
     "splitting".split()
 )
+_KEEP_STEMS = frozenset(_stem(w) for w in _KEEP)
+_CHANGE_STEMS = frozenset(_stem(w) for w in _CHANGE)
 # A line that adds one of these followed by another option proposes more than the other line does.
-_ALTERNATIVE_GLUE = frozenset("or plus alongside besides and".split())
+_ALTERNATIVE_GLUE = frozenset("plus alongside besides and".split())
 _UNITS = {
     "ms": ("s", 0.001), "millisecond": ("s", 0.001), "milliseconds": ("s", 0.001), "msec": ("s", 0.001),
     "s": ("s", 1.0), "sec": ("s", 1.0), "secs": ("s", 1.0), "second": ("s", 1.0), "seconds": ("s", 1.0),
     "min": ("s", 60.0), "mins": ("s", 60.0), "minute": ("s", 60.0), "minutes": ("s", 60.0),
     "h": ("s", 3600.0), "hr": ("s", 3600.0), "hour": ("s", 3600.0), "hours": ("s", 3600.0),
     "day": ("s", 86400.0), "days": ("s", 86400.0), "d": ("s", 86400.0),
+    "week": ("s", 7 * 86400.0), "weeks": ("s", 7 * 86400.0), "wk": ("s", 7 * 86400.0),
+    # a month is 30 days ("30 days" and "a month" are one retention), a year 365 ("1 year", "365 days");
+    # 12 months are a year: see _scaled
+    "month": ("s", 30 * 86400.0), "months": ("s", 30 * 86400.0), "mo": ("s", 30 * 86400.0),
+    "year": ("s", 365 * 86400.0), "years": ("s", 365 * 86400.0), "yr": ("s", 365 * 86400.0),
+    "yrs": ("s", 365 * 86400.0),
+    # sizes in the binary sense people mean in configuration: "1 GB" and "1024 MB" are one limit
     "b": ("b", 1.0), "byte": ("b", 1.0), "bytes": ("b", 1.0),
-    "kb": ("b", 1e3), "mb": ("b", 1e6), "gb": ("b", 1e9), "tb": ("b", 1e12),
-    "kib": ("b", 1024.0), "mib": ("b", 1024.0 ** 2), "gib": ("b", 1024.0 ** 3),
+    "kb": ("b", 1024.0), "mb": ("b", 1024.0 ** 2), "gb": ("b", 1024.0 ** 3), "tb": ("b", 1024.0 ** 4),
+    "kib": ("b", 1024.0), "mib": ("b", 1024.0 ** 2), "gib": ("b", 1024.0 ** 3), "tib": ("b", 1024.0 ** 4),
     "%": ("%", 1.0), "percent": ("%", 1.0),
 }
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "twelve": 12, "once": 1, "twice": 2, "single": 1, "double": 2}
-_TOKEN_RE = LazyPattern(r"\d+(?:[.,]\d+)*|%|[A-Za-z][A-Za-z0-9+#]*(?:['\u2019.][A-Za-z0-9]+)*")
-_LETTER_RE = LazyPattern(
+                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
+                 "sixty": 60, "ninety": 90, "hundred": 100, "once": 1, "twice": 2, "single": 1, "double": 2}
+# number words a line may use for a count ("retry three times" is "retry 3 times")
+_COUNT_WORDS = frozenset(_NUMBER_WORDS) - {"once", "twice", "single", "double"}
+# words that name one thing under two spellings no prefix rule finds
+_ALIASES = {"k8s": "kubernetes"}
+# "turn caching on" / "turn caching off": after these verbs, or closing a line, "on" is a setting, not glue
+_SWITCH_VERBS = frozenset("turn turned turning switch switched switching leave left keep set toggle flip".split())
+# an identifier ("acks_late", "reject_on_worker_lost") is one token: its parts are not words of the line
+_TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)*|%|[A-Za-z][A-Za-z0-9+#]*(?:_[A-Za-z0-9+#]+)*(?:['\u2019.][A-Za-z0-9]+)*")
+_LETTER_RE = re.compile(
     r"\b(?:option|choice|answer|alternative|plan|variant|proposal)\s*\(?([A-H])\)?(?![A-Za-z0-9])"
     r"|^\s*\(?([A-H])\)\s|^\s*([A-H])\s*(?:[:.\u2014\u2013-]\s|$)|\(([A-H])\)", re.IGNORECASE | re.MULTILINE)
+
+
+_THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+# a name with its version glued on: "UUIDv7", "TLSv1.3" (three letters at least: "dev1" is no version)
+_VERSIONED_RE = re.compile(r"([A-Za-z]{3,}?)v(\d+(?:\.\d+)*)")
 
 
 class Token(NamedTuple):
@@ -91,21 +112,30 @@ class Token(NamedTuple):
     name: bool
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=65536)
 def tokens(line: str) -> tuple[Token, ...]:
     """The content words of a recommendation line, in order (glue words dropped, negations kept as 'not')."""
     found: list[Token] = []
     code_spans = {m.group(1).lower() for m in re.finditer(r"`([^`]+)`", line)}
-    words = [m.group(0) for m in _TOKEN_RE.compiled.finditer(line.replace("\u2019", "'"))]
+    words = [m.group(0) for m in _TOKEN_RE.finditer(line.replace("\u2019", "'"))]
     skip = False
     for index, raw_word in enumerate(words):
         if skip:
             skip = False
             continue
         raw = re.sub(r"'s$", "", raw_word)
+        if _THOUSANDS_RE.fullmatch(raw):
+            raw = raw.replace(",", "")  # "1,000 entries" is "1000 entries"
+        raw = re.sub(r"^([A-Z0-9]{2,})s$", r"\1", raw)  # "UUIDs", "JWTs": the plural of a capitalised name
+        versioned = _VERSIONED_RE.fullmatch(raw)
+        if versioned:
+            # "UUIDv7" is "UUID v7", as "UUIDs (version 7)" says it
+            found.append(Token(versioned.group(1).lower(), True))
+            found.append(Token(f"v{versioned.group(2)}", True))
+            continue
         word = raw.lower().rstrip(".")
         following = words[index + 1].lower() if index + 1 < len(words) else ""
-        amount = _amount(word, following)
+        amount = _amount("1" if word in ("a", "an") and len(following) >= 3 else word, following)
         if amount:
             # "30 s", "30 seconds", "30000 ms", "half a minute" is not tried: one token for one duration or size
             found.append(Token(amount, False))  # numbers are compared as quantities, not as names
@@ -113,16 +143,30 @@ def tokens(line: str) -> tuple[Token, ...]:
             continue
         if word in ("go", "going") and following in ("with", "for", "ahead"):
             continue  # "go with Postgres" chooses as "use" does; "write it in Go" names a language
-        if word in _NEGATORS or word.endswith("n't"):
+        if word in _NEGATORS or word.endswith("n't") or word == "over" and weighs_over(
+                [w.lower() for w in words[:index]]):
             found.append(Token("not", False))
             continue
         if word in _ALTERNATIVE_GLUE:
             found.append(Token("+", False))  # kept: "X and Y" proposes more than "X"
             continue
+        if word == "on" and (not following or index and words[index - 1].lower() in _SWITCH_VERBS):
+            found.append(Token("on", False))  # a setting: "turn caching on" is not "turn caching off"
+            continue
         if word in _GLUE:
             continue
+        if word in _COUNT_WORDS:
+            found.append(Token(f"{_NUMBER_WORDS[word]}", True))  # "three replicas" is "3 replicas"
+            continue
+        if word == "version" and _is_number(following):
+            found.append(Token(f"v{following}", True))  # "version 2" is "v2"
+            skip = True
+            continue
+        if word in _ALIASES:
+            found.append(Token(_ALIASES[word], True))
+            continue
         name = (any(c.isdigit() for c in raw) or any(c.isupper() for c in raw[1:])
-                or (raw[:1].isupper() and index > 0) or word in code_spans or "+" in raw or "#" in raw)
+                or (raw[:1].isupper() and index > 0) or word in code_spans or "+" in raw or "#" in raw or "_" in raw)
         found.append(Token(word if name else _stem(word), name))
     return tuple(found)
 
@@ -133,12 +177,20 @@ def _amount(word: str, unit: str) -> str:
         return ""
     if _is_number(word):
         value = float(word.replace(",", ""))
-    elif word in _NUMBER_WORDS and word not in ("once", "twice", "single", "double"):
+    elif word in _COUNT_WORDS:
         value = float(_NUMBER_WORDS[word])
     else:
         return ""
+    family, amount = _scaled(value, unit)
+    return f"{amount:g}{family}"
+
+
+def _scaled(value: float, unit: str) -> tuple[str, float]:
+    """A value in its unit family's base: (family, amount).  Whole years of months count as years."""
+    if unit in ("month", "months", "mo") and value and value % 12 == 0:
+        unit, value = "year", value / 12  # "12 months" is "1 year", not 360 days
     family, scale = _UNITS[unit]
-    return f"{round(value * scale, 6):g}{family}"
+    return family, round(value * scale, 6)
 
 
 class Quantity(NamedTuple):
@@ -156,10 +208,32 @@ def _is_number(word: str) -> bool:
     return word.replace(",", "").replace(".", "", 1).isdigit()
 
 
-@functools.lru_cache(maxsize=8192)
+# "100 req/min", "10 requests/s": a slash before a unit of time is "per"
+_PER_SLASH_RE = re.compile(r"(?<=\w)\s*/\s*(?=(?:" + "|".join(
+    sorted((u for u, (family, _scale) in _UNITS.items() if family == "s"), key=len, reverse=True)) + r")\b)",
+    re.IGNORECASE)
+_PER = frozenset("per a an each every".split())
+_COUNT_NOUNS = {"req": "request", "reqs": "request", "msg": "message", "msgs": "message"}
+
+
+def _rate(value: float, following: list[str]) -> Quantity | None:
+    """A count per unit of time, per second: "10 requests per second" and "600 requests per minute" are one rate."""
+    if len(following) >= 2 and following[0] in _PER and _UNITS.get(following[1], ("",))[0] == "s":
+        noun, per, time = "", following[0], following[1]
+    elif len(following) >= 3 and following[0] not in _UNITS and not _is_number(following[0]) \
+            and following[1] in _PER and _UNITS.get(following[2], ("",))[0] == "s":
+        noun, per, time = _COUNT_NOUNS.get(following[0], _stem(following[0])), following[1], following[2]
+    else:
+        return None
+    per_second = round(value / _UNITS[time][1], 6)
+    unit = f"{noun}/s"
+    return Quantity(per_second, unit, unit, " ".join(w for w in (following[0] if noun else "", per, time) if w))
+
+
+@functools.lru_cache(maxsize=65536)
 def quantities(line: str) -> tuple[Quantity, ...]:
     """Numbers in a line with what they measure and what they set: '3 replicas', 'read 8 s', '1 MB', 'twice'."""
-    clauses = re.split(r"[;()\[\]]|,\s|:\s", line.replace("\u2019", "'"))
+    clauses = re.split(r"[;()\[\]]|,\s|:\s", _PER_SLASH_RE.sub(" per ", line.replace("\u2019", "'")))
     found: list[Quantity] = []
     for clause in clauses:
         words = [w.lower() for w in _TOKEN_RE.findall(clause)]
@@ -170,16 +244,22 @@ def quantities(line: str) -> tuple[Quantity, ...]:
                 value = float(_NUMBER_WORDS[word])
             else:
                 continue
+            rate = _rate(value, words[i + 1:i + 4])
+            if rate is not None:
+                found.append(rate._replace(text=f"{word} {rate.text}"))
+                continue
             following = [w for w in words[i + 1:i + 3] if w not in _GLUE]
             unit = following[0] if following else ""
             before = [w for w in words[:i] if w not in _GLUE and w not in _NOT_LABELS and not _is_number(w)
                       and w not in _UNITS and w not in _NUMBER_WORDS]
             label = _stem(before[-1]) if before else ""
-            if unit in _UNITS:
-                family, scale = _UNITS[unit]
-                found.append(Quantity(round(value * scale, 6), family, label, f"{word} {unit}"))
-            elif word in ("once", "twice"):
-                found.append(Quantity(value, "time", label, word))
+            if word in ("once", "twice"):
+                # a frequency ("once a day"), never a duration: "at least once a day" is not "2 days"
+                unit = f"per {_UNITS[unit][0]}" if unit in _UNITS else "time"
+                found.append(Quantity(value, unit, label, word))
+            elif unit in _UNITS:
+                family, amount = _scaled(value, unit)
+                found.append(Quantity(amount, family, label, f"{word} {unit}"))
             elif unit and not _is_number(unit):
                 found.append(Quantity(value, _stem(unit), _stem(unit), f"{word} {unit}"))
             else:
@@ -187,18 +267,27 @@ def quantities(line: str) -> tuple[Quantity, ...]:
     return tuple(found)
 
 
+_STRAY_LETTER_RE = re.compile(r"(?<![\w'/.-])([A-H])(?![\w'/-])")
+
+
+def _stray_letters(line: str) -> frozenset[str]:
+    """Capital letters standing alone ("Option A, then B later" names B too); an article "A" is not one."""
+    return frozenset(m.group(1) for m in _STRAY_LETTER_RE.finditer(line)
+                     if not (m.group(1) == "A" and re.match(r"\s+[a-z]", line[m.end():])))
+
+
 def _letters(line: str) -> frozenset[str]:
-    return frozenset((next(g for g in m.groups() if g)).upper() for m in _LETTER_RE.compiled.finditer(line))
+    return frozenset((next(g for g in m.groups() if g)).upper() for m in _LETTER_RE.finditer(line))
 
 
 def _verb_class(toks: tuple[Token, ...]) -> str:
     stems = {t.stem for t in toks}
-    keep = bool(stems & {_stem(w) for w in _KEEP})
-    change = bool(stems & {_stem(w) for w in _CHANGE})
+    keep = bool(stems & _KEEP_STEMS)
+    change = bool(stems & _CHANGE_STEMS)
     return "keep" if keep and not change else "change" if change and not keep else ""
 
 
-_VALUE_LETTER_RE = LazyPattern(r"^\s*\(?([A-H])\)?(?![A-Za-z0-9])")
+_VALUE_LETTER_RE = re.compile(r"^\s*\(?([A-H])\)?(?![A-Za-z0-9])")
 
 
 def _decisive_value(value: str) -> bool:
@@ -258,7 +347,9 @@ class Context:
     def __init__(self, ignore: Iterable[str] = (), task: str = "") -> None:
         self.ignore = frozenset(ignore)
         self.options: list[tuple[frozenset[str], ...]] = []  # option lists of the task, each a set of stems
-        self._memo: dict[tuple[int, int], Comparison] = {}
+        # keyed by content: a debate repeats its lines (copied word for word), and one line's signature
+        # is a new object in every turn file that holds it
+        self._memo: dict[tuple[tuple[str, tuple[tuple[str, str], ...], bool], ...], Comparison] = {}
         if task:
             self._learn_task(task)
 
@@ -277,7 +368,12 @@ class Context:
                 self.options.append(tuple(options))
 
     def compare(self, left: AnswerSig, right: AnswerSig) -> Comparison:
-        key = (id(left), id(right))
+        # the fingerprint decides only through "identical answers": the key holds whether they are equal,
+        # so files that share a line but not their prose share one comparison
+        same_text = bool(left.fingerprint) and left.fingerprint == right.fingerprint
+        left_key = (left.recommendation, left.items, same_text)
+        right_key = (right.recommendation, right.items, same_text)
+        key = (left_key, right_key)
         found = self._memo.get(key)
         if found is None:
             # one canonical order, so that a pair gets one answer whichever way it is asked
@@ -287,7 +383,7 @@ class Context:
                 found = _compare(right, left, self)
                 found = found._replace(left=found.right, right=found.left)
             self._memo[key] = found
-            self._memo[(id(right), id(left))] = found._replace(left=found.right, right=found.left)
+            self._memo[(right_key, left_key)] = found._replace(left=found.right, right=found.left)
         return found
 
     def forget(self) -> None:
@@ -299,8 +395,7 @@ def _synonyms(a: str, b: str) -> bool:
     """Two words that name one thing: one a prefix of the other (postgres / postgresql), or one stem."""
     if a == b:
         return True
-    keep, change = {_stem(w) for w in _KEEP}, {_stem(w) for w in _CHANGE}
-    if {a, b} <= keep or {a, b} <= change:
+    if {a, b} <= _KEEP_STEMS or {a, b} <= _CHANGE_STEMS:
         return True
     short, long = sorted((a, b), key=len)
     return len(short) >= 4 and (long.startswith(short) or long.endswith("." + short))
@@ -343,6 +438,23 @@ def _compare_items(left: AnswerSig, right: AnswerSig, context: Context) -> Compa
     return Comparison(SAME, "items", f"all {len(shared)} items are the same", *lines)
 
 
+def _line_states(line: str, keys: tuple[str, ...]) -> bool:
+    """Every item key is named in a line that gives numbers ('8 threads', 'timeout 60 s', 'backoff (base 200 ms)').
+
+    A line that names an item and sets values is where the sessions state it (the
+    skill asks for the numbers one recommends in the line); the bodies' wording of
+    that item (a formula written two ways, d45) does not overrule it.
+    """
+    stems = {t.stem for t in tokens(line)}
+    if not quantities(line):
+        return False
+    for key in keys:
+        words = [t.stem for t in tokens(key) if t.stem not in ("not", "+")]
+        if not words or not set(words) <= stems:
+            return False
+    return True
+
+
 def _quantity_conflict(left: str, right: str) -> str:
     """Two numbers that set the same thing to different values ('connect 3 s' vs 'connect 1 s').
 
@@ -377,9 +489,15 @@ def _compare(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison:
     if left.fingerprint and left.fingerprint == right.fingerprint:
         return Comparison(SAME, "identical", "identical answers", *lines)
     by_items = _compare_items(left, right, context)
+    la, lb = left.line, right.line
+    if by_items is not None and by_items.relation == DIFFERENT and la and la == lb \
+            and _line_states(left.recommendation, by_items.items):
+        # one bold line, word for word, that itself sets every item whose value differs in the bodies
+        # ("gthread with 4 workers, 8 threads each"; a body's "threads: 8 (32 in flight ...)"): the line decides
+        return Comparison(SAME, "identical", "identical recommendation lines (they set the items "
+                          f"{', '.join(by_items.items[:5])} that the answers' bodies word differently)", *lines)
     if by_items is not None:
         return by_items
-    la, lb = left.line, right.line
     if not la or not lb:
         return Comparison(UNSURE, "none", "an Answer has no recommendation line", *lines)
     if la == lb:
@@ -404,7 +522,8 @@ def _compare(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison:
     chosen = _opposed_choice(ta, tb, context)
     if chosen:
         return Comparison(DIFFERENT, "options", chosen, *lines)
-    if letters_a and letters_a == letters_b and len(letters_a) == 1:
+    if letters_a and letters_a == letters_b and len(letters_a) == 1 \
+            and not (_stray_letters(left.recommendation) | _stray_letters(right.recommendation)) - letters_a:
         return Comparison(SAME, "letters", f"both choose option {min(letters_a)}", *lines)
     head = _same_head(left.recommendation, right.recommendation, ta, tb, ignore)
     if head is not None:
@@ -426,7 +545,7 @@ def _same_head(left: str, right: str, ta: tuple[Token, ...], tb: tuple[Token, ..
         return None
     raw_head = {w.lower() for w in _TOKEN_RE.findall(head_a)}
     head_tokens = [t for t in tokens(head_a) if t.stem not in ignore]
-    verbs = {_stem(w) for w in _KEEP | _CHANGE}
+    verbs = _KEEP_STEMS | _CHANGE_STEMS
     if raw_head & ignore or not any(t.stem not in verbs for t in head_tokens):
         return None
     lines = left, right
@@ -445,11 +564,17 @@ def _same_head(left: str, right: str, ta: tuple[Token, ...], tb: tuple[Token, ..
         what = ", ".join(sorted(conditional)) or ", ".join(sorted(new_names))
         return Comparison(UNSURE, "head", f"the same opening clause ('{head_a.strip(' *_')}'), but the rest "
                           f"differs in a condition or an option ({what})", *lines)
+    if tail_a - tail_b and tail_b - tail_a:
+        # both go on, each in its own way: "..., read from replicas" / "..., read from the primary"
+        rest = _by_alignment(ta[len(head_tokens):], tb[len(head_tokens):], lines, ignore)
+        if rest.relation == DIFFERENT:
+            return Comparison(UNSURE, "head", f"the same opening clause ('{head_a.strip(' *_')}'), but the rest "
+                              f"differs: {rest.evidence}", *lines)
     return Comparison(SAME, "head", f"the same opening clause ('{head_a.strip(' *_')}'); the rest only adds "
                       "detail", *lines)
 
 
-_HEAD_BREAK_RE = LazyPattern(r"[,;:(\[\u2014\u2013]|\s-\s|\.\s")
+_HEAD_BREAK_RE = re.compile(r"[,;:(\[\u2014\u2013]|\s-\s|\.\s")
 
 
 def head_clause(line: str) -> str:
@@ -457,15 +582,44 @@ def head_clause(line: str) -> str:
     return _HEAD_BREAK_RE.split(line, maxsplit=1)[0]
 
 
+@functools.lru_cache(maxsize=65536)
+def _signed(text: str, ignore: frozenset[str]) -> frozenset[str]:
+    return frozenset(key_terms(text, ignore))
+
+
+# "composition over inheritance", "Postgres vs MySQL": what follows is weighed, not chosen
+_WEIGHED_RE = re.compile(r"\b(?:over|vs\.?|versus)\s", re.IGNORECASE)
+
+
 def _negation_conflict(left: str, right: str, ignore: frozenset[str]) -> str:
-    """A term one line chooses in its opening clause and the other rejects ('use a monorepo' / 'no monorepo')."""
-    signed_a, signed_b = key_terms(left, ignore), key_terms(right, ignore)
-    head_a, head_b = key_terms(head_clause(left), ignore), key_terms(head_clause(right), ignore)
-    for chosen, other in ((head_a, signed_b), (head_b, signed_a)):
+    """A term one line chooses in its opening clause and the other rejects ('use a monorepo' / 'no monorepo').
+
+    Not when each line has the term acting on something the other line never
+    names: "split it into modules" and "do not split into microservices" reject
+    different splits.
+    """
+    signed_a, signed_b = _signed(left, ignore), _signed(right, ignore)
+    head_a = _signed(_WEIGHED_RE.split(head_clause(left), maxsplit=1)[0], ignore)
+    head_b = _signed(_WEIGHED_RE.split(head_clause(right), maxsplit=1)[0], ignore)
+    for (chosen, other), lines in (((head_a, signed_b), (left, right)), ((head_b, signed_a), (right, left))):
         for term in sorted(chosen):
-            if not term.startswith("not:") and f"not:{term}" in other:
+            if not term.startswith("not:") and f"not:{term}" in other and not _other_objects(term, *lines, ignore):
                 return term
     return ""
+
+
+def _other_objects(term: str, left: str, right: str, ignore: frozenset[str]) -> bool:
+    """Each line's next content word after `term` is one the other line lacks."""
+    ta = [t.stem for t in tokens(left) if t.stem not in ignore]
+    tb = [t.stem for t in tokens(right) if t.stem not in ignore]
+
+    def after(stems: list[str]) -> str:
+        if term not in stems:
+            return ""
+        return next((w for w in stems[stems.index(term) + 1:] if w not in ("not", "+")), "")
+
+    next_a, next_b = after(ta), after(tb)
+    return bool(next_a and next_b) and next_a not in tb and next_b not in ta
 
 
 def _chosen_options(toks: tuple[Token, ...], options: tuple[frozenset[str], ...]) -> set[int]:
@@ -485,7 +639,10 @@ def _opposed_choice(ta: tuple[Token, ...], tb: tuple[Token, ...], context: Conte
     return ""
 
 
-_CONDITIONAL = frozenset("+ not if unless fallback otherwise else alternatively".split())
+_CONDITIONAL = frozenset("+ not or if unless fallback otherwise else alternatively".split())
+
+
+_CHOICE_SPAN = 6  # content words at the start of a line where it names what it chooses
 
 
 def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str, str],
@@ -496,7 +653,11 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
     b = [t.stem for t in tb]
     ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
     equal = len(a) - sum(i2 - i1 for _op, i1, i2, _j1, _j2 in ops)
-    replaced = [(a[i1:i2], b[j1:j2], ta[i1:i2], tb[j1:j2]) for op, i1, i2, j1, j2 in ops if op == "replace"]
+    replacing = [op for op in ops if op[0] == "replace"]
+    replaced = [(a[i1:i2], b[j1:j2], ta[i1:i2], tb[j1:j2]) for _op, i1, i2, j1, j2 in replacing]
+    # only where a line names its choice: a name swapped after that is a detail of one shared choice
+    # ("..., with no separate public ID" / "... (no built-in v7 function)"), not another option
+    early = [swap for swap, (_op, i1, _i2, j1, _j2) in zip(replaced, replacing) if min(i1, j1) < _CHOICE_SPAN]
     deleted = [w for op, i1, i2, _j1, _j2 in ops if op == "delete" for w in a[i1:i2]]
     inserted = [w for op, _i1, _i2, j1, j2 in ops if op == "insert" for w in b[j1:j2]]
     names_a, names_b = _names(ta, ignore), _names(tb, ignore)
@@ -511,15 +672,16 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
         # one word for one or two ("merge"/"rebase", "tabs"/"4 spaces"), in lines that share at least as much
         if min(len(old), len(new)) == 1 and max(len(old), len(new)) <= equal + 1 and content \
                 and not any(_synonyms(x, y) for x in old for y in new):
-            return Comparison(DIFFERENT, "substitution", f"'{' '.join(old)}' vs '{' '.join(new)}' in otherwise "
+            return Comparison(DIFFERENT, "substitution", f"'{_shown(old)}' vs '{_shown(new)}' in otherwise "
                               "matching lines", *lines)
-    for old, new, old_t, new_t in replaced:
+    for old, new, old_t, new_t in early:
         swapped_a = {t.stem for t in old_t if t.name} - names_b
         swapped_b = {t.stem for t in new_t if t.name} - names_a
         if swapped_a and swapped_b and not any(_synonyms(x, y) for x in swapped_a for y in swapped_b) \
-                and not all(w.isdigit() for w in swapped_a | swapped_b):
-            return Comparison(DIFFERENT, "options", f"{', '.join(sorted(swapped_a))} vs "
-                              f"{', '.join(sorted(swapped_b))} in the same place of the two lines", *lines)
+                and any(not _numeric(w) for w in swapped_a) and any(not _numeric(w) for w in swapped_b):
+            # each side names an option: a number against a name ('two at most' / 'CI') is no choice between options
+            return Comparison(DIFFERENT, "options", f"{_listed(old_t, swapped_a)} vs {_listed(new_t, swapped_b)} "
+                              "in the same place of the two lines", *lines)
     # one line contains the other: a refinement, unless what it adds is another option or a condition
     added = inserted or deleted
     if not replaced and not (deleted and inserted) and equal:
@@ -532,6 +694,9 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
                           *lines)
     set_a, set_b = set(a) - {"not", "+"}, set(b) - {"not", "+"}
     shorter, longer = sorted((set_a, set_b), key=len)
+    if set_a == set_b and list(dict.fromkeys(a)) != list(dict.fromkeys(b)):
+        # "2 workers per core" / "2 cores per worker": one set of words, another meaning
+        return Comparison(UNSURE, "none", "the same words in another order", *lines)
     if len(shorter) >= 2 and shorter <= longer and not (names_a ^ names_b):
         return Comparison(SAME, "refinement", "every word of the shorter line is in the longer one", *lines)
     head_a, head_b = _head(ta), _head(tb)
@@ -541,6 +706,17 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
         return Comparison(DIFFERENT, "options", f"different named options: {', '.join(sorted(chosen_a))} vs "
                           f"{', '.join(sorted(chosen_b))}", *lines)
     return Comparison(UNSURE, "none", "worded differently; no word that decides was found", *lines)
+
+
+def _listed(toks: tuple[Token, ...], names: set[str], most: int = 3) -> str:
+    """Names in the order the line gives them, the first few: evidence a person reads, not a token dump."""
+    ordered = list(dict.fromkeys(t.stem for t in toks if t.stem in names and not _numeric(t.stem)))
+    return ", ".join(ordered[:most]) + (", ..." if len(ordered) > most else "")
+
+
+def _shown(words: list[str]) -> str:
+    """Stems as a person reads them in evidence ('+' is the 'and' of the line)."""
+    return " ".join("and" if w == "+" else w for w in words)
 
 
 def _new_names(ta: tuple[Token, ...], tb: tuple[Token, ...], ignore: frozenset[str]) -> set[str]:

@@ -2,9 +2,12 @@
 
 Not converged, as the jeevesagent seed does: the Answers of the last complete
 turn are clustered (two Answers are in one cluster when they agree by the
-verdict's comparison, linked transitively), the largest cluster wins, ties
-go to the cluster whose answer appeared first (file time), and, when asked,
-cluster weight is the sum of confidences instead of the head count.
+verdict's comparison, linked transitively) and the largest cluster wins;
+when asked, cluster weight is the sum of confidences instead of the head
+count.  When the largest clusters tie, no answer is named "most held": the
+final answer is `split` and lists every position.  The representative of
+the winning cluster is the Answer most often shown the same as the others
+(ties to the earlier file).
 """
 
 from __future__ import annotations
@@ -78,14 +81,14 @@ def final_answer(debate: Debate, verdict: Verdict, weighted: bool = False) -> Fi
     firsts: dict[tuple[object, ...], str] = {}
     first_of: dict[str, str] = {}
     for slug in order:
-        sig = entries[slug].sig
+        sig = debate.details(entries[slug]).sig
         first_of[slug] = firsts.setdefault((sig.line, sig.items) if sig.line else (slug,), slug)
     leaders = list(dict.fromkeys(first_of.values()))
     relation: dict[tuple[str, str], float] = {}
     agree: dict[tuple[str, str], bool] = {}
     for i, a in enumerate(leaders):
         for b in leaders[i + 1:]:
-            result = context.compare(entries[a].sig, entries[b].sig)
+            result = context.compare(debate.details(entries[a]).sig, debate.details(entries[b]).sig)
             # the representative is the member most often shown the same as the others
             relation[(a, b)] = relation[(b, a)] = {"same": 1.0, "unsure": 0.5}.get(result.relation, 0.0)
             agree[(a, b)] = result.agree
@@ -108,7 +111,7 @@ def final_answer(debate: Debate, verdict: Verdict, weighted: bool = False) -> Fi
             sum(1 for g in clusters if weight(g) == weight(best)) > 1:
         # a tie: naming one side "most held" would present it as the winner
         return FinalAnswer("split", turn, None, "", "", (), tuple(
-            Dissent(s, entries[s].sig.recommendation, entries[s].converged_reason) for s in order), (), weighted)
+            Dissent(s, debate.details(entries[s]).sig.recommendation, entries[s].converged_reason) for s in order), (), weighted)
     # the representative is the member closest to the others of its cluster
     best_leaders = [g for g in leaders if g in {first_of[s] for s in best}]
     closeness = {g: size[g] - 1 + sum(score(g, o) * size[o] for o in best_leaders if o != g) for g in best_leaders}
@@ -118,14 +121,14 @@ def final_answer(debate: Debate, verdict: Verdict, weighted: bool = False) -> Fi
         if slug in best:
             continue
         entry = entries[slug]
-        reason = entry.converged_reason or next((m.text for m in entry.mentions if m.section == "Disagreements"), "")
-        dissenters.append(Dissent(slug, entry.sig.recommendation, reason))
+        reason = entry.converged_reason or next((m.text for m in debate.details(entry).mentions if m.section == "Disagreements"), "")
+        dissenters.append(Dissent(slug, debate.details(entry).sig.recommendation, reason))
     minority = []
     for slug in best:
-        for mention in entries[slug].mentions:
+        for mention in debate.details(entries[slug]).mentions:
             if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
                 minority.append(f"{slug}: {mention.text}")
     kind = "consensus" if verdict.state == "converged" else "modal"
     chosen = entries[representative]
-    return FinalAnswer(kind, turn, representative, chosen.sig.recommendation, chosen.answer,
+    return FinalAnswer(kind, turn, representative, debate.details(chosen).sig.recommendation, debate.details(chosen).answer,
                        tuple(s for s in order if s in best), tuple(dissenters), tuple(minority), weighted)

@@ -14,10 +14,10 @@ import os
 from ..protocol.findings import Finding, finding
 from ..protocol.naming import parse_turn_name
 from ..state.debate import Debate, Entry
+from ..state.layout import ledger_dir, sealed_dir
 from ..state.ledger import read_ledger
-from ..state.sealed import sealed_dir
 
-__all__ = ["disowned", "file_problems", "problem_lines", "integrity_findings", "ledger_findings", "ledger_slugs",
+__all__ = ["disowned", "file_problems", "problem_lines", "ledger_findings", "ledger_slugs",
            "reading_findings", "recorded_file_exists"]
 
 # what a turn file's integrity problem means for the verdict: E085 and E022 files are no turn of the slug
@@ -28,9 +28,8 @@ DISOWNING = frozenset({"E085", "E022"})
 def ledger_slugs(debate: Debate) -> list[str]:
     """Every slug with a turn file or a ledger."""
     slugs = set(debate.scan.slugs)
-    ledger_dir = os.path.join(debate.folder, ".multidebate", "ledger")
     try:
-        slugs |= {n[:-len(".jsonl")] for n in os.listdir(ledger_dir) if n.endswith(".jsonl")}
+        slugs |= {n[:-len(".jsonl")] for n in os.listdir(ledger_dir(debate.folder)) if n.endswith(".jsonl")}
     except OSError:
         pass
     return sorted(slugs)
@@ -101,7 +100,9 @@ def ledger_findings(debate: Debate, slug: str, rehash: bool = False) -> tuple[li
 def file_problems(debate: Debate) -> dict[tuple[int, str], Finding]:
     """Each turn file's worst integrity problem (E080, E085, E022, W080): one ledger read per slug.
 
-    What status and report mark, and what the verdict leaves out or will not rest on.
+    What status and report mark, and what the verdict leaves out or will not rest on.  Every file's
+    bytes are hashed again: the parse cache gives the verdict its parse, never the integrity check
+    its sha256 (a forged cache record would hide an edit).
     """
     found: dict[tuple[int, str], Finding] = {}
     for (turn, slug), entry in debate.entries.items():
@@ -109,7 +110,7 @@ def file_problems(debate: Debate) -> dict[tuple[int, str], Finding]:
             if item.code == "E022":
                 found[(turn, slug)] = item
     for slug in debate.scan.slugs:
-        for item in ledger_findings(debate, slug)[0]:
+        for item in ledger_findings(debate, slug, rehash=True)[0]:
             name = parse_turn_name(os.path.basename(item.path))
             if name is None or item.code not in ("E080", "E085", "W080") or (name.turn, name.slug) in found:
                 continue
@@ -137,7 +138,7 @@ def reading_findings(debate: Debate, entry: Entry) -> list[Finding]:
         from ..protocol.roles import reads
 
         allowed = reads(task.role_map, entry.slug, entry.turn)[0]  # the defender reads the critics' turn N
-    for name, digest in entry.peers_read:
+    for name, digest in debate.details(entry).peers_read:
         read = parse_turn_name(os.path.basename(name))
         if read is None:
             continue
@@ -154,16 +155,6 @@ def reading_findings(debate: Debate, entry: Entry) -> list[Finding]:
         if peer is not None and peer.sha256 and peer.sha256 != digest:
             found.append(finding(entry.path, 1, "E084", f"its session read `{name}`, which has changed since "
                                  "(sha256 differs)"))
-    return found
-
-
-def integrity_findings(debate: Debate) -> list[Finding]:
-    """Ledger and reading-rule findings for a loaded debate."""
-    found: list[Finding] = []
-    for slug in ledger_slugs(debate):
-        found.extend(ledger_findings(debate, slug)[0])
-    for entry in debate.entries.values():
-        found.extend(reading_findings(debate, entry))
     return found
 
 

@@ -52,7 +52,7 @@ def check_attributions(debate: Debate, entries: Iterable[Entry] | None = None) -
             continue
         if turn != terms_turn:
             peer_terms, terms_turn = {}, turn
-        for claim in entry.claims:
+        for claim in debate.details(entry).claims:
             peer = claim.peer
             available = peer_terms.get(peer)
             if available is None:
@@ -60,7 +60,7 @@ def check_attributions(debate: Debate, entries: Iterable[Entry] | None = None) -
                 for earlier in (turn - 1, turn - 2):
                     peer_entry = debate.entry(earlier, peer)
                     if peer_entry is not None:
-                        words.update(peer_entry.vocab.split())
+                        words.update(debate.vocabulary(peer_entry).split())
                 available = peer_terms[peer] = words | {_prefix(w) for w in words}
             terms = [t for t in claim.terms if t not in REPORTING_VERBS]
             if len(terms) < 3:

@@ -152,7 +152,7 @@ class _Reader:
         """The findings or responses of `slug`'s turn `turn` as the parser read them, and the file's path;
         None when there is no such turn, or it does not fit the writer's role (E100)."""
         entry = self.debate.entry(turn, slug)
-        parsed = entry.parsed if entry is not None else None
+        parsed = self.debate.parsed(entry) if entry is not None else None
         if entry is None or parsed is None:
             return None
         role = self.roles[slug].kind
@@ -332,7 +332,7 @@ def review_findings(debate: Debate) -> list[Finding]:
     roles = task.role_map
     for (turn, slug), entry in sorted(debate.entries.items()):
         role = roles.get(slug)
-        parsed = entry.parsed
+        parsed = debate.parsed(entry)
         if role is None or parsed is None or role.kind == "judge":
             continue
         expected = profile_for(role.kind)

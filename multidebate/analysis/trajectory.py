@@ -1,9 +1,9 @@
 """What happened in a debate, turn by turn: who moved, toward whom, and what looks wrong.
 
-One analysis, used by status, watch and report alike.  Every flag is
-computed from the files with the same comparison as the verdict
-(comparison.py, through the verdict's debate context), so the commands never
-disagree.
+The report's analysis (status and watch show only the verdict).  Every flag
+is computed from the files with the same comparison as the verdict
+(comparison.py, through the verdict's debate context), so the report never
+disagrees with the verdict that status and watch show.
 """
 
 from __future__ import annotations
@@ -88,21 +88,19 @@ class Analysis:
     turns: tuple[TurnAnalysis, ...]
     flags: tuple[Flag, ...]
 
-    def flags_of(self, kind: str) -> tuple[Flag, ...]:
-        return tuple(f for f in self.flags if f.kind == kind)
+
+def _disagreement_texts(debate: Debate, entry: Entry) -> tuple[str, ...]:
+    return tuple(m.text for m in debate.details(entry).mentions if m.section == "Disagreements" and m.kind != "none")
 
 
-def _disagreement_texts(entry: Entry) -> tuple[str, ...]:
-    return tuple(m.text for m in entry.mentions if m.section == "Disagreements" and m.kind != "none")
-
-
-def _cites_peers(entry: Entry, peers: set[str]) -> bool:
+def _cites_peers(debate: Debate, entry: Entry, peers: set[str]) -> bool:
     """Does the turn point at any peer's argument (a named mention, or a peer's slug in Reasoning)?"""
-    if any(set(m.slugs) & peers or m.everyone for m in entry.mentions):
+    if any(set(m.slugs) & peers or m.everyone for m in debate.details(entry).mentions):
         return True
-    if entry.parsed is None:
+    parsed = debate.parsed(entry)
+    if parsed is None:
         return False
-    reasoning = entry.parsed.sections.get("Reasoning")
+    reasoning = parsed.sections.get("Reasoning")
     text = reasoning.text.lower() if reasoning else ""
     return any(peer in text for peer in peers)
 
@@ -122,7 +120,7 @@ class _Analyser:
             return None
         key = (a, b) if a <= b else (b, a)
         if key not in self.cache:
-            self.cache[key] = self.context.compare(left.sig, right.sig)
+            self.cache[key] = self.context.compare(self.debate.details(left).sig, self.debate.details(right).sig)
         return self.cache[key]
 
     def position(self, turn: int, slug: str, entry: Entry) -> Position:
@@ -139,9 +137,9 @@ class _Analyser:
                 if before is None or not before.agree:
                     toward.append(peer)
         changed = None if previous is None or previous.relation not in ("same", DIFFERENT) else previous.differ
-        return Position(slug, turn, entry.sig.recommendation, entry.confidence, entry.converged, entry.valid,
+        return Position(slug, turn, self.debate.details(entry).sig.recommendation, entry.confidence, entry.converged, entry.valid,
                         changed, "" if previous is None else previous.evidence, tuple(toward),
-                        _disagreement_texts(entry))
+                        _disagreement_texts(self.debate, entry))
 
     def turn(self, turn: int, with_matrix: bool) -> TurnAnalysis:
         # turns are analysed in order and compare with the turn before only: forget older
@@ -168,19 +166,20 @@ class _Analyser:
         for row in turns:
             for slug, pos in row.positions.items():
                 entry = self.debate.entry(row.turn, slug)
-                assert entry is not None
+                if entry is None:  # a position is only ever made from an entry
+                    continue
                 flags.extend(self._position_flags(row.turn, slug, pos, entry))
         return flags
 
     def _position_flags(self, turn: int, slug: str, pos: Position, entry: Entry) -> list[Flag]:
         flags: list[Flag] = []
         before = self.debate.entry(turn - 1, slug)
-        if pos.changed and not _cites_peers(entry, set(self.participants) - {slug}):
+        if pos.changed and not _cites_peers(self.debate, entry, set(self.participants) - {slug}):
             flags.append(Flag("unexplained_flip", turn, slug, f"{slug} changed its answer at turn {turn} "
                               "without naming any peer's argument"))
         if before is not None and pos.confidence is not None and before.confidence is not None \
                 and pos.confidence > before.confidence and pos.disagreements and \
-                self._same_texts(pos.disagreements, _disagreement_texts(before)):
+                self._same_texts(pos.disagreements, _disagreement_texts(self.debate, before)):
             flags.append(Flag("confidence_without_change", turn, slug, f"{slug}'s confidence rose from "
                               f"{before.confidence} to {pos.confidence} while its Disagreements stayed the same"))
         if turn > 2 and pos.changed and not self._adopted_peer_line(turn, slug, entry):
@@ -201,8 +200,8 @@ class _Analyser:
     def _adopted_peer_line(self, turn: int, slug: str, entry: Entry) -> bool:
         """A return that copies a peer's turn N-1 line word for word goes toward that peer (as after a swap,
         when `next` tells one session to adopt the other's line): no oscillation."""
-        line = entry.sig.line
-        return bool(line) and any((e := self.debate.entry(turn - 1, p)) is not None and e.sig.line == line
+        line = self.debate.details(entry).sig.line
+        return bool(line) and any((e := self.debate.entry(turn - 1, p)) is not None and self.debate.details(e).sig.line == line
                                   for p in self.participants if p != slug)
 
     def _absent(self, turn: int) -> list[str]:
@@ -212,9 +211,8 @@ class _Analyser:
                                        and self.debate.scan.entry(turn - 2, p) is not None)
         return self.absent[turn]
 
-    @staticmethod
-    def _mentions(entry: Entry) -> tuple[Mention, ...]:
-        return entry.mentions
+    def _mentions(self, entry: Entry) -> tuple[Mention, ...]:
+        return self.debate.details(entry).mentions
 
     @staticmethod
     def _names_peer(mention: Mention) -> bool:

@@ -1,7 +1,6 @@
 """The verdict on a debate: computed from the files, not only from what sessions say.
 
-The first rule that holds wins (PRODUCT.md section 3, made conservative by
-the verdicts issue):
+The first rule that holds wins (docs/verdicts.md says the same for users):
 
 1. ``converged`` at turn N: N >= 2 and >= the task's min_turns, at least two
    participants, all say yes, every yes was given having seen every peer's
@@ -132,7 +131,7 @@ class _Judge:
         left, right = self.entry(turn, a), self.entry(turn, b)
         if left is None or right is None:  # not a writer of this turn: nothing to compare
             return Comparison(UNSURE, "none", f"{a if left is None else b} wrote no turn {turn}", "", "")
-        found = self.context.compare(left.sig, right.sig)
+        found = self.context.compare(self.debate.details(left).sig, self.debate.details(right).sig)
         if found.relation != UNSURE or turn < 2:
             return found
         # A yes at N vouches for the peer's turn N-1 Answer; when the peer kept that
@@ -141,9 +140,9 @@ class _Judge:
             mine, theirs_before, theirs = self.entry(turn, x), self.entry(turn - 1, y), self.entry(turn, y)
             if mine is None or theirs_before is None or theirs is None or mine.converged is not True:
                 continue
-            if y in self.blind_to(turn, x) or _disputes(mine, y):
+            if y in self.blind_to(turn, x) or _disputes(self.debate, mine, y):
                 continue
-            kept = self.context.compare(theirs_before.sig, theirs.sig)
+            kept = self.context.compare(self.debate.details(theirs_before).sig, self.debate.details(theirs).sig)
             if kept.certain_same:
                 return found._replace(relation=SAME, basis="self-report",
                                       evidence=f"{x} said yes to {y}'s turn {turn - 1} answer, and {y} kept that "
@@ -161,7 +160,7 @@ class _Judge:
         groups: dict[tuple[object, ...], list[str]] = {}
         for slug in self.debate.writers(turn):
             entry = self.entry(turn, slug)
-            key: tuple[object, ...] = (entry.sig.line, entry.sig.items) if entry and entry.sig.line else (slug,)
+            key: tuple[object, ...] = (self.debate.details(entry).sig.line, self.debate.details(entry).sig.items) if entry and self.debate.details(entry).sig.line else (slug,)
             groups.setdefault(key, []).append(slug)
         scores = []
         for members in groups.values():
@@ -182,7 +181,7 @@ class _Judge:
     def blind_to(self, turn: int, slug: str) -> list[str]:
         """The peers whose turn N-1 `slug`'s yes at `turn` was given without (from what `next` served)."""
         entry = self.entry(turn, slug)
-        record = entry.reading_record if entry is not None and entry.converged else None
+        record = self.debate.details(entry).reading_record if entry is not None and entry.converged else None
         if record is None:
             return []  # hand-written: no record of what it read, trusted
         read = {name.rsplit("/", 1)[-1] for name, _digest in record}
@@ -202,7 +201,7 @@ class _Judge:
         old, new = self.entry(before, slug), self.entry(after, slug)
         if old is None or new is None:
             return True
-        relation = self.context.compare(old.sig, new.sig).relation
+        relation = self.context.compare(self.debate.details(old).sig, self.debate.details(new).sig).relation
         return None if relation == UNSURE else relation == DIFFERENT
 
     def adopted(self, slug: str, turn: int) -> bool:
@@ -211,9 +210,9 @@ class _Judge:
         A switch even when the comparison cannot tell how far the two lines differ.
         """
         old, new = self.entry(turn - 1, slug), self.entry(turn, slug)
-        if old is None or new is None or old.sig.line == new.sig.line:
+        if old is None or new is None or self.debate.details(old).sig.line == self.debate.details(new).sig.line:
             return False
-        return any((e := self.entry(turn - 1, peer)) is not None and e.sig.line == new.sig.line
+        return any((e := self.entry(turn - 1, peer)) is not None and self.debate.details(e).sig.line == self.debate.details(new).sig.line
                    for peer in self.participants if peer != slug)
 
     def crossed(self, turn: int, pair: PairScore) -> bool:
@@ -224,8 +223,8 @@ class _Judge:
         if a_now is None or b_now is None or a_before is None or b_before is None:
             return False
         compare = self.context.compare
-        return (compare(a_now.sig, b_before.sig).agree and compare(b_now.sig, a_before.sig).agree
-                and not compare(a_before.sig, b_before.sig).agree)
+        return (compare(self.debate.details(a_now).sig, self.debate.details(b_before).sig).agree and compare(self.debate.details(b_now).sig, self.debate.details(a_before).sig).agree
+                and not compare(self.debate.details(a_before).sig, self.debate.details(b_before).sig).agree)
 
     def integrity(self, turn: int) -> list[str]:
         """Turn-N files a verdict cannot rest on: changed after `write` (the ledger's sha256 differs)."""
@@ -237,10 +236,10 @@ class _Judge:
         return problems
 
 
-def _disputes(entry: Entry, peer: str) -> bool:
+def _disputes(debate: Debate, entry: Entry, peer: str) -> bool:
     """Does the turn still list a real (not minor) disagreement with `peer`?"""
     return any(m.section == "Disagreements" and m.is_point and (peer in m.slugs or m.everyone)
-               for m in entry.mentions)
+               for m in debate.details(entry).mentions)
 
 
 def proposed_line(debate: Debate, turn: int) -> str:
@@ -252,9 +251,9 @@ def proposed_line(debate: Debate, turn: int) -> str:
     held: dict[str, list[tuple[float, str, str]]] = {}
     for slug in debate.writers(turn):
         entry = debate.entry(turn, slug)
-        if entry is not None and entry.sig.recommendation:
-            held.setdefault(normalise_line(entry.sig.recommendation), []).append(
-                (entry.mtime, slug, entry.sig.recommendation))
+        if entry is not None and debate.details(entry).sig.recommendation:
+            held.setdefault(normalise_line(debate.details(entry).sig.recommendation), []).append(
+                (entry.mtime, slug, debate.details(entry).sig.recommendation))
     if not held:
         return ""
     best = min(held.values(), key=lambda group: (-len(group), min(group)))
@@ -267,6 +266,9 @@ def _why(pairs: tuple[PairScore, ...]) -> str:
     worst = next((p for p in pairs if p.comparison.relation == DIFFERENT), None) or next(
         (p for p in pairs if not p.comparison.agree), None) or pairs[0]
     c = worst.comparison
+    if len(pairs) > 1 and all(p.comparison.agree and p.comparison.basis == "identical" for p in pairs):
+        # one example pair read as if the others were in doubt (d43): say it of all of them
+        return f"every pair: {c.evidence}"
     label = "" if len(pairs) == 1 else "e.g. "
     return f"{label}{worst.left} vs {worst.right}: {c.relation}, {c.evidence}"
 
@@ -398,9 +400,11 @@ def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:
         if pairs and answers_agree(pairs):
             # the lines agree, but a session said no to a position its peer dropped in the same turn
             noes = [s for s in j.participants if (e := j.entry(last, s)) is not None and e.converged is not True]
+            # sessions found the one-parenthesis version hard to report (d57): what happened, then why
             return Verdict("max_turns", last, f"turn limit {limit} reached: the last answers agree ({_why(pairs)}), "
-                           f"but {', '.join(noes) or 'not everyone'} said no (peers write at the same time, so a "
-                           "change at the last turn is never confirmed): not converged", pairs)
+                           f"but {', '.join(noes) or 'not everyone'} said no. Not converged: at the last turn each "
+                           "session answered the lines its peers had written a turn earlier, so agreement reached "
+                           "then is never confirmed", pairs)
         return Verdict("max_turns", last, f"turn limit {limit} reached without convergence ({_why(pairs)})", pairs)
     holdouts = [s for s in j.participants if (e := j.entry(last, s)) is None or e.converged is not True]
     if last >= 2 and agree:
@@ -433,7 +437,7 @@ def _disagreement_notes(debate: Debate, turn: int) -> tuple[str, ...]:
     for slug in debate.participants:
         entry = debate.entry(turn, slug)
         if entry and entry.converged:
-            left = [m for m in entry.mentions if m.section == "Disagreements" and m.is_point]
+            left = [m for m in debate.details(entry).mentions if m.section == "Disagreements" and m.is_point]
             if left:
                 notes.append(f"{slug} says yes but still lists {len(left)} disagreement(s)")
     return tuple(notes)

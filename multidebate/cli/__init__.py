@@ -25,6 +25,7 @@ _COMMANDS = {
     "next": ("turn_cmds", "next_"),
     "write": ("turn_cmds", "write"),
     "retire": ("turn_cmds", "retire"),
+    "handover": ("turn_cmds", "handover"),
     "status": ("view_cmds", "status"),
     "watch": ("view_cmds", "watch"),
     "validate": ("view_cmds", "validate"),

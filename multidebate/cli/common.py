@@ -26,7 +26,8 @@ EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 EXIT_CODES_HELP = """\b
 Exit codes: 0 success; 1 error (nothing written), or `validate` found errors,
 or `skill install`/`uninstall` kept a copy a person changed; 2 usage error;
-3 `status --check`: the debate has not converged."""
+3 `status --check`: the debate has not converged, or `watch --timeout` reached;
+130 interrupted (Ctrl-C) in `watch` and `next --wait`."""
 
 
 def emit_json(data: Any) -> None:

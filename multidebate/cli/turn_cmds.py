@@ -11,7 +11,7 @@ import click
 
 from .common import EXIT_INTERRUPTED, emit_json, json_option, key_options, library_errors, resolve_key
 
-__all__ = ["init", "next_", "retire", "slug", "write"]
+__all__ = ["handover", "init", "next_", "retire", "slug", "write"]
 
 
 @click.command()
@@ -104,21 +104,16 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
 
 
 def _roster(participants: str | None) -> tuple[str, ...] | None:
-    from ..protocol.naming import is_slug
+    """`--participants a,b`, read as TASK.md's roster is (naming.parse_roster)."""
+    from ..protocol.errors import RosterFormatError
+    from ..protocol.naming import parse_roster
 
     if not participants:
         return None
-    listed = [p.strip() for p in participants.split(",") if p.strip()]
-    roster = tuple(dict.fromkeys(listed))
-    bad = [p for p in roster if not is_slug(p)]
-    if bad:
-        raise click.BadParameter(f"not slugs: {', '.join(bad)} (see `multidebate slug NAME`)",
-                                 param_hint="--participants")
-    if len(roster) != len(listed):
-        twice = sorted({p for p in listed if listed.count(p) > 1})
-        raise click.BadParameter(f"listed twice: {', '.join(twice)}; each participant once",
-                                 param_hint="--participants")
-    return roster
+    try:
+        return parse_roster(participants)
+    except RosterFormatError as exc:
+        raise click.BadParameter(str(exc), param_hint="--participants") from exc
 
 
 def _roles(specs: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -256,7 +251,6 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
     claims it and prints a key; later writes need `--key`.
     """
     from ..turns.write import write_turn
-    from ..views.status import debate_status
     from ..views.terminal import printable
 
     key = resolve_key(key, key_file)
@@ -265,80 +259,20 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
     content = source.read()
     with library_errors(as_json):
         result = write_turn(folder, slug_, content, key)
-    if result.key and result.judgment:
-        click.echo(f"Your key for `{result.slug}` is {result.key} (needed only to run `next` again as the judge).",
-                   err=as_json)
-    elif result.key:
+    notice = result.key_notice()
+    if notice is not None:
         # at once, before anything slow: a write killed or timed out after this point has not lost the key
-        click.echo(f"Your key for `{result.slug}` is {result.key}: keep it, and add --key {result.key} to every "
-                   "later `multidebate next` and `multidebate write` of this debate.", err=as_json)
+        click.echo(notice, err=as_json)
         sys.stdout.flush()
-    with library_errors(as_json):
-        status = debate_status(folder)
-    if result.judgment:
-        if as_json:
-            emit_json({"ok": True, "path": result.path, "turn": result.turn, "slug": result.slug,
-                       "confidence": None, "converged": None, "normalised": [], "warnings": [],
-                       "peers_read": [{"file": f, "sha256": h} for f, h in result.peers_read],
-                       "progress": {"written": 0, "waiting": []}, "key": result.key, "sealed": False,
-                       "published": False, "debate": {"state": status.verdict.state, "turn": status.verdict.turn}})
-        else:
-            click.echo(f"Wrote {result.path}: your judgment of the debate ({status.verdict.state}). Tell the user; "
-                       f"`multidebate report {shlex.quote(os.path.abspath(folder))}` shows it beside the verdict.")
-        return
-    # Say how far the turn is, never what peers answered: a session must not learn
-    # its peers' current-turn positions before its next `next`.
-    done, waiting = status.progress(result.turn)
-    written = len(done)
-    if status.roster:
-        progress = f"Turn {result.turn}: {written} of {len(status.participants)} written" + (
-            f"; waiting for {', '.join(waiting)}." if waiting else "; the turn is complete.")
-    else:
-        not_yet = f"; not yet by {', '.join(waiting)}" if waiting else ""
-        progress = (f"Turn {result.turn}: written so far by {', '.join(done)}{not_yet} (no roster: whoever writes "
-                    "takes part).")
-    ended = status.verdict.state == "converged"
+    # what follows reads where the debate stands (WriteResult.standing): the slow part on a big debate
     if as_json:
-        emit_json({"ok": True, "path": result.path, "turn": result.turn, "slug": result.slug,
-                    "confidence": result.confidence, "converged": result.converged,
-                    "normalised": list(result.normalised), "warnings": list(result.warnings),
-                    "peers_read": [{"file": f, "sha256": h} for f, h in result.peers_read],
-                    "progress": {"written": written, "waiting": list(waiting)},
-                    "key": result.key, "sealed": result.sealed, "published": result.published,
-                    "debate": {"state": status.verdict.state, "turn": status.verdict.turn}})
+        with library_errors(as_json):
+            data = result.as_dict()
+        emit_json(data)
         return
-    if result.confidence is None:  # a review turn
-        click.echo(f"Wrote {result.path} (round {result.turn}).")
-    else:
-        click.echo(f"Wrote {result.path} (turn {result.turn}, confidence {result.confidence}, "
-                   f"converged {'yes' if result.converged else 'no'}).")
-    for note in result.normalised:
-        click.echo(printable(f"  normalised: {note}"))
-    for warning in result.warnings:
-        click.echo(printable(f"  warning: {warning}"))
-    if result.sealed and result.published:
-        # says all the progress line would: one line, not two
-        click.echo(f"Every participant has written turn {result.turn}: it is now published.")
-    else:
-        if result.sealed:
-            click.echo(f"Turn {result.turn} stays sealed (unseen by peers) until every participant has written it.")
-        if not (status.verdict.review is not None and status.verdict.final):
-            click.echo(progress)  # a review that ended waits for no one
-    if ended:
-        click.echo(f"The debate converged at turn {status.verdict.turn}: it is over.")
-    elif status.verdict.review is not None and status.verdict.final:
-        click.echo(f"The review ended ({status.verdict.state}) after round {status.verdict.turn}: "
-                   f"{status.verdict.review.summary()}. Tell the user.")
-    elif status.verdict.final:
-        click.echo(f"The debate ended: {status.verdict.state} at turn {status.verdict.turn} "
-                   f"({printable(status.verdict.detail)}). Tell the user.")
-    if not status.verdict.final:
-        # what to run next, without what peers answered: `next` shows their turn when it is time
-        given = result.key or key
-        key_option = f" --key {given}" if given else ""
-        click.echo(f"Next: multidebate next {shlex.quote(os.path.abspath(folder))} --slug {result.slug}{key_option} "
-                   "(hands-free: add --wait, and --timeout SECONDS below your shell's command limit; the default "
-                   "is 600); it shows your peers' turn and where the debate stands.")
+    with library_errors():
+        text = result.render(key)
+    click.echo(printable(text))
 
 
 @click.command()
@@ -362,3 +296,25 @@ def retire(folder: str, slug_: str, yes: bool) -> None:
     left = ", ".join(task.participants) if task.participants else "whoever writes"
     click.echo(f"Retired `{slug_}` from {folder}. Participants now: {left}.")
 
+
+@click.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.argument("slug_", metavar="SLUG")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation (the user has decided).")
+def handover(folder: str, slug_: str, yes: bool) -> None:
+    """Hand SLUG over to another session: a new key, and the old key stops working.
+
+    For the user, when the session writing as SLUG is gone or lost its key and
+    another session is to carry SLUG on (retire ends SLUG instead).  Give the
+    printed key to the new session; its turns continue SLUG's.  A session
+    never runs this on its own.
+    """
+    from ..state.session import hand_over
+
+    if not yes:
+        click.confirm(f"Hand `{slug_}` in {folder} over to another session? The key it has now stops working.",
+                      abort=True)
+    with library_errors():
+        key = hand_over(folder, slug_)
+    click.echo(f"Handed `{slug_}` over. Give the new session its key: {key}")
+    click.echo(f"It runs: multidebate next {shlex.quote(os.path.abspath(folder))} --slug {slug_} --key {key}")

@@ -71,14 +71,14 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
     from ..protocol.errors import MultidebateError
     from ..views.terminal import printable
     from ..views.watch import reached, watch_folder
-    from ..views.watch_events import StateReport, VerdictReport, error_line, json_line, text_line
+    from ..views.watch_events import StateEvent, VerdictEvent, error_line, json_line, text_line
 
-    render = json_line if as_json else (lambda report: printable(text_line(report)))
+    render = json_line if as_json else (lambda event: printable(text_line(event)))
     try:
-        with closing(watch_folder(folder, poll, timeout)) as reports:
-            for report in reports:
-                click.echo(render(report))
-                if isinstance(report, (StateReport, VerdictReport)) and reached(report.verdict.state, until):
+        with closing(watch_folder(folder, poll, timeout)) as events:
+            for event in events:
+                click.echo(render(event))
+                if isinstance(event, (StateEvent, VerdictEvent)) and reached(event.verdict.state, until):
                     sys.exit(EXIT_OK)
     except MultidebateError as exc:
         if as_json:

@@ -8,29 +8,30 @@ two Answers recommend the same thing is the analysis's to decide
 
 from __future__ import annotations
 
+import functools
 import re
 
-from .lazy_re import LazyPattern
 from .terms import recommendation
 
 __all__ = ["AnswerSig", "items_of", "normalise_line", "signature"]
 
-_ITEM_RE = LazyPattern(
+_ITEM_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\s*(Q\s*\d+|\d+|[A-Za-z][A-Za-z0-9 _/-]{0,30}?)\s*(?:\*\*|__)?\s*[:=)\u2192]"
     r"\s*(?:\*\*|__)?\s*(.{1,80}?)\s*(?:\*\*|__)?\s*$", re.MULTILINE)
 # "1. Use TOML" / "2) B": an ordered list item; an item only when the list opens the Answer (else reasons)
-_ORDERED_RE = LazyPattern(r"^\s*(\d{1,2})[.)]\s+(?:\*\*|__)?\s*(.{1,200}?)\s*(?:\*\*|__)?\s*$")
+_ORDERED_RE = re.compile(r"^\s*(\d{1,2})[.)]\s+(?:\*\*|__)?\s*(.{1,200}?)\s*(?:\*\*|__)?\s*$")
 # "pool_size: 10, max_overflow: 10": settings inline, when the whole line is such items
-_INLINE_SETTINGS_RE = LazyPattern(r"(?:^|[,;]\s*)([A-Za-z_][\w.-]{0,40})\s*[:=]\s*([^,;:=]+?)\s*(?=[,;]|$)")
+_INLINE_SETTINGS_RE = re.compile(r"(?:^|[,;]\s*)([A-Za-z_][\w.-]{0,40})\s*[:=]\s*([^,;:=]+?)\s*(?=[,;]|$)")
 # "1: 401 Unauthorized, 2: 403 Forbidden": numbered values inline, separated by commas or semicolons
-_INLINE_VALUES_RE = LazyPattern(r"(?:^|[,;]\s*)(\d{1,2})\s*[:=)\u2192]\s*([^,;]+?)\s*(?=[,;]|$)")
+_INLINE_VALUES_RE = re.compile(r"(?:^|[,;]\s*)(\d{1,2})\s*[:=)\u2192]\s*([^,;]+?)\s*(?=[,;]|$)")
 # "1. A 2. B", "1-B, 2-C", "1B 2C": numbered letters inline, numbered from 1 without a gap
-_INLINE_NUMBERED_RE = LazyPattern(r"(?<![\w.])(\d{1,2})\s*[.):=\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])")
-_INLINE_ITEM_RE = LazyPattern(r"\b(Q\s*\d+)\s*[:=.)\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])", re.IGNORECASE)
-_MARKUP_RE = LazyPattern(r"[*_`~>#\[\]()\"'\u201c\u201d\u2018\u2019]")
-_SPACE_RE = LazyPattern(r"\s+")
+_INLINE_NUMBERED_RE = re.compile(r"(?<![\w.])(\d{1,2})\s*[.):=\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])")
+_INLINE_ITEM_RE = re.compile(r"\b(Q\s*\d+)\s*[:=.)\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])", re.IGNORECASE)
+_MARKUP_RE = re.compile(r"[*_`~>#\[\]()\"'\u201c\u201d\u2018\u2019]")
+_SPACE_RE = re.compile(r"\s+")
 
 
+@functools.lru_cache(maxsize=65536)  # compared lines are folded again and again: once per line suffices
 def normalise_line(line: str) -> str:
     """A recommendation line folded for comparison: case, markdown, punctuation and spacing."""
     text = _MARKUP_RE.sub(" ", line.lower().replace("\u2014", " ").replace("\u2013", " "))
@@ -85,18 +86,18 @@ def items_of(answer: str) -> tuple[tuple[str, str], ...]:
 def _inline_items(line: str, first_line: str) -> tuple[tuple[str, str], ...]:
     """The items of a recommendation line that is itself a list, tried shape by shape; () when it is none."""
     quiz = [(re.sub(r"\s+", "", m.group(1)).upper(), m.group(2).upper())
-            for m in _INLINE_ITEM_RE.compiled.finditer(line)]
+            for m in _INLINE_ITEM_RE.finditer(line)]
     if len(quiz) >= 2 and len({k for k, _v in quiz}) == len(quiz):
         return tuple(quiz)  # "Q1: A, Q2: B"
     # "1. A 2. B 3. C" (read from the raw first line: the line's own "1." is a list marker to markdown)
-    numbered = [(m.group(1), m.group(2).upper()) for m in _INLINE_NUMBERED_RE.compiled.finditer(first_line)]
+    numbered = [(m.group(1), m.group(2).upper()) for m in _INLINE_NUMBERED_RE.finditer(first_line)]
     if _counts_from_one(numbered):
         return tuple(numbered)
-    valued = [(m.group(1), m.group(2).strip(" *_")) for m in _INLINE_VALUES_RE.compiled.finditer(line)]
+    valued = [(m.group(1), m.group(2).strip(" *_")) for m in _INLINE_VALUES_RE.finditer(line)]
     if _counts_from_one(valued):
         return tuple(valued)  # "1: 401 Unauthorized, 2: 403 Forbidden"
     bare = line.strip().rstrip(".")
-    matches = list(_INLINE_SETTINGS_RE.compiled.finditer(bare))
+    matches = list(_INLINE_SETTINGS_RE.finditer(bare))
     settings = [(m.group(1).lower(), m.group(2).strip(" *_`")) for m in matches]
     if len(settings) >= 2 and len({k for k, _v in settings}) == len(settings) \
             and sum(len(m.group(0)) for m in matches) >= len(bare) - 2:

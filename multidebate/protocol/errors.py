@@ -7,6 +7,7 @@ __all__ = [
     "FolderError",
     "SlugError",
     "RosterError",
+    "RosterFormatError",
     "TurnConflict",
     "InvalidTurn",
     "TaskError",
@@ -29,6 +30,10 @@ class SlugError(MultidebateError):
 
 class RosterError(MultidebateError):
     """A slug is not on the debate's roster."""
+
+
+class RosterFormatError(MultidebateError):
+    """A roster (`init --participants`, TASK.md's `participants:`) is not a list of distinct slugs."""
 
 
 class TurnConflict(MultidebateError):

@@ -1,17 +1,30 @@
-"""Split YAML frontmatter from a text, keeping line numbers, without ever raising."""
+"""YAML frontmatter: split from a text, keeping line numbers, without ever raising; and written.
+
+Writing goes through python-frontmatter's public API (`frontmatter.dumps` of a
+`frontmatter.Post`): it quotes what YAML would read as another type, so a slug
+such as `no` or `123` reads back as the slug written.
+
+Reading keeps its own split, because the files read are written by anyone with
+access to the folder and `frontmatter.parse`/`loads` cannot read them safely
+and leniently: they strip the text and the body (the findings' line numbers
+would be lost), close a block on any line of three or more dashes but never on
+`...`, parse a block of any size (no bound on the YAML parser's time or
+memory), and take a block that is no mapping for no metadata without saying
+so, where a finding must say what is wrong.  The block so split and bounded
+is read with PyYAML's safe loader, the one python-frontmatter itself uses.
+"""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, NamedTuple
 
-from .lazy_re import LazyPattern
-
-__all__ = ["FrontmatterSplit", "split_frontmatter", "strip_frontmatter", "MAX_FRONTMATTER"]
+__all__ = ["FrontmatterSplit", "render_frontmatter", "split_frontmatter", "strip_frontmatter", "MAX_FRONTMATTER"]
 
 MAX_FRONTMATTER = 64 * 1024
 _MAX_NODES = 10_000
-_CLOSE_RE = LazyPattern(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
+_CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
 
 
 class FrontmatterSplit(NamedTuple):
@@ -72,10 +85,9 @@ def split_frontmatter(text: str) -> FrontmatterSplit:
     if not block.strip():
         return FrontmatterSplit({}, body, body_line, "", 1, True)
     import yaml  # only files with frontmatter pay for YAML
-    from frontmatter.default_handlers import YAMLHandler
 
     try:
-        data = YAMLHandler().load(block)
+        data = yaml.load(block, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.MarkedYAMLError as exc:
         line = 2 + (exc.problem_mark.line if exc.problem_mark else 0)
         problem = exc.problem or "invalid YAML"
@@ -88,3 +100,28 @@ def split_frontmatter(text: str) -> FrontmatterSplit:
         return FrontmatterSplit({}, body, body_line, "frontmatter expands to over 10,000 values (YAML aliases?)",
                                 2, True)
     return FrontmatterSplit(data, body, body_line, "", 1, True)
+
+
+def render_frontmatter(metadata: dict[str, Any]) -> str:
+    """`---`, `metadata` as YAML in the order given, `---` (and a newline), by python-frontmatter.
+
+    Block lists are indented under their key and long values kept on one line, the
+    layout TASK.md and turn files have always had.
+    """
+    import frontmatter
+
+    post = frontmatter.Post("")
+    post.metadata.update(metadata)
+    return frontmatter.dumps(post, Dumper=_indented_dumper(), sort_keys=False, width=1_000_000) + "\n"
+
+
+@functools.cache
+def _indented_dumper() -> type:
+    """PyYAML's safe dumper, but with `- item` lines indented under their key (`participants:` then `  - a`)."""
+    import yaml
+
+    class IndentedDumper(yaml.SafeDumper):
+        def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+            super().increase_indent(flow, False)
+
+    return IndentedDumper

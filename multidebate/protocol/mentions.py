@@ -8,28 +8,26 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .lazy_re import LazyPattern
-
 __all__ = ["Mention", "Claim", "claims_of", "SEVERITIES"]
 
 # A Disagreements item may rate itself: `- With gpt-5-5 [major]: ...; resolves if: <test>`.
 SEVERITIES = ("critical", "major", "minor")
-_TAG_RE = LazyPattern(r"^\W*with\s+[^:\n\[]{1,200}?\[(?P<tag>[^\]\n]{1,30})\]", re.IGNORECASE)
-_RESOLVES_RE = LazyPattern(r"\bresolves?\s+if\s*:\s*(?P<test>.+)$", re.IGNORECASE | re.DOTALL)
+_TAG_RE = re.compile(r"^\W*with\s+[^:\n\[]{1,200}?\[(?P<tag>[^\]\n]{1,30})\]", re.IGNORECASE)
+_RESOLVES_RE = re.compile(r"\bresolves?\s+if\s*:\s*(?P<test>.+)$", re.IGNORECASE | re.DOTALL)
 
 _MIN_TERMS = 3
-_CLAIM_RE = LazyPattern(
+_CLAIM_RE = re.compile(
     r"\b(?P<who>they|it|he|she|\w[\w.-]*)\s+(?:argued|argues|argue|said|says|say|claimed|claims|claim|proposed|proposes|"
     r"propose|suggested|suggests|suggest|wants|want|wanted|holds|held|recommends|recommended|prefers|preferred|"
     r"thinks|thought|insists|insisted)\s+(?:that\s+)?(?P<claim>.+)",
     re.IGNORECASE,
 )
 # "they cap late delays at 12 h. I hold 8 h": the peer's position, with its own verb
-_THEY_RE = LazyPattern(r"(?:they|it)\s+(?P<claim>\w.+)", re.IGNORECASE)
-_MINE_RE = LazyPattern(r"(?:[,;.]|\s[\u2014\u2013-])\s*(?:but\s+|while\s+|whereas\s+)?(?:I|we)\s", re.IGNORECASE)
+_THEY_RE = re.compile(r"(?:they|it)\s+(?P<claim>\w.+)", re.IGNORECASE)
+_MINE_RE = re.compile(r"(?:[,;.]|\s[\u2014\u2013-])\s*(?:but\s+|while\s+|whereas\s+)?(?:I|we)\s", re.IGNORECASE)
 # "your answer says X. Under the default config they don't": after the first sentence the
 # writer speaks for itself, so the attributed claim ends there
-_SENTENCE_END_RE = LazyPattern(r"(?<=[.!?])\s+(?=[A-Z])")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
 
@@ -56,7 +54,7 @@ class Mention(NamedTuple):  # a NamedTuple: thousands are rebuilt from the cache
     @property
     def tag(self) -> str | None:
         """The bracketed rating as written (`major` in `With x [major]: ...`), or None."""
-        match = _TAG_RE.compiled.match(re.sub(r"[*_`]", "", self.text))
+        match = _TAG_RE.match(re.sub(r"[*_`]", "", self.text))
         return " ".join(match.group("tag").lower().split()) if match else None
 
     @property
@@ -70,7 +68,7 @@ class Mention(NamedTuple):  # a NamedTuple: thousands are rebuilt from the cache
     @property
     def resolves_if(self) -> str:
         """The condition that would settle it (`resolves if: ...`), or ""."""
-        match = _RESOLVES_RE.compiled.search(re.sub(r"[*_`]", "", self.text))
+        match = _RESOLVES_RE.search(re.sub(r"[*_`]", "", self.text))
         return " ".join(match.group("test").split()).rstrip(".") if match else ""
 
     @property
@@ -98,7 +96,7 @@ def _claim(mention: Mention) -> str | None:
         before = after[:m.start("who")].split()
         return m.group("who").lower() in subjects or bool(before) and before[-1].lower() in subjects
 
-    match = next((m for m in _CLAIM_RE.compiled.finditer(after) if by_peer(m)), None) or _THEY_RE.match(after.strip())
+    match = next((m for m in _CLAIM_RE.finditer(after) if by_peer(m)), None) or _THEY_RE.match(after.strip())
     if match is None:
         return None
     claim = _MINE_RE.split(match.group("claim"), maxsplit=1)[0]

@@ -6,12 +6,13 @@ import functools
 import re
 from typing import NamedTuple
 
-from .lazy_re import LazyPattern
+from .errors import RosterFormatError
 
 __all__ = [
     "SLUG_MAX",
     "TurnName",
     "is_slug",
+    "parse_roster",
     "slugify",
     "parse_turn_name",
     "turn_file_name",
@@ -25,13 +26,13 @@ _TURN_RE = re.compile(r"^turn-([1-9][0-9]{0,8})-([a-z0-9]+(?:-[a-z0-9]+)*)\.md$"
 # spaces or look-alike dashes, other extensions.  Only consulted for names
 # that are not turn files already.
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
-_ATTEMPT_RE = LazyPattern(
+_ATTEMPT_RE = re.compile(
     r"^turn[\s_\-" + _DASHES + r"]*\d+[\s_\-" + _DASHES + r"]+\S.*?"
     r"(?:\.(?:md|markdown|mdown|txt))+$",
     re.IGNORECASE,
 )
 # Editors' and tools' scratch names are not attempts: they are expected noise.
-_SCRATCH_RE = LazyPattern(r"(?:~|\.swp|\.swo|\.swx|\.tmp|\.bak|\.orig|\.part|#)$")
+_SCRATCH_RE = re.compile(r"(?:~|\.swp|\.swo|\.swx|\.tmp|\.bak|\.orig|\.part|#)$")
 
 
 class TurnName(NamedTuple):
@@ -66,6 +67,27 @@ def slugify(name: str) -> str:
     if len(slug) > SLUG_MAX:
         slug = slug[:SLUG_MAX].rstrip("-")
     return slug
+
+
+def parse_roster(value: object, *, repeats: bool = False) -> tuple[str, ...]:
+    """The roster as `init --participants` gives it (`a,b`) or TASK.md's `participants:` holds it (a list, or
+    that string): its slugs in order, each once (empty when it names no one).
+
+    RosterFormatError says what is wrong.  `repeats`: a slug listed twice counts once instead of being refused
+    (TASK.md, which a person may edit by hand; `init` refuses it, so the files it writes never repeat one).
+    """
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    if not isinstance(value, list) or not all(isinstance(part, str) for part in value):
+        raise RosterFormatError("not a list of slugs (lowercase letters, digits, single hyphens)")
+    roster = tuple(dict.fromkeys(value))
+    bad = [part for part in roster if not is_slug(part)]
+    if bad:
+        raise RosterFormatError(f"not slugs: {', '.join(bad)} (see `multidebate slug NAME`)")
+    if len(roster) != len(value) and not repeats:
+        twice = sorted({part for part in value if value.count(part) > 1})
+        raise RosterFormatError(f"listed twice: {', '.join(twice)}; each participant once")
+    return roster
 
 
 @functools.lru_cache(maxsize=65536)  # a validate meets each name several times (listing, ledger, peers read)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .blocks import Heading, Outline, outline
@@ -43,7 +43,6 @@ class Section:
     heading: str
     body: str
     body_line: int
-    as_label: bool = False
 
     @property
     def text(self) -> str:
@@ -66,7 +65,6 @@ class ParsedTurn:
     converged_reason: str
     mentions: tuple[Mention, ...]
     findings: tuple[Finding, ...]
-    extra_sections: tuple[str, ...] = field(default=())
     profile: Profile = PROFILE_V1
     review_items: tuple[Any, ...] = ()  # a review turn's FindingItems or ResponseItems (review_items.py)
 
@@ -149,10 +147,9 @@ def read_converged(raw: str) -> tuple[bool | None, str, str | None, str]:
     plain = _strip_emphasis(first)
     plain = re.sub(r"^converged\s*\**\s*[:=]?\s*\**\s*", "", plain, flags=re.IGNORECASE).strip(_EMPHASIS + " ")
     word_match = re.match(r"([A-Za-z]+)(.*)$", plain)
-    word = word_match.group(1).lower() if word_match else ""
-    if word not in ("yes", "no"):
+    if word_match is None or word_match.group(1).lower() not in ("yes", "no"):
         return None, "", "E050", f"Converged `{first}` is not `yes` or `no`; write `yes` or `no — <reason>`"
-    assert word_match is not None
+    word = word_match.group(1).lower()
     reason = re.sub(r"^[\s.,;:!\u2014\u2013*_-]+", "", word_match.group(2)).strip()
     reason = reason.strip("()").strip()
     canonical = f"{word} \u2014 {reason}" if reason else word
@@ -207,26 +204,23 @@ class _Reader:
         self.infer = profile is None
         self.profile = profile or PROFILE_V1
         self.findings: list[Finding] = []
-        self.metadata: dict[str, Any] = {}
-        self.line_offset = 0
-        self.body = text
-        self.outline: Outline | None = None
+        # the frontmatter and the outline are pure functions of the text: read here, so every step has them
+        self.split = split_frontmatter(text)
+        self.metadata: dict[str, Any] = self.split.metadata
+        self.line_offset = self.split.body_line - 1
+        self.outline: Outline = outline(self.split.body)
 
     def add(self, line: int, code: str, message: str) -> None:
         self.findings.append(finding(self.path, line, code, message))
 
     def run(self) -> ParsedTurn:
-        split = split_frontmatter(self.body)
-        if split.error:
-            self.add(split.error_line, "E010", split.error)
-        self.metadata = split.metadata
+        if self.split.error:
+            self.add(self.split.error_line, "E010", self.split.error)
         self._check_metadata()
-        self.line_offset = split.body_line - 1
-        self.outline = outline(split.body)
         if self.infer:
             self.profile = self._inferred_profile()
         title, t_turn, t_slug = self._title()
-        sections, extras = self._sections()
+        sections = self._sections()
         self._labels(sections)
         self._check_order(sections)
         turn = self.name.turn if self.name else t_turn
@@ -249,14 +243,12 @@ class _Reader:
             converged_reason=reason,
             mentions=tuple(mentions),
             findings=tuple(self.findings),
-            extra_sections=tuple(extras),
             profile=self.profile,
             review_items=tuple(review_items),
         )
 
     def _inferred_profile(self) -> Profile:
         """A review turn (`## Findings` or `## Responses`) is read as one; anything else as an open debate's."""
-        assert self.outline is not None
         for heading in self.outline.headings:
             if heading.level > 2:
                 continue
@@ -280,7 +272,6 @@ class _Reader:
         return line + self.line_offset
 
     def _title(self) -> tuple[str | None, int | None, str | None]:
-        assert self.outline is not None
         for heading in self.outline.headings:
             match = _TITLE_RE.match(_strip_emphasis(heading.text))
             if match is None:
@@ -305,8 +296,7 @@ class _Reader:
         self.add(1 + self.line_offset, "E020", f"no title; the first heading must be `{expected}`")
         return None, None, None
 
-    def _sections(self) -> tuple[dict[str, Section], list[str]]:
-        assert self.outline is not None
+    def _sections(self) -> dict[str, Section]:
         outline_ = self.outline
         # A heading opens a section when it names one (any level) or is a level-1/2
         # heading (an extra section); other headings are content of the section.
@@ -320,7 +310,6 @@ class _Reader:
             elif name is not None or heading.level <= 2:
                 openers.append((heading, name))
         sections: dict[str, Section] = {}
-        extras: list[str] = []
         for index, (heading, name) in enumerate(openers):
             if name == "__title__":
                 continue
@@ -328,7 +317,6 @@ class _Reader:
             body = outline_.text[heading.end:end]
             line = self._line(heading)
             if name is None:
-                extras.append(heading.text)
                 self.add(line, "W033", f"extra section `{heading.text}`; the format's sections are "
                          f"{', '.join(self.profile.sections)}")
                 continue
@@ -344,11 +332,10 @@ class _Reader:
                 self.add(line, "W031", f"section heading `## {heading.text}` should be exactly `## {name}`")
             sections[name] = Section(name, line, heading.level, heading.text, body,
                                      outline_.line_of(heading.end) + self.line_offset)
-        return sections, extras
+        return sections
 
     def _labels(self, sections: dict[str, Section]) -> None:
         """Sections written as `**Confidence:** 85` lines, read when no heading has them."""
-        assert self.outline is not None
         missing = [n for n in self.profile.sections if n not in sections]
         if not missing:
             return
@@ -373,7 +360,7 @@ class _Reader:
                 following = text[pos:].split("\n\n", 1)[0]
                 body = following + "\n"
             line_no = number + self.line_offset
-            sections[name] = Section(name, line_no, 0, line.strip(), body, line_no, as_label=True)
+            sections[name] = Section(name, line_no, 0, line.strip(), body, line_no)
             missing.remove(name)
             self.add(line_no, "W035", f"`{line.strip()[:60]}` is an inline label; write the section as "
                      f"`## {name}` with the value on the next line")
@@ -387,7 +374,7 @@ class _Reader:
                      + ", ".join(self.profile.sections))
 
     def _check_presence(self, sections: dict[str, Section], turn: int | None) -> None:
-        last_line = self.outline.line_of(len(self.outline.text) - 1) + self.line_offset if self.outline else 1
+        last_line = self.outline.line_of(len(self.outline.text) - 1) + self.line_offset
         for name in self.profile.sections:
             if name in self.profile.later_turns_only and turn == 1:
                 if name in sections:

@@ -19,9 +19,7 @@ import itertools
 import re
 from collections import Counter
 
-from .lazy_re import LazyPattern
-
-__all__ = ["recommendation", "key_terms", "slug_words", "stem"]
+__all__ = ["recommendation", "key_terms", "slug_words", "stem", "weighs_over"]
 
 _STOP = frozenset(
     """a an the and or but if then than so of to in on at by for from with within into onto as is are was were be
@@ -44,12 +42,29 @@ _NEGATORS = frozenset(
     "rather neither".split()
 )
 _SCOPE_END = frozenset("but and so yet then while whereas because".split())
-_WORD_RE = LazyPattern(r"[a-z0-9][a-z0-9'+#]*")
-_CLAUSE_RE = LazyPattern(r"[,;:.!?()\[\]\u2014\u2013]|\s-\s|\n")
-_BOLD_OPEN_RE = LazyPattern(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)*(\*\*|__)(.+?)\1", re.DOTALL)
-_LIST_ITEM_RE = LazyPattern(r"^\s*(?:[-*+]|\d+[.)])\s+")
-_HEAD_SPLIT_RE = LazyPattern(r"[,;:(\u2014\u2013]|\s-\s")
-_LABEL_RE = LazyPattern(r"^(?:final\s+)?(?:answer|recommendation|tl;?dr|verdict|decision|summary|position)\s*:\s*",
+_PREFER_VERBS = frozenset("prefer prefers preferring favor favors favoring favour favours favouring choose choosing "
+                          "pick picking select selecting".split())
+# verbs a transport or a path follows: "run over HTTP", "talk over gRPC" choose HTTP and gRPC
+_OVER_VERBS = frozenset("run runs talk talks send sends communicate go goes travel fail fails roll rolls hand take "
+                        "switch move carry stream tunnel serve expose call connect sync replicate".split())
+
+
+def weighs_over(before: list[str]) -> bool:
+    """Whether an "over" after these (lowercased) words of a clause sets aside what follows it.
+
+    "Prefer composition over inheritance", "Tabs over spaces": the words after
+    "over" are what the line does not choose.  "Talk over gRPC" chooses gRPC.
+    """
+    if any(word in _PREFER_VERBS for word in before):
+        return True
+    return len(before) == 1 and before[0] not in _OVER_VERBS and before[0] not in _STOP
+# an identifier ("reject_on_worker_lost") is one word: its parts are no negation or term of their own
+_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'+#]*(?:_[a-z0-9'+#]+)*")
+_CLAUSE_RE = re.compile(r"[,;:.!?()\[\]\u2014\u2013]|\s-\s|\n")
+_BOLD_OPEN_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)*(\*\*|__)(.+?)\1", re.DOTALL)
+_LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_HEAD_SPLIT_RE = re.compile(r"[,;:(\u2014\u2013]|\s-\s")
+_LABEL_RE = re.compile(r"^(?:final\s+)?(?:answer|recommendation|tl;?dr|verdict|decision|summary|position)\s*:\s*",
                        re.IGNORECASE)
 
 
@@ -150,6 +165,8 @@ def _word_term(raw: str) -> tuple[str, str]:
     parsing every file.
     """
     word = raw.strip("'")
+    if word.endswith("'s") and len(word) > 3:
+        word = word[:-2]  # "the standard library's zoneinfo" affirms "library", as a negated "library" would deny it
     if word in _NEGATORS:
         return word, _NEGATE
     if word in _SCOPE_END:
@@ -165,8 +182,12 @@ def key_terms(text: str, ignore: frozenset[str] = frozenset(), signed: bool = Tr
     lowered = text.lower().replace("\u2019", "'")
     for clause in _CLAUSE_RE.split(lowered):
         negated = False
+        seen: list[str] = []
         for raw in _WORD_RE.findall(clause):
             word, term = _word_term(raw)
+            if word == "over" and weighs_over(seen):
+                negated = True
+            seen.append(word)
             if term is _NEGATE:
                 negated = True
             elif term is _END_SCOPE:

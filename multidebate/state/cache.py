@@ -1,22 +1,21 @@
-"""The parse cache: JSON shards per turn under `.multidebate/cache/`.
+"""The parse cache: two JSON shards per turn under `.multidebate/cache/`.
 
-A file's summary is reused only while its identity is unchanged: size,
-mtime and ctime in nanoseconds, and inode.  Rewriting a file changes its
-ctime, which no user-space call can set back, so an edited file is never
-answered from the cache.  The cache is an optimisation only: a missing,
-damaged, foreign-version or unwritable cache just means parsing again.
+A file's records are reused only while its identity is unchanged: size,
+mtime and ctime in nanoseconds, and inode (layout.FileIdentity).  Rewriting
+a file changes its ctime, which no user-space call can set back, so an
+edited file is never answered from the cache.  The cache is an optimisation
+only: a missing, damaged, foreign-version or unwritable cache just means
+parsing again.
 
-Each turn has four shards, each mapping a file name to its identity and a
+Each turn has two shards, each mapping a file name to its identity and a
 record, so that a command decodes only what it uses:
 
-- `turn-N.json`: what every command needs of every file (findings, hash,
-  Confidence, Converged); a status of 10,000 files decodes only these;
-- `turn-N.refs.json`: mentions, peers read and claims (validate, and the
-  verdict's notes on the last turn);
-- `turn-N.sig.json`: the Answer's text and signature, for the turns a
-  command compares;
-- `turn-N.vocab.json`: each file's vocabulary, for the quote check, held one
-  turn at a time.
+- `turn-N.json`, the core: what every command needs of every file (an
+  Entry: findings, hash, Confidence, Converged); a status of 10,000 files
+  decodes only these;
+- `turn-N.details.json`: each file's Details (mentions, peers read, claims,
+  the Answer's signature and text) and vocabulary, decoded for the turns a
+  command compares or checks quotes in, a few turns at a time.
 """
 
 from __future__ import annotations
@@ -31,15 +30,14 @@ from ..protocol.answer import AnswerSig
 from ..protocol.findings import CODES, Finding
 from ..protocol.mentions import Claim, Mention
 from ..protocol.profile import PROFILE_V1
-from .atomic import replace_file
-from .entry import Entry, Refs, read_entry
-from .folder import STATE_DIR, TurnEntry
-from .layout import make_state_dirs, read_state
+from .details import DetailStore
+from .entry import Details, Entry, read_entry
+from .folder import TurnFile
+from .layout import FileIdentity, cache_dir, read_state, write_json_state
 
-__all__ = ["CACHE_FORMAT", "ProgressHook", "cache_dir", "code_stamp", "load_shard", "read_entries", "report_progress",
-           "store_shard"]
+__all__ = ["CACHE_FORMAT", "ProgressHook", "code_stamp", "load_shard", "read_entries", "report_progress", "store_shard"]
 
-CACHE_FORMAT = 14
+CACHE_FORMAT = 15
 
 
 def code_stamp(package_dir: str) -> str:
@@ -82,11 +80,7 @@ def _modules(directory: str) -> list[str]:
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _STAMP = f"{CACHE_FORMAT}:{__version__}:{PROFILE_V1.name}:{code_stamp(_PACKAGE_DIR)}"
-_SIDES = (".refs", ".sig", ".vocab")
-
-
-def cache_dir(folder: str) -> str:
-    return os.path.join(folder, STATE_DIR, "cache")
+_DETAILS = ".details"
 
 
 def _shard_name(turn: int, kind: str = "") -> str:
@@ -107,11 +101,8 @@ def load_shard(path: str) -> dict[str, Any]:
 
 def store_shard(path: str, files: dict[str, Any]) -> None:
     """Replace a shard atomically; a read-only folder or a full disk only means no cache."""
-    # dumps, not dump: dump streams through the pure-Python encoder, dumps runs in C
-    data = json.dumps({"stamp": _STAMP, "files": files}, separators=(",", ":")).encode("utf-8")
     try:
-        make_state_dirs(os.path.dirname(path))
-        replace_file(path, data, ".cache-")
+        write_json_state(path, {"stamp": _STAMP, "files": files})
     except OSError:
         pass  # a read-only folder or a full disk: the next reader parses again
 
@@ -127,78 +118,69 @@ def report_progress(hook: ProgressHook | None) -> None:
     _PROGRESS[:] = [hook] if hook is not None else []
 
 
-# One vocabulary shard at a time: the quote check walks the turns in order, so
-# memory stays at one turn's vocabulary however long the debate.
-_VOCAB_SLOT: dict[str, Any] = {"path": None, "files": {}}
+class _ShardSource:
+    """The details shards of a debate, each decoded on first use; a few turns held at a time (the DetailSource).
 
+    The verdict compares turn N with turn N-1 and the quote check walks the
+    turns in order, looking a claim up in the previous turn's vocabulary: so
+    three decoded shards are enough, and memory stays at three turns'
+    details however long the debate.
+    """
 
-class _TurnDetails:
-    """One turn's side shards, each read on first use (the entry's `Details`)."""
+    _HELD = 3
 
-    def __init__(self, where: str, turn: int, identities: dict[str, list[int]]) -> None:
-        self.paths = {kind: os.path.join(where, _shard_name(turn, kind)) for kind in _SIDES}
-        self.identities = identities
-        self.loaded: dict[str, dict[str, Any]] = {}
+    def __init__(self, where: str, identities: dict[str, FileIdentity]) -> None:
+        self.where = where
+        self.identities = identities  # of every turn file whose core record came from the cache
+        self.loaded: dict[int, dict[str, Any]] = {}
 
-    def _take(self, kind: str, name: str, size: int) -> list[Any] | None:
-        """The record of `name` in a side shard, when its identity matches; handed over, not kept."""
-        files = self.loaded.get(kind)
+    def _record(self, entry: Entry) -> list[Any] | None:
+        files = self.loaded.get(entry.turn)
         if files is None:
-            files = self.loaded[kind] = load_shard(self.paths[kind])
-        cached = files.pop(name, None)  # each entry asks once and keeps the built value
-        if isinstance(cached, list) and len(cached) == size + 1 and cached[0] == self.identities.get(name):
+            files = load_shard(os.path.join(self.where, _shard_name(entry.turn, _DETAILS)))
+            self.loaded[entry.turn] = files
+            while len(self.loaded) > self._HELD:
+                del self.loaded[next(iter(self.loaded))]  # the oldest turn decoded
+        cached = files.get(entry.filename)
+        identity = self.identities.get(entry.filename)
+        if identity is not None and isinstance(cached, list) and len(cached) == 7 and cached[0] == list(identity):
             return cached[1:]
-        self.discard(kind)
+        self.discard(entry.turn)
         return None
 
-    def discard(self, kind: str) -> None:
-        """Drop a side shard that lacks a current file's record: the next reader parses the turn and rewrites it.
+    def discard(self, turn: int) -> None:
+        """Drop a details shard that lacks a current file's record: the next reader parses the turn and rewrites it.
 
         Only a damaged or tampered shard lacks one (every write stores a turn's
         shards together); this run parses the files it needs instead.
         """
+        self.loaded.pop(turn, None)
         try:
-            os.unlink(self.paths[kind])
+            os.unlink(os.path.join(self.where, _shard_name(turn, _DETAILS)))
         except OSError:
             pass
 
-    def refs(self, name: str) -> Refs | None:
-        record = self._take(".refs", name, 3)
+    def details(self, entry: Entry) -> Details | None:
+        record = self._record(entry)
         if record is None:
             return None
         try:
-            mentions, peers_read, claims = record
-            return (
+            mentions, peers_read, claims, sig, answer = record[:5]
+            return Details(
                 tuple(Mention(str(sec), str(text), int(line), tuple(slugs), bool(everyone), bool(absent))
                       for sec, text, line, slugs, everyone, absent in mentions),
                 None if peers_read is None else tuple((str(file), str(digest)) for file, digest in peers_read),
                 tuple(Claim(int(line), str(peer), str(text), tuple(terms)) for line, peer, text, terms in claims),
-            )
+                AnswerSig.from_json(sig), str(answer))
         except (TypeError, ValueError):
-            self.discard(".refs")
+            self.discard(entry.turn)
             return None
 
-    def sig(self, name: str) -> tuple[AnswerSig, str] | None:
-        record = self._take(".sig", name, 2)
-        if record is None:
+    def vocabulary(self, entry: Entry) -> str | None:
+        record = self._record(entry)
+        if record is None or not isinstance(record[5], str):
             return None
-        try:
-            return AnswerSig.from_json(record[0]), str(record[1])
-        except (KeyError, TypeError, ValueError, AssertionError):
-            self.discard(".sig")
-            return None
-
-    def vocab(self, name: str) -> str | None:
-        # not `_take`: the quote check asks for a peer's vocabulary once per claim on it
-        path = self.paths[".vocab"]
-        if _VOCAB_SLOT["path"] != path:
-            _VOCAB_SLOT["path"], _VOCAB_SLOT["files"] = path, load_shard(path)
-        cached = _VOCAB_SLOT["files"].get(name)
-        if isinstance(cached, list) and len(cached) == 2 and cached[0] == self.identities.get(name) \
-                and isinstance(cached[1], str):
-            return cached[1]
-        self.discard(".vocab")
-        return None
+        return record[5]
 
 
 def _core_json(entry: Entry) -> list[Any]:
@@ -207,90 +189,89 @@ def _core_json(entry: Entry) -> list[Any]:
             entry.converged, entry.converged_reason]
 
 
-def _side_json(entry: Entry) -> dict[str, list[Any]]:
-    return {
-        # 160 characters keep an item's kind ("minor:", "None") and gist; claims keep their own text
-        ".refs": [[[m.section, m.text[:160], m.line, list(m.slugs), m.everyone, m.absent] for m in entry.mentions],
-                  None if entry.reading_record is None else [list(p) for p in entry.reading_record],
-                  [[c.line, c.peer, c.text, list(c.terms)] for c in entry.claims]],
-        ".sig": [entry.sig.as_json(), entry.answer],
-        ".vocab": [entry.vocab],
-    }
+def _details_json(details: Details, vocabulary: str) -> list[Any]:
+    # 160 characters keep an item's kind ("minor:", "None") and gist; claims keep their own text
+    return [[[m.section, m.text[:160], m.line, list(m.slugs), m.everyone, m.absent] for m in details.mentions],
+            None if details.reading_record is None else [list(p) for p in details.reading_record],
+            [[c.line, c.peer, c.text, list(c.terms)] for c in details.claims],
+            details.sig.as_json(), details.answer, vocabulary]
 
 
-def _entry_from_core(record: list[Any], turn_entry: TurnEntry, details: _TurnDetails) -> Entry:
+def _entry_from_core(record: list[Any], turn_file: TurnFile, identity: FileIdentity) -> Entry:
     """An Entry from its core record (KeyError/TypeError/ValueError on a damaged one)."""
     found, sha256, readable, confidence, converged, why = record
-    path = turn_entry.path
+    path = turn_file.path
     findings = tuple(Finding(path, int(line), str(code), CODES[str(code)][0], str(message))
                      for line, code, message in found) if found else ()
-    assert turn_entry.identity is not None
-    return Entry(turn_entry.name.turn, turn_entry.name.slug, path, findings, turn_entry.identity[1] / 1e9,
-                 str(sha256), bool(readable), confidence, converged, str(why), path, details)
+    if confidence is not None and not isinstance(confidence, int) or converged not in (None, True, False):
+        raise ValueError("not a core record")
+    return Entry(turn_file.name.turn, turn_file.name.slug, path, findings, identity[1] / 1e9, str(sha256),
+                 bool(readable), confidence, converged, str(why), path)
 
 
-def read_entries(folder: str, turns: Iterable[TurnEntry], use_cache: bool = True) -> dict[tuple[int, str], Entry]:
-    """Entries for these turn files, from the cache where a file's identity is unchanged."""
-    by_turn: dict[int, list[TurnEntry]] = {}
-    for turn_entry in turns:
-        by_turn.setdefault(turn_entry.name.turn, []).append(turn_entry)
+def read_entries(folder: str, turns: Iterable[TurnFile],
+                 use_cache: bool = True) -> tuple[dict[tuple[int, str], Entry], DetailStore]:
+    """Entries for these turn files, from the cache where a file's identity is unchanged, and their store."""
+    by_turn: dict[int, list[TurnFile]] = {}
+    for turn_file in turns:
+        by_turn.setdefault(turn_file.name.turn, []).append(turn_file)
     total = sum(len(group) for group in by_turn.values())
     where = cache_dir(folder)
     try:
         present = set(os.listdir(where)) if use_cache else set()  # one listing, not a stat per shard
     except OSError:
         present = set()
+    source = _ShardSource(where, {})
+    store = DetailStore(source if use_cache else None)
     done = 0
     entries: dict[tuple[int, str], Entry] = {}
     for turn, group in sorted(by_turn.items()):
         path = os.path.join(where, _shard_name(turn))
-        # a turn whose side shards are not all there is parsed again, so that they are written
-        complete = use_cache and all(_shard_name(turn, kind) in present for kind in _SIDES)
+        # a turn whose details shard is missing is parsed again, so that it is written
+        complete = use_cache and _shard_name(turn, _DETAILS) in present
         shard = load_shard(path) if complete else {}
-        identities = {t.filename: list(t.identity) for t in group if t.identity is not None}
-        details = _TurnDetails(where, turn, identities)
         kept: dict[str, Any] = {}
-        parsed: dict[str, Entry] = {}
-        for turn_entry in group:
-            name = turn_entry.filename
-            identity = identities.get(name)
+        parsed: dict[str, tuple[FileIdentity, Entry, list[Any]]] = {}
+        for turn_file in group:
+            name = turn_file.filename
+            identity = turn_file.identity
             cached = shard.get(name)
             entry = None
-            if identity is not None and isinstance(cached, list) and len(cached) == 2 and cached[0] == identity:
+            if identity is not None and isinstance(cached, list) and len(cached) == 2 and cached[0] == list(identity):
                 try:
-                    entry = _entry_from_core(cached[1], turn_entry, details)
+                    entry = _entry_from_core(cached[1], turn_file, identity)
                     kept[name] = cached
-                except (KeyError, TypeError, ValueError, AssertionError):
+                    source.identities[name] = identity
+                except (KeyError, TypeError, ValueError):
                     entry = None
             if entry is None:
-                entry = read_entry(turn_entry)
+                read = read_entry(turn_file)
+                entry = read.entry
                 done += 1
                 for hook in _PROGRESS:
                     hook(done, total)
+                # stream, do not hold: the vocabulary and parse are in the cache (or read again on demand)
+                store.remember(entry, read.details, *(() if use_cache else (read.vocabulary, read.parsed)))
                 if identity is not None:
-                    parsed[name] = entry
-            entries[(turn, turn_entry.name.slug)] = entry
+                    parsed[name] = (identity, entry, _details_json(read.details, read.vocabulary))
+            entries[(turn, turn_file.name.slug)] = entry
         if use_cache and (parsed or len(kept) != len(shard)):
-            _rewrite(path, details, kept, parsed)
-            for entry in parsed.values():
-                # stream, do not hold: the text and vocabulary are in the cache (or re-read on demand)
-                entry.details = details
-                entry.__dict__.pop("parsed", None)
-                entry.__dict__.pop("_vocab", None)
-    return entries
+            _rewrite(where, turn, kept, parsed)
+            source.identities.update({name: identity for name, (identity, _e, _d) in parsed.items()})
+            source.loaded.pop(turn, None)
+    return entries, store
 
 
-def _rewrite(path: str, details: _TurnDetails, kept: dict[str, Any], parsed: dict[str, Entry]) -> None:
+def _rewrite(where: str, turn: int, kept: dict[str, Any], parsed: dict[str, tuple[FileIdentity, Entry, list[Any]]]
+             ) -> None:
     """Store a turn's shards again: unchanged files keep their records, parsed ones get new ones."""
     core = dict(kept)
-    core.update({name: [details.identities[name], _core_json(entry)] for name, entry in parsed.items()})
-    store_shard(path, core)
+    core.update({name: [list(identity), _core_json(entry)] for name, (identity, entry, _d) in parsed.items()})
+    store_shard(os.path.join(where, _shard_name(turn)), core)
     if not parsed:
-        return  # only files gone: the side shards' extra records are harmless and ignored
-    fresh = {name: _side_json(entry) for name, entry in parsed.items()}
-    for kind in _SIDES:
-        old = load_shard(details.paths[kind])  # from disk: the loaded copy hands its records over
-        side = {n: v for n, v in old.items() if n in kept}
-        side.update({name: [details.identities[name], *records[kind]] for name, records in fresh.items()})
-        store_shard(details.paths[kind], side)
-    _VOCAB_SLOT["path"] = None
+        return  # only files gone: the details shard's extra records are harmless and ignored
+    details_path = os.path.join(where, _shard_name(turn, _DETAILS))
+    old = load_shard(details_path)
+    side = {n: v for n, v in old.items() if n in kept}
+    side.update({name: [list(identity), *record] for name, (identity, _e, record) in parsed.items()})
+    store_shard(details_path, side)

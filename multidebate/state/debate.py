@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .cache import read_entries
-from .entry import Entry, read_entry
+from .details import DetailStore
+from .entry import Details, Entry, read_entry
 from .folder import Scan, scan_folder
 from .sealed import published_turns, sealed_turns
 from .task import Task, load_task
 
-__all__ = ["Entry", "Debate", "load_debate", "read_entry", "visible_scan"]
+if TYPE_CHECKING:
+    from ..protocol.parse import ParsedTurn
+
+__all__ = ["Details", "Entry", "Debate", "load_debate", "read_entry", "visible_scan"]
 
 
 class Debate(NamedTuple):
@@ -21,6 +25,19 @@ class Debate(NamedTuple):
     task: Task | None
     entries: dict[tuple[int, str], Entry]
     sealed_pending: dict[int, frozenset[str]]
+    store: DetailStore
+
+    def details(self, entry: Entry) -> Details:
+        """What the file says of its peers, and its Answer as the comparison needs it."""
+        return self.store.details(entry)
+
+    def vocabulary(self, entry: Entry) -> str:
+        """The file's key terms, for the quote check."""
+        return self.store.vocabulary(entry)
+
+    def parsed(self, entry: Entry) -> ParsedTurn | None:
+        """The file's full parse (its sections), read again on first use."""
+        return self.store.parsed(entry)
 
     @property
     def participants(self) -> tuple[str, ...]:
@@ -91,5 +108,5 @@ def load_debate(folder: str, use_cache: bool = True) -> Debate:
     Unchanged files come from the parse cache (cache.py).
     """
     scan, task, pending = visible_scan(folder)
-    entries = read_entries(folder, scan.turns, use_cache)
-    return Debate(folder, scan, task, entries, pending)
+    entries, store = read_entries(folder, scan.turns, use_cache)
+    return Debate(folder, scan, task, entries, pending, store)

@@ -10,12 +10,12 @@ from typing import NamedTuple
 from ..protocol.errors import FolderError
 from ..protocol.naming import TurnName, looks_like_turn_attempt, parse_turn_name
 
-__all__ = ["STATE_DIR", "Scan", "TurnEntry", "scan_folder", "scan_of"]
+__all__ = ["STATE_DIR", "Scan", "TurnFile", "scan_folder", "scan_of"]
 
-from .layout import STATE_DIR
+from .layout import STATE_DIR, file_identity
 
 
-class TurnEntry(NamedTuple):
+class TurnFile(NamedTuple):
     """A directory entry whose name is a canonical turn-file name."""
 
     name: TurnName
@@ -37,8 +37,8 @@ class Scan:
     at import, and `status` must start in a blink.  Treat it as immutable.
     """
 
-    def __init__(self, folder: str, turns: tuple[TurnEntry, ...], attempts: tuple[str, ...], has_task: bool,
-                 by_slug: dict[str, dict[int, TurnEntry]], strays: tuple[TurnEntry, ...] = ()) -> None:
+    def __init__(self, folder: str, turns: tuple[TurnFile, ...], attempts: tuple[str, ...], has_task: bool,
+                 by_slug: dict[str, dict[int, TurnFile]], strays: tuple[TurnFile, ...] = ()) -> None:
         self.folder = folder
         self.turns = turns
         self.attempts = attempts
@@ -59,7 +59,7 @@ class Scan:
     def current_turn(self) -> int:
         return max((t.name.turn for t in self.turns), default=0)
 
-    def entry(self, turn: int, slug: str) -> TurnEntry | None:
+    def entry(self, turn: int, slug: str) -> TurnFile | None:
         return self.by_slug.get(slug, {}).get(turn)
 
     def own_count(self, slug: str) -> int:
@@ -72,14 +72,9 @@ class Scan:
         restricted.strays = tuple(sorted(self.strays + restricted.strays, key=_order))
         return restricted
 
-    def gaps(self) -> list[TurnEntry]:
+    def gaps(self) -> list[TurnFile]:
         """Turn files N of a slug with no unbroken run of files 1..N-1 before them (the strays)."""
         return list(self.strays)
-
-
-def served_record_path(folder: str, slug: str, turn: int) -> str:
-    """Where `next` records the hashes of the peer files it served for `slug`'s `turn` (write reads it)."""
-    return os.path.join(folder, STATE_DIR, "served", f"{slug}.turn-{turn}.json")
 
 
 def scan_folder(folder: str) -> Scan:
@@ -92,7 +87,7 @@ def scan_folder(folder: str) -> Scan:
         # sealed turns, keys and the ledger live there: read as a debate, they would show unpublished turns
         raise FolderError(f"{folder} is inside a debate's {STATE_DIR}/ (the tool's own state), not a debate "
                           "folder: give the folder that holds TASK.md and the turn files")
-    turns: list[TurnEntry] = []
+    turns: list[TurnFile] = []
     attempts: list[str] = []
     has_task = False
     try:
@@ -113,27 +108,27 @@ def scan_folder(folder: str) -> Scan:
                     info = entry.stat(follow_symlinks=False)
                     is_file = not is_link and stat.S_ISREG(info.st_mode)
                     if is_file:
-                        identity = (info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+                        identity = file_identity(info)
                 except OSError:
                     is_file = False
-                turns.append(TurnEntry(parsed, entry.path, is_file, is_link, identity))  # entry.path: folder joined to name
+                turns.append(TurnFile(parsed, entry.path, is_file, is_link, identity))  # entry.path: folder joined to name
     except OSError as exc:
         raise FolderError(f"cannot list {folder}: {exc.strerror or exc}") from exc
     return scan_of(folder, turns, attempts, has_task)
 
 
-def scan_of(folder: str, turns: list[TurnEntry], attempts: list[str] | tuple[str, ...] = (),
+def scan_of(folder: str, turns: list[TurnFile], attempts: list[str] | tuple[str, ...] = (),
             has_task: bool = False) -> Scan:
     """The Scan of turn entries already known (the watcher keeps them between listings)."""
-    every: dict[str, dict[int, TurnEntry]] = {}
-    for turn_entry in turns:
-        every.setdefault(turn_entry.name.slug, {})[turn_entry.name.turn] = turn_entry
+    every: dict[str, dict[int, TurnFile]] = {}
+    for turn_file in turns:
+        every.setdefault(turn_file.name.slug, {})[turn_file.name.turn] = turn_file
     # A slug's turns are the unbroken run 1, 2, ... of its files; any later file is a stray.  So the
     # debate's turn number is bounded by the number of files, never by a number in a name: a
     # hand-made `turn-999999999-x.md` must not make every command walk a billion turns.
-    by_slug: dict[str, dict[int, TurnEntry]] = {}
-    kept: list[TurnEntry] = []
-    strays: list[TurnEntry] = []
+    by_slug: dict[str, dict[int, TurnFile]] = {}
+    kept: list[TurnFile] = []
+    strays: list[TurnFile] = []
     for slug, files in every.items():
         number = 1
         while number in files:
@@ -147,5 +142,5 @@ def scan_of(folder: str, turns: list[TurnEntry], attempts: list[str] | tuple[str
     return Scan(folder, tuple(kept), tuple(sorted(attempts)), has_task, by_slug, tuple(strays))
 
 
-def _order(entry: TurnEntry) -> tuple[int, str]:
+def _order(entry: TurnFile) -> tuple[int, str]:
     return (entry.name.turn, entry.name.slug)

@@ -6,7 +6,9 @@ key's sha256 is kept (in `.multidebate/keys/<slug>.json`), so a peer reading
 the folder cannot learn it.  This guards against two sessions picking one
 slug by accident, not against a hostile user of the same folder.
 
-A person recovers a slug whose key was lost by deleting its key file: the
+A person recovers a slug whose key was lost with `multidebate handover`
+(`reissue` here): a new key replaces the old one, and the person hands it to
+the session that continues the slug.  Deleting the key file also works: the
 next `write` under that slug claims it again and prints a new key.
 """
 
@@ -19,18 +21,14 @@ import os
 from datetime import datetime, timezone
 
 from .atomic import create_exclusive
-from .folder import STATE_DIR, Scan
-from .layout import make_state_dirs, read_state
+from .folder import Scan
+from .layout import key_path, make_state_dirs, read_state, write_state
 
-__all__ = ["key_path", "claim", "check_key", "free_slug", "is_claimed", "KeyMismatch"]
+__all__ = ["claim", "check_key", "free_slug", "is_claimed", "reissue", "KeyMismatch"]
 
 
 class KeyMismatch(Exception):
     """Internal: the slug is claimed and the key given does not open it (None: no key given)."""
-
-
-def key_path(folder: str, slug: str) -> str:
-    return os.path.join(folder, STATE_DIR, "keys", f"{slug}.json")
 
 
 def _digest(key: str) -> str:
@@ -71,6 +69,15 @@ def claim(folder: str, slug: str) -> str | None:
     make_state_dirs(os.path.dirname(path))
     if not create_exclusive(path, (json.dumps(record) + "\n").encode("utf-8")):
         return None
+    return key
+
+
+def reissue(folder: str, slug: str) -> str:
+    """A new key for `slug`, replacing its old one (which stops working): a person hands the slug over."""
+    key = os.urandom(8).hex()
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    record = {"slug": slug, "key_sha256": _digest(key), "claimed_at": now, "handed_over": True}
+    write_state(key_path(folder, slug), (json.dumps(record) + "\n").encode("utf-8"))
     return key
 
 

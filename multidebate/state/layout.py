@@ -1,4 +1,10 @@
-"""Files under a debate's `.multidebate/`: read and written never through a link, never blocking.
+"""The layout of a debate's `.multidebate/` and the one way its files are read and written.
+
+Every path under `.multidebate/` is built here (cache, ledger, keys, sealed
+turns, served records), and so is a file's identity (the stat fields the
+caches key on) and the one atomic JSON write.
+
+Files there are read and written never through a link, never blocking.
 
 Anyone with access to the folder can put a symlink, a FIFO or a plain file
 where the tool keeps its ledger, keys, cache and served records.  Followed,
@@ -15,9 +21,68 @@ import errno
 import os
 import stat
 
-__all__ = ["STATE_DIR", "check_state_dirs", "make_state_dirs", "open_state_append", "read_state", "write_state"]
+__all__ = ["STATE_DIR", "FileIdentity", "cache_dir", "check_state_dirs", "checks_cache_path", "file_identity",
+           "key_path", "ledger_dir", "ledger_path", "lstat_identity", "make_state_dirs", "open_state_append",
+           "read_state", "sealed_dir", "served_path", "state_root", "task_cache_path", "write_json_state",
+           "write_state"]
 
 STATE_DIR = ".multidebate"
+
+# (size, mtime_ns, inode, ctime_ns): a rewrite changes the ctime, which no user-space call can set back, so an
+# unchanged identity means an unchanged file as far as the caches are concerned.
+FileIdentity = tuple[int, int, int, int]
+
+
+def state_root(folder: str) -> str:
+    return os.path.join(folder, STATE_DIR)
+
+
+def cache_dir(folder: str) -> str:
+    """The parse cache's shards, the task's and validate's cached checks."""
+    return os.path.join(folder, STATE_DIR, "cache")
+
+
+def task_cache_path(folder: str) -> str:
+    return os.path.join(cache_dir(folder), "task.json")
+
+
+def checks_cache_path(folder: str) -> str:
+    return os.path.join(cache_dir(folder), "checks.json")
+
+
+def ledger_dir(folder: str) -> str:
+    return os.path.join(folder, STATE_DIR, "ledger")
+
+
+def ledger_path(folder: str, slug: str) -> str:
+    return os.path.join(ledger_dir(folder), f"{slug}.jsonl")
+
+
+def key_path(folder: str, slug: str) -> str:
+    return os.path.join(folder, STATE_DIR, "keys", f"{slug}.json")
+
+
+def sealed_dir(folder: str) -> str:
+    return os.path.join(folder, STATE_DIR, "sealed")
+
+
+def served_path(folder: str, slug: str, turn: int) -> str:
+    """What `next` served `slug` for `turn`: the peer files and their hashes."""
+    return os.path.join(folder, STATE_DIR, "served", f"{slug}.turn-{turn}.json")
+
+
+def file_identity(info: os.stat_result) -> FileIdentity:
+    return info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns
+
+
+def lstat_identity(path: str) -> FileIdentity | None:
+    """The identity of `path` itself (a link is not followed); None when it does not exist."""
+    try:
+        return file_identity(os.lstat(path))
+    except OSError:
+        return None
+
+
 _FLAGS = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -72,3 +137,11 @@ def write_state(path: str, data: bytes) -> None:
 
     make_state_dirs(os.path.dirname(path))
     replace_file(path, data, ".state-")
+
+
+def write_json_state(path: str, value: object) -> None:
+    """Replace a state file with `value` as compact JSON, atomically (see write_state)."""
+    import json
+
+    # dumps, not dump: dump streams through the pure-Python encoder, dumps runs in C
+    write_state(path, json.dumps(value, separators=(",", ":")).encode("utf-8"))

@@ -14,10 +14,9 @@ import json
 import os
 from dataclasses import dataclass
 
-from .folder import STATE_DIR
-from .layout import open_state_append, read_state
+from .layout import ledger_path, open_state_append, read_state
 
-__all__ = ["LedgerEntry", "Ledger", "GENESIS", "ledger_path", "append_entry", "read_ledger"]
+__all__ = ["LedgerEntry", "Ledger", "GENESIS", "append_entry", "read_ledger"]
 
 GENESIS = "0" * 64
 
@@ -50,10 +49,6 @@ class Ledger:
     entries: tuple[LedgerEntry, ...]
     broken: tuple[tuple[int, str], ...]
     last_hash: str
-
-
-def ledger_path(folder: str, slug: str) -> str:
-    return os.path.join(folder, STATE_DIR, "ledger", f"{slug}.jsonl")
 
 
 def _line_hash(line: str) -> str:

@@ -14,14 +14,9 @@ import os
 
 from ..protocol.naming import parse_turn_name, turn_file_name
 from .atomic import create_exclusive
-from .folder import STATE_DIR
-from .layout import make_state_dirs
+from .layout import make_state_dirs, sealed_dir
 
-__all__ = ["sealed_dir", "sealed_turns", "published_turns", "seal", "publish_if_complete"]
-
-
-def sealed_dir(folder: str) -> str:
-    return os.path.join(folder, STATE_DIR, "sealed")
+__all__ = ["sealed_turns", "published_turns", "seal", "publish_if_complete"]
 
 
 def _marker(folder: str, turn: int) -> str:

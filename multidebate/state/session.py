@@ -7,10 +7,10 @@ import shlex
 from ..protocol.errors import IdentityError, RosterError, SlugError, TurnConflict
 from ..protocol.naming import is_slug, slugify, turn_file_name
 from .folder import Scan
-from .keys import KeyMismatch, check_key, free_slug
+from .keys import KeyMismatch, check_key, free_slug, is_claimed, reissue
 from .task import Task
 
-__all__ = ["check_slug", "check_identity", "next_turn_number"]
+__all__ = ["check_slug", "check_identity", "hand_over", "next_turn_number"]
 
 
 def check_slug(slug: str, task: Task | None) -> None:
@@ -39,14 +39,14 @@ def check_identity(folder: str, scan: Scan, task: Task | None, slug: str, key: s
     if key is not None:
         raise IdentityError(
             f"the key given does not match `{slug}`'s key. Use the key `write` printed on your first turn; "
-            f"if it is lost, a person can delete .multidebate/keys/{slug}.json to free the slug (the same session "
-            f"goes on), or run `multidebate retire {shlex.quote(folder)} {slug}` (turns complete without it)."
+            f"if it is lost, ask the user to run `multidebate handover {shlex.quote(folder)} {slug}` (a new key for "
+            f"the slug) or `multidebate retire {shlex.quote(folder)} {slug}` (turns complete without it)."
         )
     if not scan.by_slug.get(slug):
         raise IdentityError(
             f"`{slug}` is claimed but has no turn yet: another session is writing its first turn right now, or "
-            f"a write was interrupted. Use another slug, or ask the user; a person frees the slug by deleting "
-            f".multidebate/keys/{slug}.json."
+            f"a write was interrupted. Use another slug, or ask the user; a person gives the slug a new key with "
+            f"`multidebate handover {shlex.quote(folder)} {slug}`."
         )
     roster = task.participants if task else None
     if roster:
@@ -78,3 +78,26 @@ def next_turn_number(scan: Scan, slug: str, sealed_own: int = 0) -> int:
             f"Ask the user to restore the missing file (expected {turn_file_name(turn - 1, slug)} or earlier)."
         )
     return turn
+
+
+def hand_over(folder: str, slug: str) -> str:
+    """A new key for `slug` (the old one stops working), for another session to carry the slug on.
+
+    A person's act, for a session that is gone or lost its key: FolderError for
+    no debate folder, SlugError or RosterError for a slug that takes no part
+    (malformed, retired, unknown to the folder and its roster).
+    """
+    from .folder import scan_folder
+    from .task import load_task
+
+    scan = scan_folder(folder)
+    task = load_task(folder) if scan.has_task else None
+    check_slug(slug, None)  # its form; the roster is checked below, in words for the user
+    if task is not None and slug in task.retired:
+        raise RosterError(f"`{slug}` was retired from this debate: it writes no more turns.")
+    roster = task.participants if task and task.participants else ()
+    if slug not in scan.slugs and slug not in roster and slug != (task.judge if task else None) \
+            and not is_claimed(folder, slug):
+        raise RosterError(f"`{slug}` takes no part in {folder}: no turn, key or roster entry names it. A new "
+                          "session simply joins with its own slug.")
+    return reissue(folder, slug)

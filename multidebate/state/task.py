@@ -9,15 +9,14 @@ from datetime import datetime, timezone
 from typing import NamedTuple
 
 from .. import __version__
-from ..protocol.errors import TaskError
+from ..protocol.errors import RosterFormatError, TaskError
 from ..protocol.findings import Finding, finding
-from ..protocol.front_matter import split_frontmatter
-from ..protocol.lazy_re import LazyPattern
-from ..protocol.naming import is_slug
+from ..protocol.front_matter import render_frontmatter, split_frontmatter
+from ..protocol.naming import is_slug, parse_roster
 from ..protocol.roles import JUDGE_WHEN, MODES, Role, parse_role
 from ..protocol.textfile import read_text
 from .atomic import create_exclusive
-from .layout import read_state, write_state
+from .layout import lstat_identity, read_state, task_cache_path, write_json_state
 
 __all__ = ["Task", "TASK_FILE", "count_words", "load_task", "render_task", "create_task", "require_readable", "retire",
            "same_task", "word_limit"]
@@ -76,21 +75,9 @@ def _positive_int(value: object) -> int | None:
     return value
 
 
-def _identity(path: str) -> list[int] | None:
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return None
-    return [info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns]
-
-
-def _cache_path(folder: str) -> str:
-    return os.path.join(folder, ".multidebate", "cache", "task.json")
-
-
 def _from_cache(folder: str, path: str, identity: list[int]) -> Task | None:
     try:
-        data = json.loads(read_state(_cache_path(folder), 1024 * 1024))
+        data = json.loads(read_state(task_cache_path(folder), 1024 * 1024))
         if data["identity"] != identity or data["version"] != __version__:
             return None
         return Task(str(data["text"]), tuple(data["participants"]) if data["participants"] else None,
@@ -111,9 +98,8 @@ def _to_cache(folder: str, identity: list[int], task: Task) -> None:
             "roles": [list(pair) for pair in task.roles], "proposal": task.proposal,
             "proposal_sha256": task.proposal_sha256, "min_rounds": task.min_rounds, "max_rounds": task.max_rounds,
             "judge_when": task.judge_when}
-    path = _cache_path(folder)
     try:
-        write_state(path, json.dumps(data).encode("utf-8"))
+        write_json_state(task_cache_path(folder), data)
     except OSError:
         pass
 
@@ -126,7 +112,8 @@ def load_task(folder: str) -> Task | None:
     path = os.path.join(folder, TASK_FILE)
     if not os.path.lexists(path):
         return None
-    identity = _identity(path)
+    stat_identity = lstat_identity(path)
+    identity = list(stat_identity) if stat_identity is not None else None
     cached = _from_cache(folder, path, identity) if identity else None
     if cached is not None:
         return cached
@@ -161,13 +148,14 @@ def _read_task(path: str) -> Task:
     participants: tuple[str, ...] | None = None
     raw = meta.get("participants")
     if raw is not None:
-        if isinstance(raw, str):
-            raw = [p.strip() for p in raw.split(",")]
-        if isinstance(raw, list) and all(isinstance(p, str) and is_slug(p) for p in raw) and raw:
-            participants = tuple(dict.fromkeys(raw))
+        try:
+            participants = parse_roster(raw, repeats=True) or None  # the same reader as `init --participants`
+        except RosterFormatError as exc:
+            notes.append(finding(path, 2, "E073", f"participants: {exc}"))
         else:
-            notes.append(finding(path, 2, "E073", "participants must be a list of slugs (lowercase letters, "
-                                 "digits, single hyphens)"))
+            if participants is None:
+                notes.append(finding(path, 2, "E073", "participants: names no one (leave it out when whoever "
+                                     "writes takes part)"))
     limits: dict[str, int | None] = {}
     for key in ("max_turns", "min_turns"):
         value = meta.get(key)
@@ -288,41 +276,37 @@ def render_task(text: str, participants: tuple[str, ...] | None = None, max_turn
                 roles: tuple[tuple[str, str], ...] = (), proposal: str | None = None,
                 proposal_sha256: str | None = None, min_rounds: int | None = None, max_rounds: int | None = None,
                 judge_when: str = "unresolved") -> str:
-    """The TASK.md text for a task (frontmatter written by hand: a fixed, readable layout)."""
-    lines = ["---", "protocol: 1"]
+    """The TASK.md text for a task: its frontmatter in a fixed, readable order, then the task."""
+    meta: dict[str, object] = {"protocol": 1}
     if mode != "open":
-        lines.append(f"mode: {mode}")
+        meta["mode"] = mode
     if proposal:
-        lines.append(f"proposal: {json.dumps(proposal)}")
+        meta["proposal"] = proposal
     if proposal_sha256:
-        lines.append(f"proposal_sha256: {proposal_sha256}")
+        meta["proposal_sha256"] = proposal_sha256
     if roles:
-        lines.append("roles:")
-        # JSON strings are YAML strings: a custom lens may hold any character
-        lines.extend(f"  {slug}: {json.dumps(spec, ensure_ascii=False)}" for slug, spec in roles)
+        meta["roles"] = dict(roles)
     if judge_when != "unresolved":
-        lines.append(f"judge_when: {judge_when}")
+        meta["judge_when"] = judge_when
     if min_rounds is not None:
-        lines.append(f"min_rounds: {min_rounds}")
+        meta["min_rounds"] = min_rounds
     if max_rounds is not None:
-        lines.append(f"max_rounds: {max_rounds}")
+        meta["max_rounds"] = max_rounds
     if participants:
-        lines.append("participants:")
-        lines.extend(f"  - {slug}" for slug in participants)
+        meta["participants"] = list(participants)
     if retired:
-        lines.append("retired:")
-        lines.extend(f"  - {slug}" for slug in retired)
+        meta["retired"] = list(retired)
     if max_turns is not None:
-        lines.append(f"max_turns: {max_turns}")
+        meta["max_turns"] = max_turns
     if min_turns is not None:
-        lines.append(f"min_turns: {min_turns}")
+        meta["min_turns"] = min_turns
     if sealed:
-        lines.append("sealed: true")
+        meta["sealed"] = True
     if recorded_by:
-        lines.append(f"recorded_by: {recorded_by}")
-    lines.append(f"created_at: '{created_at or datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')}'")
-    lines.append("---")
-    return "\n".join(lines) + "\n\n" + text.strip() + "\n"
+        meta["recorded_by"] = recorded_by
+    meta["created_at"] = created_at or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # written by python-frontmatter: a slug YAML would read as another type (`no`, `123`) is quoted
+    return render_frontmatter(meta) + "\n" + text.strip() + "\n"
 
 
 def create_task(folder: str, content: str) -> str:
@@ -338,11 +322,11 @@ def same_task(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
-_WORD_LIMIT_RE = LazyPattern(
+_WORD_LIMIT_RE = re.compile(
     r"\b(?:at\s+most|no\s+more\s+than|up\s+to|under|max(?:imum)?|within|fewer\s+than|less\s+than)\s+"
     r"(\d{1,5})\s+words\b|\b(?:in\s+)?(\d{1,5})\s+words\s+or\s+(?:fewer|less)\b|(?:\u2264|<=)\s*(\d{1,5})\s+words\b",
     re.IGNORECASE)
-_WORD_RE = LazyPattern(r"[^\W_](?:[\w'\u2019.-]*\w)?")
+_WORD_RE = re.compile(r"[^\W_](?:[\w'\u2019.-]*\w)?")
 
 
 def count_words(text: str) -> int:
@@ -352,7 +336,7 @@ def count_words(text: str) -> int:
 
 def word_limit(task: str) -> int | None:
     """The Answer's word limit a task states ("at most 150 words", "in 200 words or fewer"), if any."""
-    found = [int(n) for match in _WORD_LIMIT_RE.compiled.finditer(task) for n in match.groups() if n]
+    found = [int(n) for match in _WORD_LIMIT_RE.finditer(task) for n in match.groups() if n]
     return min(found) if found else None
 
 

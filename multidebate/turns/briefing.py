@@ -6,7 +6,6 @@ model cannot take a peer's text for instructions addressed to it.
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 from datetime import date
@@ -21,16 +20,16 @@ from ..protocol.profile import PROFILE_V1, profile_for
 from ..protocol.roles import reads
 from ..protocol.textfile import read_text
 from ..state.debate import Debate, Entry, load_debate, read_entry
-from ..state.folder import TurnEntry, served_record_path
-from ..state.layout import write_state
-from ..state.sealed import sealed_dir
+from ..state.folder import TurnFile
+from ..state.layout import sealed_dir, served_path, write_json_state
 from ..state.session import check_identity, check_slug, next_turn_number
 from ..state.task import TASK_FILE, create_task, render_task, require_readable, same_task, word_limit
 
 if TYPE_CHECKING:
     from ..protocol.parse import ParsedTurn
 
-__all__ = ["PeerFile", "Briefing", "brief", "render_briefing", "PEER_PREAMBLE"]
+__all__ = ["PeerFile", "Briefing", "BriefingPlan", "Served", "brief", "plan_briefing", "render_briefing",
+           "PEER_PREAMBLE"]
 
 # A peer file can be up to 1 MiB; a model's context is paid for.  Serve at most this
 # much of each peer file, and say so when a file was cut.
@@ -138,16 +137,47 @@ class Briefing(NamedTuple):
         }
 
 
-def _record_served(folder: str, slug: str, turn: int, peers: tuple[PeerFile, ...]) -> None:
+class Served(NamedTuple):
+    """The peer files `next` served a session for one turn (recorded so that `write` puts their hashes in the
+    turn's metadata)."""
+
+    turn: int  # 0: what the judge was served for its judgment
+    files: tuple[tuple[str, str], ...]  # (file name, sha256), in the order served
+
+
+class BriefingPlan(NamedTuple):
+    """What `next` serves and what serving it must record: `plan_briefing` decides it, `brief` records it."""
+
+    briefing: Briefing
+    served: Served | None = None  # None: nothing served to record (a judge whose judgment is not due)
+    task: str | None = None  # the task text to record as TASK.md: the folder has none and the session gave it
+
+
+def _served(turn: int, peers: tuple[PeerFile, ...]) -> Served:
+    return Served(turn, tuple((p.file, p.sha256) for p in peers))
+
+
+def _record_served(folder: str, slug: str, served: Served) -> None:
     """Remember what was served so `write` can put its hashes in the turn's metadata."""
-    path = served_record_path(folder, slug, turn)
     try:
-        write_state(path, json.dumps({p.file: p.sha256 for p in peers}).encode("utf-8"))
+        write_json_state(served_path(folder, slug, served.turn), dict(served.files))
     except OSError:
         pass  # a read-only folder still gets its briefing; write falls back to current hashes
 
 
-def _task_text(debate: Debate, slug: str, turn: int, given: str | None, notes: list[str]) -> str | None:
+def _record_task(folder: str, slug: str, text: str) -> bool:
+    """Record the task a session gave as TASK.md, so that every session debates the same text (False when
+    it cannot: another session recorded one a moment ago, or the folder is read-only)."""
+    try:
+        create_task(folder, render_task(text, recorded_by=slug))
+    except (TaskError, OSError):
+        return False
+    return True
+
+
+def _task_text(debate: Debate, slug: str, turn: int, given: str | None, notes: list[str],
+               recorded: bool) -> str | None:
+    """The task the session debates: TASK.md's (it wins over a differing one given), else the one given."""
     task = debate.task
     if task is not None:
         if given and task.text and not same_task(given, task.text):
@@ -155,14 +185,11 @@ def _task_text(debate: Debate, slug: str, turn: int, given: str | None, notes: l
                 f"You were given a task text that differs from this debate's {TASK_FILE}. Every session must "
                 f"debate the same task: debate the {TASK_FILE} task below and tell the user about the difference."
             )
+        if recorded:
+            notes.append(f"Recorded your task in {TASK_FILE} so that every session debates the same text.")
         return task.text or None
     if given:
-        try:
-            create_task(debate.folder, render_task(given, recorded_by=slug))
-            notes.append(f"Recorded your task in {TASK_FILE} so that every session debates the same text.")
-        except (TaskError, OSError):
-            pass
-        return given.strip()
+        return given.strip()  # the plan says to record it (BriefingPlan.task)
     if turn == 1:
         raise TaskError(
             f"this debate has no {TASK_FILE} and no task was given. Rerun with the user's task: "
@@ -180,11 +207,11 @@ def _own_sealed(folder: str, slug: str, debate: Debate) -> tuple[int, str | None
     if not waiting_turns:
         return 0, None
     latest = TurnName(waiting_turns[-1], slug)
-    entry = read_entry(TurnEntry(latest, os.path.join(sealed_dir(folder), latest.filename), True, False))
-    return len(waiting_turns), entry.answer
+    read = read_entry(TurnFile(latest, os.path.join(sealed_dir(folder), latest.filename), True, False))
+    return len(waiting_turns), read.details.answer
 
 
-def _serve(entry: Entry, sections: tuple[str, ...] | None) -> PeerFile:
+def _serve(debate: Debate, entry: Entry, sections: tuple[str, ...] | None) -> PeerFile:
     """A peer file as served: read once (no symlink followed, size-bounded), and exactly those bytes hashed,
     parsed and quoted, so a file swapped in between cannot be served under another file's hash."""
     import hashlib
@@ -200,8 +227,8 @@ def _serve(entry: Entry, sections: tuple[str, ...] | None) -> PeerFile:
         return PeerFile(entry.slug, entry.turn, file, digest, text, entry.valid)
     from ..protocol.parse import parse_turn
 
-    parsed = entry.parsed if digest == entry.sha256 and entry.parsed is not None else parse_turn(
-        read.text, file, TurnName(entry.turn, entry.slug))
+    known = debate.parsed(entry) if digest == entry.sha256 else None
+    parsed = known if known is not None else parse_turn(read.text, file, TurnName(entry.turn, entry.slug))
     valid = not any(f.severity == "error" for f in (*read.findings, *parsed.findings))
     chosen = [name for name in (sections or PROFILE_V1.sections) if name in parsed.sections]
     if sections:
@@ -238,9 +265,31 @@ def section_names(spec: str) -> tuple[str, ...]:
     return tuple(name for name in PROFILE_V1.sections if name.lower() in wanted)
 
 
+# peer files longer than this (characters) are more than many assistants' shells show of one command's output
+LARGE_BRIEFING = 20_000
+
+
 def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
           key: str | None = None, sections: tuple[str, ...] | None = None) -> Briefing:
-    """Build the briefing for `slug` (see the module doc). Records what it served under .multidebate/."""
+    """The briefing for `slug` (see the module doc and `plan_briefing`), and what serving it records.
+
+    Creates FOLDER when `create` and a task are given and it is missing, records the task as TASK.md when the
+    folder has none, and records under .multidebate/ which peer files it served (for `write`'s metadata).
+    """
+    _open_folder(folder, slug, task, create)
+    plan = plan_briefing(load_debate(folder), slug, task, key, sections)
+    if plan.task is not None:
+        recorded = _record_task(folder, slug, plan.task)
+        debate = load_debate(folder)
+        if debate.task is not None:  # recorded now (or by another session a moment ago): brief from it
+            plan = plan_briefing(debate, slug, task, key, sections, task_recorded=recorded)
+    if plan.served is not None:
+        _record_served(folder, slug, plan.served)
+    return plan.briefing
+
+
+def _open_folder(folder: str, slug: str, task: str | None, create: bool) -> None:
+    """Create FOLDER when asked to and given a task (a debate's first `next`); FolderError when it is no folder."""
     if create and task and not os.path.exists(folder):
         try:
             os.makedirs(folder)
@@ -249,12 +298,22 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
     if not os.path.isdir(folder):
         hint = f"; to start a debate there, run `multidebate next {shlex.quote(folder)} --slug {slug} --task \"...\"`"
         raise FolderError(f"no such folder: {folder}" + ("" if os.path.exists(folder) else hint))
-    debate = load_debate(folder)
+
+
+def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str | None = None,
+                  sections: tuple[str, ...] | None = None, *, task_recorded: bool = False) -> BriefingPlan:
+    """What `next` serves `slug` in `debate`, and what serving it must record; writes nothing.
+
+    `task`: the task the session was given (recorded by `brief` when the folder has no TASK.md);
+    `task_recorded`: `brief` has just recorded it (the briefing says so).  Raises what `brief` raises
+    for a slug that may not be used, a missing task on turn 1 or a gap in the slug's turns.
+    """
+    folder = debate.folder
     require_readable(debate.task)
     check_slug(slug, debate.task)
     check_identity(folder, debate.scan, debate.task, slug, key, "next")
     if debate.task is not None and debate.task.judge == slug:
-        return _judge_briefing(folder, slug, debate, key)
+        return _judge_plan(folder, slug, debate, key)
     notes: list[str] = []
     if slug not in debate.participants and not (debate.task and debate.task.participants):
         import difflib
@@ -265,27 +324,43 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
                          f"`{close[0]}`? If so, run `next` with `--slug {close[0]}`.")
     sealed_count, sealed_answer = _own_sealed(folder, slug, debate)
     turn = next_turn_number(debate.scan, slug, sealed_count)
-    task_text = _task_text(debate, slug, turn, task, notes)
-    if task and debate.task is None:
-        debate = load_debate(folder)  # TASK.md was just recorded
+    task_text = _task_text(debate, slug, turn, task, notes, task_recorded)
     own = debate.entry(turn - 1, slug)
-    own_answer = own.answer if own else sealed_answer
+    own_answer = debate.details(own).answer if own else sealed_answer
     if debate.task is not None and debate.task.review:
         own_answer = None  # a review turn has no Answer: its findings or responses are in the ROLE block
     older = debate.entry(turn - 2, slug) if turn > 2 else None
-    if own is not None and older is not None and own.sig.line and own.sig.line != older.sig.line:
-        # turns are written at the same time: what peers wrote at N-1 answers the line this session left
-        notes.append(f"You changed your bold line at turn {turn - 1}; your peers wrote turn {turn - 1} at the same "
-                     f"time, so their Disagreements answer your turn {turn - 2} line, not your current one.")
+    own_line = debate.details(own).sig.line if own is not None else ""
+    advice: list[str] = []  # for the turn to write: dropped once the debate has ended
+    if own is not None and older is not None and own_line and own_line != debate.details(older).sig.line:
+        # turns are written at the same time: what peers wrote at N-1 answers the line this session left.
+        # Sessions read "you changed your line" as a reproach when they had reused a peer's line as asked:
+        # name what they did.
+        source = next((p for p in sorted(debate.participants) if p != slug
+                       and (e := debate.entry(turn - 2, p)) is not None and debate.details(e).sig.line == own_line), "")
+        done = (f"At turn {turn - 1} you reused `{source}`'s bold line" if source
+                else f"At turn {turn - 1} you gave a new bold line")
+        advice.append(f"{done}. Your peers wrote turn {turn - 1} at the same time, so their Disagreements answer "
+                      f"your turn {turn - 2} line, not this one.")
         swapped = [p for p in debate.participants if p != slug and _swapped(debate, slug, p, turn - 1)]
         if swapped:
             # two sessions that each adopt the other's line cross again next turn: one must hold still
             peer = swapped[0]
             keeper = min(slug, peer)
             keep = "keep your turn" if keeper == slug else f"adopt `{peer}`'s turn"
-            notes.append(f"You and `{peer}` swapped positions at turn {turn - 1} (each took the other's line), so "
+            advice.append(f"You and `{peer}` swapped positions at turn {turn - 1} (each took the other's line), so "
                          f"you still differ. To stop crossing, `{keeper}` (first by name) holds its line: {keep} "
                          f"{turn - 1} line word for word if you accept it, or say why not.")
+    limit = debate.task.max_turns if debate.task else None
+    if turn >= 3 and (limit is None or turn < limit) and _unchanged(debate, turn - 1):
+        # sessions were surprised that a debate with turns left ended as stalled: say it before the turn
+        advice.append(f"No bold line or Converged changed at turn {turn - 1}: if none changes at turn {turn} either, "
+                      "the debate ends as stalled.")
+    if limit and limit >= 2 and turn == limit - 1:
+        # d57: two sessions switched at the last turn; all six lines ended identical, every session had to
+        # say no to the lines it had been shown, and the debate ended at max_turns: say it a turn earlier
+        advice.append(f"Turn {limit}, the next, is the last: a bold line changed then cannot be confirmed. If a "
+                      "peer's argument convinces you, change your line now.")
     if sealed_count:
         notes.append(f"Turn {turn - 1} is sealed until every participant has written it; wait for it to be "
                      "published (run `next` again) before you write.")
@@ -303,8 +378,15 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
             if entry is None:
                 (waiting if debate.scan.own_count(peer) >= read_turn - 1 else absent).append(peer)
                 continue
-            peers.append(_serve(entry, sections))
+            peers.append(_serve(debate, entry, sections))
+    served_chars = sum(len(peer.text) for peer in peers)
+    if sections is None and served_chars > LARGE_BRIEFING:
+        # d59: seven peers' files were 31,000 characters, and five sessions' shells cut the middle of them
+        notes.append(f"The {len(peers)} peer files below are {served_chars:,} characters long. If your tool cut "
+                     "part of them, run this command again with `--sections answer,disagreements`.")
     verdict = judge(debate)
+    if not verdict.final:
+        notes.extend(advice)
     notes.extend(f"{note}. It names you: ask the user to remove it (then run `next` again)."
                  for note in verdict.notes if note.startswith(tuple(f"turn-{t}-{slug}.md is left out"
                                                                     for t in range(max(1, turn - 2), turn + 1))))
@@ -323,14 +405,14 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
             f"{', '.join(waiting)} ha{'s' if len(waiting) == 1 else 've'} not written turn {read_turn} yet. "
             "Wait for them (run `next` again) unless the user told you to go on without them."
         )
-    limit = debate.task.max_turns if debate.task else None
     if verdict.final:
         pass  # the ending note says it all
     elif limit and turn > limit:
         notes.append(f"This debate's turn limit is {limit}; turn {turn} is beyond it: write nothing, tell the user.")
     elif limit and turn == limit:
-        notes.append(f"This is the last turn (max_turns {limit}): state your final position.")
-    _record_served(folder, slug, turn, tuple(peers))
+        notes.append(f"This is the last turn (max_turns {limit}): state your final position. The debate converges "
+                     "only if every session says yes now; no turn follows in which peers could answer a line you "
+                     "change now.")
     roster = bool(debate.task and debate.task.participants)
     lines, proposal = _previous_lines(debate, slug, turn, tuple(p.slug for p in peers)) if role is None else ((), "")
     instructions, served_proposal = "", None
@@ -340,7 +422,7 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
 
         instructions = role_instructions(role, slug, turn, task_.rounds, verdict.review)
         served_proposal = proposal_text(folder, task_.proposal) if turn == 1 else None
-    return Briefing(
+    briefing = Briefing(
         folder=folder,
         slug=slug,
         turn=turn,
@@ -365,9 +447,10 @@ def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
         proposal=served_proposal,
         proposal_file=task_.proposal or "" if task_ is not None and role else "",
     )
+    return BriefingPlan(briefing, _served(turn, briefing.peers), task.strip() if debate.task is None and task else None)
 
 
-def _judge_briefing(folder: str, slug: str, debate: Debate, key: str | None) -> Briefing:
+def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> BriefingPlan:
     """The judge's briefing: wait while the debate runs; once a judgment is due, every final turn."""
     from ..analysis.verdict import judgment_due
     from ..protocol.judgment import judgment_name
@@ -379,6 +462,7 @@ def _judge_briefing(folder: str, slug: str, debate: Debate, key: str | None) -> 
     notes: list[str] = []
     peers: list[PeerFile] = []
     instructions = ""
+    served: Served | None = None  # recorded only once the judgment is due
     if os.path.lexists(os.path.join(folder, judgment_name(slug))):
         notes.append(f"You wrote your judgment ({judgment_name(slug)}): nothing more to do. Tell the user.")
     elif not verdict.final:
@@ -393,15 +477,16 @@ def _judge_briefing(folder: str, slug: str, debate: Debate, key: str | None) -> 
             if own:
                 entry = debate.entry(max(own), peer)
                 if entry is not None:
-                    peers.append(_serve(entry, None))
+                    peers.append(_serve(debate, entry, None))
         instructions = judge_instructions(verdict, bool(task and task.review))
-        _record_served(folder, slug, 0, tuple(peers))
+        served = _served(0, tuple(peers))
     proposal_file = task.proposal or "" if task is not None else ""
-    return Briefing(folder=folder, slug=slug, turn=verdict.turn, task=task.text if task else None,
-                    today=date.today().isoformat(), own_previous_answer=None, peers=tuple(peers), absent=(),
-                    waiting=(), verdict=verdict, key=key, participants=debate.participants,
-                    roster=bool(task and task.participants), task_source=TASK_FILE, notes=tuple(notes), role="judge",
-                    instructions=instructions, read_turn=verdict.turn, proposal_file=proposal_file)
+    briefing = Briefing(folder=folder, slug=slug, turn=verdict.turn, task=task.text if task else None,
+                        today=date.today().isoformat(), own_previous_answer=None, peers=tuple(peers), absent=(),
+                        waiting=(), verdict=verdict, key=key, participants=debate.participants,
+                        roster=bool(task and task.participants), task_source=TASK_FILE, notes=tuple(notes),
+                        role="judge", instructions=instructions, read_turn=verdict.turn, proposal_file=proposal_file)
+    return BriefingPlan(briefing, served)
 
 
 def _swapped(debate: Debate, a: str, b: str, turn: int) -> bool:
@@ -410,8 +495,19 @@ def _swapped(debate: Debate, a: str, b: str, turn: int) -> bool:
     a_before, b_before = debate.entry(turn - 1, a), debate.entry(turn - 1, b)
     if a_now is None or b_now is None or a_before is None or b_before is None:
         return False
-    return (a_now.sig.line == b_before.sig.line and b_now.sig.line == a_before.sig.line
-            and a_now.sig.line != b_now.sig.line)
+    return (debate.details(a_now).sig.line == debate.details(b_before).sig.line and debate.details(b_now).sig.line == debate.details(a_before).sig.line
+            and debate.details(a_now).sig.line != debate.details(b_now).sig.line)
+
+
+def _unchanged(debate: Debate, turn: int) -> bool:
+    """Every participant wrote `turn` with the bold line and Converged of its turn before (a stall's first half)."""
+    for slug in debate.participants:
+        now, before = debate.entry(turn, slug), debate.entry(turn - 1, slug)
+        if now is None or before is None or now.converged != before.converged:
+            return False
+        if debate.details(now).sig.line != debate.details(before).sig.line:  # lines already folded
+            return False
+    return bool(debate.participants)
 
 
 def _previous_lines(debate: Debate, slug: str, turn: int, served: tuple[str, ...]
@@ -425,15 +521,15 @@ def _previous_lines(debate: Debate, slug: str, turn: int, served: tuple[str, ...
     """
     if turn < 2:
         return (), ""
-    lines = [(s, e.sig.recommendation) for s in served + (slug,)
-             if (e := debate.entry(turn - 1, s)) is not None and e.sig.recommendation]
+    lines = [(s, debate.details(e).sig.recommendation) for s in served + (slug,)
+             if (e := debate.entry(turn - 1, s)) is not None and debate.details(e).sig.recommendation]
     if len(lines) < 2 or len({normalise_line(line) for _s, line in lines}) == 1:
         return tuple(lines), ""
     context = debate_context(debate)
     entries = [e for s, _line in lines if (e := debate.entry(turn - 1, s)) is not None]
     # only lines shown to say the same thing: sessions read a proposal for lines that merely might
     # (DRF-or-ninja vs ninja, five status codes of which three differed) as advice to adopt a peer's answer
-    if not all(context.compare(a.sig, b.sig).agree for i, a in enumerate(entries) for b in entries[i + 1:]):
+    if not all(context.compare(debate.details(a).sig, debate.details(b).sig).agree for i, a in enumerate(entries) for b in entries[i + 1:]):
         return tuple(lines), ""
     return tuple(lines), proposed_line(debate, turn - 1)
 
@@ -506,15 +602,18 @@ def render_briefing(b: Briefing) -> str:
             out.append(f"Not yet written turn {b.reads}: {', '.join(b.waiting)}.")
         if not b.peers and not b.absent and not b.waiting:
             out.append("No peer has written a turn yet: wait for them (run `next` again) unless you debate alone.")
-        peer_lines = [(s, line) for s, line in b.lines if s != b.slug]  # its own is in YOUR ANSWER
-        if peer_lines:
-            out += ["", "PEERS' BOLD LINES (to agree, reuse one word for word):"]
+        if any(s != b.slug for s, _line in b.lines):
+            out += ["", f"BOLD LINES OF TURN {b.reads} (to agree, reuse one word for word):"]
             own = next((normalise_line(line) for s, line in b.lines if s == b.slug), None)
-            # sessions compared identical lines by hand and missed it: say so
-            out += [f"- {s}: **{line}**" + (" (identical to yours)" if normalise_line(line) == own else "")
-                    for s, line in peer_lines]
+            # in slug order, its own included: sessions worked out "the slug that sorts first" by hand and
+            # asked for it; and they compared identical lines by hand and missed it: say so
+            out += [f"- {s}: **{line}**" + (" (yours)" if s == b.slug else " (identical to yours)"
+                                            if normalise_line(line) == own else "")
+                    for s, line in sorted(b.lines)]
             if b.proposed_line:
                 out.append(f"If you all hold one recommendation in other words, all reuse: **{b.proposed_line}**")
+            elif len({normalise_line(line) for _s, line in b.lines}) > 1:
+                out.append("Copy word for word the first of these lines that says what you hold, yours included.")
     if b.role:
         out += ["", f"WRITE YOUR TURN ({', '.join(b.sections)}):", b.write_command, "...", "TURN"]
         return "\n".join(out)

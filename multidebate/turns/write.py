@@ -1,46 +1,80 @@
-"""Compose a session's sections into a canonical turn file and create it atomically."""
+"""Compose a session's sections into a canonical turn file and create it atomically; say what was written."""
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Callable
+from functools import cached_property
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from .. import __version__
 from ..protocol.errors import FolderError, IdentityError, InvalidTurn, TurnConflict
-from ..protocol.front_matter import strip_frontmatter
+from ..protocol.findings import CODES
+from ..protocol.front_matter import render_frontmatter, strip_frontmatter
 from ..protocol.naming import TurnName, turn_file_name
 from ..protocol.parse import ParsedTurn, parse_turn
 from ..protocol.profile import PROTOCOL_VERSION, Profile, profile_for
 from ..protocol.textfile import decode_turn_bytes, read_text
 from ..state.atomic import create_exclusive, sweep_stale_temps
 from ..state.debate import visible_scan
-from ..state.folder import Scan, served_record_path
-from ..state.keys import claim, free_slug, key_path
-from ..state.layout import read_state
+from ..state.folder import Scan
+from ..state.keys import claim, free_slug
+from ..state.layout import key_path, read_state, sealed_dir, served_path
 from ..state.ledger import append_entry
-from ..state.sealed import publish_if_complete, seal, sealed_dir, sealed_turns
+from ..state.sealed import publish_if_complete, seal, sealed_turns
 from ..state.session import check_identity, check_slug, next_turn_number
 from ..state.task import Task, count_words, require_readable, word_limit
 
-__all__ = ["WriteResult", "write_turn", "served_record_path", "compose"]
+if TYPE_CHECKING:
+    from ..analysis.verdict import Verdict
 
-# Departures from the canonical form that `write` repairs itself (and says so).
-_NORMALISED = {"W020", "W030", "W031", "W032", "W040", "W050", "W001", "W002"}
-_REFUSED_WARNINGS = {
-    "W033": "remove the extra section or fold it into `## Reasoning` or `## Answer` as a `###` subsection",
-    "W034": "turn 1 has no `## Agreements` or `## Disagreements`; remove them",
-    "W035": "write the value under its own `## <Section>` heading",
-    "W036": "rate it `[critical]`, `[major]` or `[minor]`, or leave the rating out",
-}
+__all__ = ["Standing", "WriteResult", "debate_standing", "write_turn", "compose"]
+
+# `write` adds its own frontmatter: valid frontmatter in the input is refused as invalid frontmatter (E010) is
+_NO_FRONTMATTER = CODES["E010"].fix
+
+
+class Standing(NamedTuple):
+    """Where the debate stands once a file is written: who has written its turn, and the verdict.
+
+    How far the turn is, never what peers answered: a session must not learn its peers'
+    current-turn positions before its next `next`.
+    """
+
+    written: tuple[str, ...]  # participants who have written the turn (sealed files included)
+    waiting: tuple[str, ...]  # participants who have not
+    roster: bool  # TASK.md lists the participants (else whoever writes takes part)
+    participants: int
+    verdict: Verdict
+    max_turns: int | None = None  # the task's turn limit, if any
+
+
+def debate_standing(folder: str, turn: int) -> Standing:
+    """The debate in `folder` read again, as `status` reads it, for what `write` says after writing turn `turn`."""
+    from ..analysis.integrity import file_problems
+    from ..analysis.verdict import judge
+    from ..state.debate import load_debate
+
+    debate = load_debate(folder)
+    verdict = judge(debate, file_problems(debate))
+    done = {slug for t, slug in debate.entries if t == turn} | set(debate.sealed_pending.get(turn, ()))
+    return Standing(tuple(s for s in debate.participants if s in done),
+                    tuple(s for s in debate.participants if s not in done),
+                    bool(debate.task and debate.task.participants), len(debate.participants), verdict,
+                    debate.task.max_turns if debate.task else None)
 
 
 @dataclass(frozen=True)
 class WriteResult:
-    """What `write` created. `key` is set when this write claimed the slug; `sealed` when it waits unpublished."""
+    """What `write` created, and what it says about it (`as_dict` for --json, `render` for people).
 
+    `key` is set when this write claimed the slug; `sealed` when it waits unpublished.
+    """
+
+    folder: str
     path: str
     turn: int
     slug: str
@@ -54,10 +88,91 @@ class WriteResult:
     warnings: tuple[str, ...] = ()
     judgment: bool = False  # a judge's judgment-<slug>.md, not a turn
 
+    @cached_property
+    def standing(self) -> Standing:
+        """Where the debate stands now: read on first use, after the key is shown (slow on a big debate)."""
+        return debate_standing(self.folder, self.turn)
+
+    def key_notice(self) -> str | None:
+        """The line that hands out the key this write claimed, to show at once (None when it claimed none)."""
+        if not self.key:
+            return None
+        if self.judgment:
+            return f"Your key for `{self.slug}` is {self.key} (needed only to run `next` again as the judge)."
+        return (f"Your key for `{self.slug}` is {self.key}: keep it, and add --key {self.key} to every later "
+                "`multidebate next` and `multidebate write` of this debate.")
+
+    def as_dict(self) -> dict[str, object]:
+        """`write --json` (schemas/write.schema.json), the key included."""
+        verdict = self.standing.verdict
+        written, waiting = (0, []) if self.judgment else (len(self.standing.written), list(self.standing.waiting))
+        return {"ok": True, "path": self.path, "turn": self.turn, "slug": self.slug, "confidence": self.confidence,
+                "converged": self.converged, "normalised": list(self.normalised), "warnings": list(self.warnings),
+                "peers_read": [{"file": f, "sha256": h} for f, h in self.peers_read],
+                "progress": {"written": written, "waiting": waiting}, "key": self.key, "sealed": self.sealed,
+                "published": self.published, "debate": {"state": verdict.state, "turn": verdict.turn}}
+
+    def render(self, key: str | None = None) -> str:
+        """What `write` tells a session after the key notice; `key`: the key it gave, repeated in the next command."""
+        return "\n".join(self.lines(key))
+
+    def lines(self, key: str | None = None) -> list[str]:
+        """`render`'s lines: what was written, what was repaired or warned of, how far the turn is, what next."""
+        verdict = self.standing.verdict
+        folder = shlex.quote(os.path.abspath(self.folder))
+        if self.judgment:
+            return [f"Wrote {self.path}: your judgment of the debate ({verdict.state}). Tell the user; "
+                    f"`multidebate report {folder}` shows it beside the verdict."]
+        if self.confidence is None:  # a review turn
+            lines = [f"Wrote {self.path} (round {self.turn})."]
+        else:
+            lines = [f"Wrote {self.path} (turn {self.turn}, confidence {self.confidence}, "
+                     f"converged {'yes' if self.converged else 'no'})."]
+        lines += [f"  normalised: {note}" for note in self.normalised]
+        lines += [f"  warning: {warning}" for warning in self.warnings]
+        review_ended = verdict.review is not None and verdict.final
+        if self.sealed and self.published:
+            # says all the progress line would: one line, not two
+            lines.append(f"Every participant has written turn {self.turn}: it is now published.")
+        else:
+            if self.sealed:
+                lines.append(f"Turn {self.turn} stays sealed (unseen by peers) until every participant has written it.")
+            if not review_ended:
+                lines.append(self._progress())  # a review that ended waits for no one
+        if verdict.state == "converged":
+            lines.append(f"The debate converged at turn {verdict.turn}: it is over.")
+        elif verdict.review is not None and verdict.final:
+            lines.append(f"The review ended ({verdict.state}) after round {verdict.turn}: "
+                         f"{verdict.review.summary()}. Tell the user.")
+        elif verdict.final:
+            lines.append(f"The debate ended: {verdict.state} at turn {verdict.turn} ({verdict.detail}). Tell the user.")
+        if not verdict.final:
+            # what to run next, without what peers answered: `next` shows their turn when it is time
+            given = self.key or key
+            key_option = f" --key {given}" if given else ""
+            last = self.standing.max_turns is not None and self.turn >= self.standing.max_turns
+            # sessions did not know, after writing the last turn, that only the outcome was left to learn
+            shows = ("this was the last turn, so it shows how the debate ended once all have written it" if last
+                     else "it shows your peers' turn and where the debate stands")
+            lines.append(f"Next: multidebate next {folder} --slug {self.slug}{key_option} (hands-free: add --wait, "
+                         f"and --timeout SECONDS below your shell's command limit; the default is 600); {shows}.")
+        return lines
+
+    def _progress(self) -> str:
+        """How far the turn is: who has written it and who not, never what they answered."""
+        standing = self.standing
+        if standing.roster:
+            return f"Turn {self.turn}: {len(standing.written)} of {standing.participants} written" + (
+                f"; waiting for {', '.join(standing.waiting)}." if standing.waiting else "; the turn is complete"
+                + (" and the debate goes on." if not standing.verdict.final else "."))
+        not_yet = f"; not yet by {', '.join(standing.waiting)}" if standing.waiting else ""
+        return (f"Turn {self.turn}: written so far by {', '.join(standing.written)}{not_yet} (no roster: whoever "
+                "writes takes part).")
+
 
 def _peers_read(folder: str, scan: Scan, slug: str, turn: int) -> tuple[tuple[str, str], ...]:
     """The peer files `next` served for this turn, as `next` recorded them (none when it never ran)."""
-    record = served_record_path(folder, slug, turn)
+    record = served_path(folder, slug, turn)
     try:
         served = json.loads(read_state(record, 1024 * 1024))
         if isinstance(served, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in served.items()):
@@ -71,17 +186,13 @@ def _problems(parsed: ParsedTurn, participants: tuple[str, ...], slug: str) -> t
     problems: list[str] = []
     normalised: list[str] = []
     for item in parsed.findings:
-        message = item.message
-        if item.code == "E020":
-            continue  # write adds the title
-        if item.code == "E010":
-            problems.append("remove the frontmatter (the `---` block): write adds its own")
-        elif item.severity == "error":
-            problems.append(f"line {item.line}: {message}")
-        elif item.code in _REFUSED_WARNINGS:
-            problems.append(f"line {item.line}: {message}: {_REFUSED_WARNINGS[item.code]}")
-        elif item.code in _NORMALISED:
-            normalised.append(message)
+        rule = CODES[item.code]  # how write treats each code is its rule's to say (findings.py)
+        if rule.on_write == "refuse":
+            problems.append(f"line {item.line}: {item.message}" + (f": {rule.fix}" if rule.fix else ""))
+        elif rule.on_write == "refuse_with_fix":
+            problems.append(rule.fix)
+        elif rule.on_write == "normalise":
+            normalised.append(item.message)
     for name in ("Confidence", "Converged"):
         section = parsed.sections.get(name)
         extra = [ln.strip() for ln in section.body.strip().splitlines()[1:] if ln.strip()] if section else []
@@ -101,24 +212,15 @@ def _problems(parsed: ParsedTurn, participants: tuple[str, ...], slug: str) -> t
     return problems, normalised
 
 
-def _frontmatter(slug: str, turn: int, peers: tuple[tuple[str, str], ...], written_at: str) -> str:
-    lines = [
-        "---",
-        f"protocol: {PROTOCOL_VERSION}",
-        f"turn: {turn}",
-        f"slug: {slug}",
-        f"written_at: '{written_at}'",
-        f"tool: multidebate {__version__}",
-    ]
-    if peers:
-        lines.append("peers_read:")
-        for name, digest in peers:
-            lines.append(f"  - file: {name}")
-            lines.append(f"    sha256: {digest}")
-    else:
-        lines.append("peers_read: []")
-    lines.append("---")
-    return "\n".join(lines) + "\n"
+def _frontmatter(slug: str, turn: int, peers: tuple[tuple[str, str], ...], written_at: str,
+                 judged: str | None = None) -> str:
+    """A turn's frontmatter (a judgment's when `judged` names the verdict it judges)."""
+    head: dict[str, object] = {"protocol": PROTOCOL_VERSION}
+    if judged is not None:
+        head.update(role="judge", verdict=judged)
+    return render_frontmatter({**head, "turn": turn, "slug": slug, "written_at": written_at,
+                               "tool": f"multidebate {__version__}",
+                               "peers_read": [{"file": name, "sha256": digest} for name, digest in peers]})
 
 
 def compose(parsed: ParsedTurn, slug: str, turn: int, peers: tuple[tuple[str, str], ...], written_at: str) -> str:
@@ -144,7 +246,7 @@ def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn:
     parsed = parse_turn(decoded.text, "<input>", TurnName(turn, slug), profile)
     problems, normalised = _problems(parsed, participants, slug)
     if parsed.metadata:
-        problems.insert(0, "remove the frontmatter (the `---` block): write adds its own")
+        problems.insert(0, _NO_FRONTMATTER)
     if more is not None and not problems:
         problems.extend(more(parsed))  # checked against the findings so far once the file itself is sound
     if problems:
@@ -223,7 +325,7 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
                 published = done if pending == turn else published
         except OSError:
             pass  # the turn stays sealed; the next write publishes it
-    return WriteResult(path, turn, slug, parsed.confidence, parsed.converged, tuple(normalised), peers,
+    return WriteResult(folder, path, turn, slug, parsed.confidence, parsed.converged, tuple(normalised), peers,
                        new_key, sealed_mode, published,
                        _ahead_warnings(scan, participants, slug, turn, peers) + _limit_warnings(parsed, task)
                        + tuple(review_warnings))
@@ -273,9 +375,7 @@ def _write_judgment(folder: str, slug: str, content: bytes, unclaimed: bool) -> 
             f"## {name}" for name in JUDGMENT_SECTIONS), [f.message for f in found])
     written_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     peers = _peers_read(folder, debate.scan, slug, 0)
-    head = _frontmatter(slug, verdict.turn, peers, written_at).replace(f"turn: {verdict.turn}\n",
-                                                                       f"role: judge\nverdict: {verdict.state}\n"
-                                                                       f"turn: {verdict.turn}\n")
+    head = _frontmatter(slug, verdict.turn, peers, written_at, judged=verdict.state)
     data = (head + f"# Judgment \u2014 {slug}\n" + "".join(
         f"\n## {name}\n\n{sections[name]}\n" for name in JUDGMENT_SECTIONS)).encode("utf-8")
     path = os.path.join(folder, judgment_name(slug))
@@ -295,7 +395,7 @@ def _write_judgment(folder: str, slug: str, content: bytes, unclaimed: bool) -> 
         append_entry(folder, slug, os.path.basename(path), data, verdict.turn, written_at)
     except OSError:
         pass
-    return WriteResult(path, verdict.turn, slug, None, None, (), peers, new_key, judgment=True)
+    return WriteResult(folder, path, verdict.turn, slug, None, None, (), peers, new_key, judgment=True)
 
 
 def _review_problems(folder: str, task: Task, slug: str, turn: int, parsed: ParsedTurn) -> tuple[list[str], list[str]]:

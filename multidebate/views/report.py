@@ -34,10 +34,6 @@ class Report:
     summary: Summary | None = None  # a review's summary for the person who decides
     cruxes: tuple[Crux, ...] = ()  # an unconverged debate's 1-3 most severe disagreements at its last turn
 
-    @property
-    def misquotes(self) -> tuple[Attribution, ...]:
-        return tuple(a for a in self.attributions if not a.supported)
-
     def as_dict(self) -> dict[str, object]:
         verdict = self.analysis.verdict
         return {
@@ -55,6 +51,41 @@ class Report:
             "summary": self.summary.as_dict() if self.summary is not None else None,
             "cruxes": [c._asdict() for c in self.cruxes],
         }
+
+
+class TurnCell(NamedTuple):
+    """One participant's turn in the turn table, as the Markdown and the HTML report show it."""
+
+    recommendation: str
+    confidence: str  # "?" when unreadable
+    converged: str  # yes, no or ?
+    change: str  # against its own previous line: "changed", "reworded", "new line" (unsure which) or ""
+
+
+def turn_rows(report: Report) -> list[tuple[int, bool, list[TurnCell | None]]]:
+    """The turn table: per turn, its number, whether it is complete, and a cell per participant (None: no file)."""
+    from ..protocol.answer import normalise_line
+
+    rows: list[tuple[int, bool, list[TurnCell | None]]] = []
+    previous: dict[str, str] = {}  # each participant's last line, folded
+    for row in report.analysis.turns:
+        cells: list[TurnCell | None] = []
+        for name in report.analysis.participants:
+            pos = row.positions.get(name)
+            if pos is None:
+                cells.append(None)
+                continue
+            line = normalise_line(pos.recommendation)
+            # a reader saw one session's reused line marked and another's not (d49): every new line is marked,
+            # and the mark says whether the position moved
+            moved = name in previous and line != previous[name]
+            change = "changed" if pos.changed else "" if not moved else "reworded" if pos.changed is False \
+                else "new line"
+            previous[name] = line
+            cells.append(TurnCell(pos.recommendation, "?" if pos.confidence is None else str(pos.confidence),
+                                  {True: "yes", False: "no", None: "?"}[pos.converged], change))
+        rows.append((row.turn, row.complete, cells))
+    return rows
 
 
 def clip(text: str, limit: int) -> str:
@@ -85,7 +116,7 @@ def _cruxes(debate: Debate, turn: int, converged: bool) -> tuple[Crux, ...]:
     found = []
     for slug in debate.participants:
         entry = debate.entry(turn, slug)
-        parsed = entry.parsed if entry is not None else None
+        parsed = debate.parsed(entry) if entry is not None else None
         for mention in parsed.mentions if parsed is not None else ():
             if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
                 found.append(Crux(mention.severity or "unrated", slug, mention.slugs, mention.text,
@@ -101,7 +132,8 @@ def _unresolved(debate: Debate, turn: int) -> tuple[tuple[str, str], ...]:
         if entry is None:
             continue
         # the final turn's files are read again: the cache keeps only the first 160 characters of an item
-        mentions = entry.parsed.mentions if entry.parsed is not None else entry.mentions
+        parsed = debate.parsed(entry)
+        mentions = parsed.mentions if parsed is not None else debate.details(entry).mentions
         for mention in mentions:
             if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
                 items.append((slug, mention.text))
@@ -178,8 +210,8 @@ def render_markdown(report: Report) -> str:
         out.append("")
     else:
         label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
-        out += [f"{label} at turn {final.turn}, as written by {final.representative}; held by "
-                f"{', '.join(final.supporters)}.", "", final.answer.strip(), ""]
+        out += [f"{label} at turn {final.turn}, held by {', '.join(final.supporters)}. Shown: "
+                f"{final.representative}'s Answer.", "", final.answer.strip(), ""]
         if final.dissenters:
             out += ["**Dissent**", ""]
             out += [f"- {d.slug}: {d.recommendation}" + (f" ({d.reason})" if d.reason else "")
@@ -187,18 +219,10 @@ def render_markdown(report: Report) -> str:
             out.append("")
     names = list(report.analysis.participants)
     out += ["## Turns", "", "| turn | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
-    for row in report.analysis.turns:
-        cells = []
-        for name in names:
-            pos = row.positions.get(name)
-            if pos is None:
-                cells.append("-")
-                continue
-            conv = {True: "yes", False: "no", None: "?"}[pos.converged]
-            conf = "?" if pos.confidence is None else pos.confidence
-            moved = " (changed)" if pos.changed else ""
-            cells.append(_cell(f"{clip(pos.recommendation, 80)} — {conf}, {conv}{moved}"))
-        out.append(f"| {row.turn}{'' if row.complete else '*'} | " + " | ".join(cells) + " |")
+    for turn, complete, turn_cells in turn_rows(report):
+        cells = ["-" if c is None else _cell(f"{clip(c.recommendation, 80)} — {c.confidence}, {c.converged}"
+                                             + (f" ({c.change})" if c.change else "")) for c in turn_cells]
+        out.append(f"| {turn}{'' if complete else '*'} | " + " | ".join(cells) + " |")
     out.append("")
     last = report.analysis.turns[-1] if report.analysis.turns else None
     if last and len(names) > MATRIX_MAX:
@@ -218,8 +242,9 @@ def render_markdown(report: Report) -> str:
             out.append(f"| {a} | " + " | ".join(row_cells) + " |")
         out.append("")
     if report.cruxes:
+        unrated = any(c.severity == "unrated" for c in report.cruxes)
         out += ["## Cruxes", "", "What keeps the debate open, most severe first (from the last turn's "
-                "Disagreements):", ""]
+                "Disagreements" + ("; **unrated**: its writer gave no severity" if unrated else "") + "):", ""]
         for severity in ("critical", "major", "unrated", "minor"):
             group = [c for c in report.cruxes if c.severity == severity]
             out += [f"- **{severity}** {c.slug} vs {', '.join(c.peers) or 'all'}: {_cell(clip(c.text, 300))}"

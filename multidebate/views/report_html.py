@@ -6,7 +6,7 @@ from html import escape
 
 from ..analysis.trajectory import MATRIX_MAX
 from ..analysis.verdict import MEASURE
-from .report import Report, clip, judgment_markdown, summary_markdown
+from .report import Report, clip, judgment_markdown, summary_markdown, turn_rows
 
 __all__ = ["render_html"]
 
@@ -16,14 +16,15 @@ _CSS = """
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1b1b;max-width:60rem;margin:2rem auto;
 padding:0 1rem}
 h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd}
-.verdict{display:inline-block;padding:.15rem .6rem;border-radius:1rem;font-weight:600;color:#fff}
-.converged{background:#2e7d32}.in_progress,.empty{background:#616161}.hollow,.stalled{background:#c62828}
-.latent{background:#ef6c00}.max_turns{background:#6a1b9a}
+.verdict{display:inline-block;padding:.15rem .6rem;border-radius:1rem;font-weight:600;color:#fff;background:#616161}
+.converged,.fully_resolved{background:#2e7d32}.hollow,.stalled{background:#c62828}
+.latent,.unconfirmed{background:#b26a00}.max_turns,.max_rounds{background:#6a1b9a}
 table{border-collapse:collapse;width:100%;margin:.5rem 0;font-size:.9rem}
 th,td{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
 th{background:#f5f5f5}td.num{text-align:center}.agree{background:#e8f5e9}.differ{background:#ffebee}.unsure{background:#fff8e1}
 .answer{background:#fafafa;border-left:4px solid #2e7d32;padding:.1rem 1rem}.answer.modal{border-left:4px dashed #b26a00}
 .muted{color:#666}.flag{margin:.2rem 0}.legend span{margin-right:1rem}
+code{overflow-wrap:anywhere}td{overflow-wrap:break-word}pre,.wide{overflow-x:auto}
 @media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg{break-inside:avoid}}
 """
 
@@ -108,22 +109,14 @@ def _marker(index: int, px: float, py: float, color: str, label: str) -> str:
 
 def _turn_table(report: Report) -> str:
     names = report.analysis.participants
-    rows = ["<table><thead><tr><th>turn</th>" + "".join(f"<th>{escape(n)}</th>" for n in names)
+    rows = ["<div class='wide'><table><thead><tr><th>turn</th>" + "".join(f"<th>{escape(n)}</th>" for n in names)
             + "</tr></thead><tbody>"]
-    for row in report.analysis.turns:
-        cells = []
-        for name in names:
-            pos = row.positions.get(name)
-            if pos is None:
-                cells.append("<td class='muted'>&ndash;</td>")
-                continue
-            conv = {True: "yes", False: "no", None: "?"}[pos.converged]
-            conf = "?" if pos.confidence is None else str(pos.confidence)
-            changed = " <span class='muted'>(changed)</span>" if pos.changed else ""
-            cells.append(f"<td>{escape(clip(pos.recommendation, 160))}<br><b>{conf}</b> &middot; {conv}{changed}</td>")
-        mark = "" if row.complete else "*"
-        rows.append(f"<tr><td class='num'>{row.turn}{mark}</td>{''.join(cells)}</tr>")
-    rows.append("</tbody></table>")
+    for turn, complete, row_cells in turn_rows(report):
+        cells = ["<td class='muted'>&ndash;</td>" if c is None else
+                 f"<td>{escape(clip(c.recommendation, 160))}<br><b>{c.confidence}</b> &middot; {c.converged}"
+                 + (f" <span class='muted'>({c.change})</span>" if c.change else "") + "</td>" for c in row_cells]
+        rows.append(f"<tr><td class='num'>{turn}{'' if complete else '*'}</td>{''.join(cells)}</tr>")
+    rows.append("</tbody></table></div>")
     return "".join(rows)
 
 
@@ -137,7 +130,7 @@ def _matrix(report: Report) -> str:
     names = report.analysis.participants
     rows = [f"<p class='muted'>Turn {last.turn}; {escape(MEASURE)}: &#10003; same, &#10007; different, ? unsure "
             "(hover a cell for the evidence).</p>",
-            "<table><thead><tr><th></th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr></thead><tbody>"]
+            "<div class='wide'><table><thead><tr><th></th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr></thead><tbody>"]
     for a in names:
         cells = []
         for b in names:
@@ -150,7 +143,7 @@ def _matrix(report: Report) -> str:
                 cells.append(f"<td class='num {css}' title='{escape(result.evidence)}'>{mark} "
                              f"{escape(result.relation)}</td>")
         rows.append(f"<tr><th>{escape(a)}</th>{''.join(cells)}</tr>")
-    rows.append("</tbody></table>")
+    rows.append("</tbody></table></div>")
     return "".join(rows)
 
 
@@ -186,8 +179,8 @@ def render_html(report: Report) -> str:
                         f"<li>{escape(d.slug)}: {escape(d.recommendation)}</li>" for d in final.dissenters) + "</ul>")
     else:
         label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
-        body.append(f"<p>{label} at turn {final.turn}, as written by <b>{escape(final.representative or '')}</b>; "
-                    f"held by {escape(', '.join(final.supporters))}.</p>"
+        body.append(f"<p>{label} at turn {final.turn}, held by {escape(', '.join(final.supporters))}. Shown: "
+                    f"<b>{escape(final.representative or '')}</b>'s Answer.</p>"
                     f"<div class='answer{'' if final.kind == 'consensus' else ' modal'}'>"
                     f"{_markdown(final.answer.strip())}</div>")
         if final.dissenters:

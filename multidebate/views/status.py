@@ -100,13 +100,13 @@ def _cells(debate: Debate, problems: dict[tuple[int, str], Finding]) -> dict[int
         cells.setdefault(turn, {})[slug] = Cell(entry.path, entry.confidence, entry.converged,
                                                 entry.valid and errors == 0, errors, warnings,
                                                 problem.code if problem else "",
-                                                _items(entry) if debate.task and debate.task.review else "")
+                                                _items(debate, entry) if debate.task and debate.task.review else "")
     return cells
 
 
-def _items(entry: Entry) -> str:
+def _items(debate: Debate, entry: Entry) -> str:
     """How many findings or responses a review turn lists (its cell in the table)."""
-    parsed = entry.parsed
+    parsed = debate.parsed(entry)
     if parsed is None:
         return "?"
     name = next((n for n in ("Findings", "Responses") if n in parsed.sections), "")

@@ -18,7 +18,7 @@ from ..protocol.findings import Finding, finding
 from ..protocol.naming import canonical_guess, parse_turn_name
 from ..protocol.textfile import read_text
 from ..state.debate import Debate, Entry, load_debate, read_entry
-from ..state.folder import TurnEntry
+from ..state.folder import TurnFile
 
 __all__ = ["validate_debate", "validate_paths", "exit_code"]
 
@@ -49,9 +49,9 @@ def _state_findings(folder: str) -> list[Finding]:
     `.multidebate` itself not a folder.  Walked without following links, at most 10,000 entries."""
     import stat
 
-    from ..state.layout import STATE_DIR
+    from ..state.layout import state_root
 
-    root = os.path.join(folder, STATE_DIR)
+    root = state_root(folder)
     found: list[Finding] = []
     try:
         info = os.lstat(root)
@@ -112,7 +112,7 @@ def _mention_findings(debate: Debate, entry: Entry, roster: frozenset[str]) -> l
     if not entry.readable:
         return []
     found = []
-    for mention in entry.mentions:
+    for mention in debate.details(entry).mentions:
         for slug in mention.slugs:
             if slug not in roster and slug != entry.slug:
                 known = ", ".join(sorted(roster - {entry.slug})) or "none yet"
@@ -131,7 +131,7 @@ def _turn_findings(debate: Debate, entries: list[Entry], roster: frozenset[str])
     for entry in entries:
         found.extend(reading_findings(debate, entry))
         found.extend(_mention_findings(debate, entry, roster))
-        for name, _digest in entry.peers_read:
+        for name, _digest in debate.details(entry).peers_read:
             read = parse_turn_name(os.path.basename(name))
             if read is not None and read.turn < entry.turn - 1:
                 older.append(read.filename)
@@ -179,8 +179,8 @@ def _validate_file(path: str) -> list[Finding]:
             return [f.__class__(path, f.line, f.code, f.severity, f.message)
                     for f in validate_debate(debate) if os.path.basename(f.path) == base]
     if name is not None:
-        entry = read_entry(TurnEntry(name, path, True, os.path.islink(path)))
-        return sorted(entry.findings)
+        read_turn = read_entry(TurnFile(name, path, True, os.path.islink(path)))
+        return sorted(read_turn.entry.findings)
     read = read_text(path)
     if read.text is None:
         return sorted(read.findings)

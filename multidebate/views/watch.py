@@ -1,9 +1,10 @@
-"""`watch`: a debate folder live, one line per new turn file, per completed turn, per verdict change.
+"""`watch`: a debate folder live, one line per new, changed or removed turn file, per completed turn,
+per verdict change.
 
 Two layers.  `TurnWatcher` is the event logic and owns no thread: it is fed
-watchdog events (anything with `event_type`, `src_path`, `dest_path`,
-`is_directory`) and a clock, and says what to report; tests drive it with
-synthetic events.  `watch_folder` runs it on a live folder through
+watchdog's file-system events (anything with `event_type`, `src_path`,
+`dest_path`, `is_directory`) and a clock, and says what to print, as
+WatchEvents (watch_events.py); tests drive it with synthetic events.  `watch_folder` runs it on a live folder through
 observe.FolderEvents.
 
 Rules the logic keeps:
@@ -34,16 +35,17 @@ from ..analysis.verdict import FINAL_STATES, Verdict, judge
 from ..protocol.errors import FolderError
 from ..protocol.naming import parse_turn_name
 from ..state.debate import Debate, Entry, load_debate, read_entry
-from ..state.folder import TurnEntry, scan_folder, scan_of
+from ..state.details import DetailStore
+from ..state.folder import TurnFile, scan_folder, scan_of
 from ..state.observe import SETTLE, FileLook, look
 from ..state.task import TASK_FILE, Task, load_task
 from .watch_events import (
-    RemovedReport,
-    Report,
-    StateReport,
-    TurnCompleteReport,
-    TurnFileReport,
-    VerdictReport,
+    RemovedEvent,
+    StateEvent,
+    TurnCompleteEvent,
+    TurnFileEvent,
+    VerdictEvent,
+    WatchEvent,
     state_of,
 )
 
@@ -57,7 +59,7 @@ BURST_WINDOW = 0.5
 SUMMARY_MAX_DELAY = 1.0  # judge at least this often while files keep arriving
 
 
-class FileEvent(Protocol):
+class FileSystemEvent(Protocol):
     """The parts of a watchdog FileSystemEvent the logic reads."""
 
     @property
@@ -83,9 +85,9 @@ class _Candidate:
 
 @dataclass(frozen=True)
 class _Known:
-    """A reported turn file: what was read, and its signature then."""
+    """A reported turn file: what was read, and how the file looked then (to tell a later change)."""
 
-    turn_entry: TurnEntry
+    turn_file: TurnFile
     entry: Entry
     seen: FileLook | None
 
@@ -120,22 +122,24 @@ class TurnWatcher:
         self._task_dirty = False
         self._complete: set[int] = set()
         self._verdict: Verdict | None = None
+        self._store = DetailStore()
 
     # -- start -----------------------------------------------------------
 
-    def start(self, now: float) -> StateReport:
+    def start(self, now: float) -> StateEvent:
         """Read the folder as it is (FolderError when it is none) and describe it."""
         self._folder_id = self._identity()
         if self._folder_id is None:
             raise FolderError(f"no such folder: {self.folder}")
         debate = load_debate(self.folder)
+        self._store = debate.store  # details of the files as they are now, from the parse cache
         self._task, self._has_task = debate.task, debate.scan.has_task
-        for turn_entry in debate.scan.turns:
-            entry = debate.entries[(turn_entry.name.turn, turn_entry.name.slug)]
+        for turn_file in debate.scan.turns:
+            entry = debate.entries[(turn_file.name.turn, turn_file.name.slug)]
             if any(f.code == "E004" for f in entry.findings):
-                self._candidates[turn_entry.filename] = _Candidate(due=now, changed_at=now)
+                self._candidates[turn_file.filename] = _Candidate(due=now, changed_at=now)
             else:
-                self._known[turn_entry.filename] = _Known(turn_entry, entry, look(turn_entry.path))
+                self._known[turn_file.filename] = _Known(turn_file, entry, look(turn_file.path))
         self._last_rescan = now
         debate = self._debate()
         self._verdict = judge(debate)
@@ -144,7 +148,7 @@ class TurnWatcher:
 
     # -- events ----------------------------------------------------------
 
-    def feed(self, event: FileEvent, now: float) -> None:
+    def feed(self, event: FileSystemEvent, now: float) -> None:
         """Take one watchdog event into account; nothing is read here."""
         src = os.fsdecode(event.src_path)
         dest = os.fsdecode(event.dest_path) if event.dest_path else ""
@@ -199,7 +203,7 @@ class TurnWatcher:
         times.append(self._last_rescan + RESCAN_EVERY)
         return max(0.0, min(min(times) - now, HEARTBEAT))
 
-    def check_files(self, now: float) -> list[Report]:
+    def check_files(self, now: float) -> list[WatchEvent]:
         """Look at the files whose time has come: new, changed and removed turn files, in file order.
 
         FolderError when the folder itself was removed, moved away or replaced.
@@ -208,14 +212,14 @@ class TurnWatcher:
             raise FolderError(f"the debate folder {self.folder} was removed or moved away; stopped watching")
         if (self._rescan_at is not None and now >= self._rescan_at) or now - self._last_rescan >= RESCAN_EVERY:
             self._rescan(now)
-        reports: list[Report] = []
+        events: list[WatchEvent] = []
         for name in sorted(n for n, c in self._candidates.items() if c.due <= now):
-            report = self._look(name, self._candidates[name], now)
-            if report is not None:
-                reports.append(report)
-        if reports:
+            event = self._look(name, self._candidates[name], now)
+            if event is not None:
+                events.append(event)
+        if events:
             self._mark_dirty(now)
-        return sorted(reports, key=_report_order)
+        return sorted(events, key=_event_order)
 
     def _rescan(self, now: float) -> None:
         self._rescan_at, self._last_rescan = None, now
@@ -224,10 +228,10 @@ class TurnWatcher:
         except FolderError as exc:
             raise FolderError(f"the debate folder {self.folder} was removed or moved away; stopped watching") from exc
         listed = {t.filename for t in scan.turns}
-        for turn_entry in scan.turns:
-            name = turn_entry.filename
+        for turn_file in scan.turns:
+            name = turn_file.filename
             known = self._known.get(name)
-            if name not in self._candidates and (known is None or known.seen != look(turn_entry.path)):
+            if name not in self._candidates and (known is None or known.seen != look(turn_file.path)):
                 self._candidates[name] = _Candidate(due=now, changed_at=now)
         for name in self._known:
             if name not in listed and name not in self._candidates:
@@ -236,7 +240,7 @@ class TurnWatcher:
             self._task_dirty = True
             self._mark_dirty(now)
 
-    def _look(self, name: str, candidate: _Candidate, now: float) -> Report | None:
+    def _look(self, name: str, candidate: _Candidate, now: float) -> WatchEvent | None:
         path = os.path.join(self.folder, name)
         seen = look(path)
         if seen is None:
@@ -249,7 +253,7 @@ class TurnWatcher:
             known = self._known.pop(name, None)
             if known is None:
                 return None
-            return RemovedReport(path, known.entry.turn, known.entry.slug)
+            return RemovedEvent(path, known.entry.turn, known.entry.slug)
         candidate.missing = False
         if seen != candidate.seen:
             # First look since an event, or it changed since the last look: look again later.
@@ -262,9 +266,12 @@ class TurnWatcher:
             del self._candidates[name]  # an event that changed nothing (a touch of the folder, a duplicate)
             return None
         turn_name = parse_turn_name(name)
-        assert turn_name is not None  # only turn names become candidates
-        turn_entry = TurnEntry(turn_name, path, seen.is_file, seen.is_symlink)
-        entry = read_entry(turn_entry)
+        if turn_name is None:  # only turn names become candidates: nothing to report
+            del self._candidates[name]
+            return None
+        turn_file = TurnFile(turn_name, path, seen.is_file, seen.is_symlink)
+        read = read_entry(turn_file)
+        entry = read.entry
         if any(f.code == "E004" for f in entry.findings):
             del self._candidates[name]  # empty: a writer has only created it; its next write is a new event
             return None
@@ -273,10 +280,11 @@ class TurnWatcher:
             candidate.due = candidate.changed_at + HOLD
             return None
         del self._candidates[name]
-        self._known[name] = _Known(turn_entry, entry, seen)
+        self._store.remember(entry, read.details)
+        self._known[name] = _Known(turn_file, entry, seen)
         if known is not None and known.entry.sha256 == entry.sha256:
             return None  # same bytes: already reported
-        return TurnFileReport(entry, path, edited=known is not None)
+        return TurnFileEvent(entry, path, edited=known is not None)
 
     # -- turns and verdict -----------------------------------------------
 
@@ -288,7 +296,7 @@ class TurnWatcher:
             return True
         return now - self._dirty_since >= SUMMARY_MAX_DELAY
 
-    def summarise(self) -> list[Report]:
+    def summarise(self) -> list[WatchEvent]:
         """Newly complete turns, then the verdict when its state or turn changed."""
         self._dirty_since = None
         if self._task_dirty:
@@ -296,37 +304,37 @@ class TurnWatcher:
             self._task = load_task(self.folder)
             self._has_task = self._task is not None
         debate = self._debate()
-        reports: list[Report] = []
+        events: list[WatchEvent] = []
         complete = self._complete_turns(debate)
         for turn in sorted(complete - self._complete):
             entries = tuple(e for s in debate.participants if (e := debate.entry(turn, s)) is not None)
-            reports.append(TurnCompleteReport(turn, entries))
+            events.append(TurnCompleteEvent(turn, entries))
         self._complete = complete
         verdict = judge(debate)
         previous = self._verdict
         self._verdict = verdict
         if previous is None or (previous.state, previous.turn) != (verdict.state, verdict.turn):
-            reports.append(VerdictReport(verdict, previous.state if previous else ""))
-        return reports
+            events.append(VerdictEvent(verdict, previous.state if previous else ""))
+        return events
 
     @property
     def verdict(self) -> Verdict | None:
         """The verdict as last judged."""
         return self._verdict
 
-    def step(self, now: float) -> list[Report]:
+    def step(self, now: float) -> list[WatchEvent]:
         """check_files, then summarise when due: one round of the loop, for callers without threads."""
-        reports = self.check_files(now)
+        events = self.check_files(now)
         if self.summary_due(now):
-            reports += self.summarise()
-        return reports
+            events += self.summarise()
+        return events
 
     def _debate(self) -> Debate:
         """The debate as reported so far: only complete files count, never one being written."""
-        turns = [k.turn_entry for k in self._known.values()]
+        turns = [k.turn_file for k in self._known.values()]
         scan = scan_of(self.folder, turns, (), self._has_task)
         entries = {(k.entry.turn, k.entry.slug): k.entry for k in self._known.values()}
-        return Debate(self.folder, scan, self._task, entries, {})
+        return Debate(self.folder, scan, self._task, entries, {}, self._store)
 
     @staticmethod
     def _complete_turns(debate: Debate) -> set[int]:
@@ -340,14 +348,14 @@ class TurnWatcher:
         return (info.st_dev, info.st_ino) if os.path.isdir(self.folder) else None
 
 
-def _report_order(report: Report) -> tuple[int, str]:
+def _event_order(event: WatchEvent) -> tuple[int, str]:
     # removals first, then new files, so a renamed turn reads "removed X" before "Y"
-    return (0 if isinstance(report, RemovedReport) else 1, os.path.basename(getattr(report, "path", "")))
+    return (0 if isinstance(event, RemovedEvent) else 1, os.path.basename(getattr(event, "path", "")))
 
 
 def watch_folder(folder: str, poll: float | None = None, timeout: float | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> Generator[Report, None, None]:
-    """Yield the state of `folder`, then reports as they happen, until `timeout` seconds have passed.
+                 clock: Callable[[], float] = time.monotonic) -> Generator[WatchEvent, None, None]:
+    """Yield the state of `folder`, then events as they happen, until `timeout` seconds have passed.
 
     Runs forever without a timeout; FolderError when the folder is missing or
     is removed.  Close the iterator (or let it end) to stop the observer threads.

@@ -1,4 +1,8 @@
-"""What `watch` says: one value per line of output, as plain text for people or JSON Lines."""
+"""What `watch` says: one event value per line of output, as plain text for people or JSON Lines.
+
+A `WatchEvent` is one of these records; the debate as a document is the other
+module's `Report` (views/report.py).
+"""
 
 from __future__ import annotations
 
@@ -13,12 +17,12 @@ from ..analysis.verdict import Verdict
 from ..state.debate import Debate, Entry
 
 __all__ = [
-    "StateReport",
-    "TurnFileReport",
-    "TurnCompleteReport",
-    "VerdictReport",
-    "RemovedReport",
-    "Report",
+    "StateEvent",
+    "TurnFileEvent",
+    "TurnCompleteEvent",
+    "VerdictEvent",
+    "RemovedEvent",
+    "WatchEvent",
     "state_of",
     "text_line",
     "json_line",
@@ -36,7 +40,7 @@ def _verdict_text(verdict: Verdict) -> str:
 
 
 @dataclass(frozen=True)
-class StateReport:
+class StateEvent:
     """Where the debate stands when watching starts."""
 
     type: ClassVar[str] = "state"
@@ -63,16 +67,16 @@ class StateReport:
         return f"watching {self.folder} ({self.observer}): {where}; verdict {_verdict_text(self.verdict)}"
 
 
-def state_of(debate: Debate, verdict: Verdict, observer: str) -> StateReport:
-    """The StateReport of `debate`."""
+def state_of(debate: Debate, verdict: Verdict, observer: str) -> StateEvent:
+    """The StateEvent of `debate`."""
     current = debate.current_turn
     written = debate.writers(current) if current else ()
     missing = debate.missing(current) if current else ()
-    return StateReport(debate.folder, current, written, missing, debate.participants, verdict, observer)
+    return StateEvent(debate.folder, current, written, missing, debate.participants, verdict, observer)
 
 
 @dataclass(frozen=True)
-class TurnFileReport:
+class TurnFileEvent:
     """A turn file that arrived complete (or changed after it was reported: `edited`)."""
 
     type: ClassVar[str] = "turn_file"
@@ -102,7 +106,7 @@ class TurnFileReport:
 
 
 @dataclass(frozen=True)
-class TurnCompleteReport:
+class TurnCompleteEvent:
     """Every participant has written `turn`."""
 
     type: ClassVar[str] = "turn_complete"
@@ -121,7 +125,7 @@ class TurnCompleteReport:
 
 
 @dataclass(frozen=True)
-class VerdictReport:
+class VerdictEvent:
     """The verdict's state (or the turn it is taken on) changed."""
 
     type: ClassVar[str] = "verdict"
@@ -136,7 +140,7 @@ class VerdictReport:
 
 
 @dataclass(frozen=True)
-class RemovedReport:
+class RemovedEvent:
     """A reported turn file was deleted or renamed away."""
 
     type: ClassVar[str] = "removed"
@@ -151,22 +155,22 @@ class RemovedReport:
         return f"removed: {os.path.basename(self.path)} ({self.slug} turn {self.turn})"
 
 
-Report = Union[StateReport, TurnFileReport, TurnCompleteReport, VerdictReport, RemovedReport]
+WatchEvent = Union[StateEvent, TurnFileEvent, TurnCompleteEvent, VerdictEvent, RemovedEvent]
 
 
 def _stamp(at: float | None) -> datetime:
     return datetime.fromtimestamp(time.time() if at is None else at, tz=timezone.utc)
 
 
-def text_line(report: Report, at: float | None = None) -> str:
-    """The report as one plain line for people, led by the local time."""
-    return f"{_stamp(at).astimezone().strftime('%H:%M:%S')} {report.text()}"
+def text_line(event: WatchEvent, at: float | None = None) -> str:
+    """The event as one plain line for people, led by the local time."""
+    return f"{_stamp(at).astimezone().strftime('%H:%M:%S')} {event.text()}"
 
 
-def json_line(report: Report, at: float | None = None) -> str:
-    """The report as one JSON object on one line, with its `type` and UTC `time`."""
+def json_line(event: WatchEvent, at: float | None = None) -> str:
+    """The event as one JSON object on one line, with its `type` and UTC `time`."""
     stamp = _stamp(at).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    return json.dumps({"type": report.type, "time": stamp, **report.as_dict()}, ensure_ascii=False)
+    return json.dumps({"type": event.type, "time": stamp, **event.as_dict()}, ensure_ascii=False)
 
 
 def error_line(message: str, at: float | None = None) -> str:
