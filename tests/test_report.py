@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -114,6 +115,7 @@ def test_final_answer_modal_with_dissent_and_a_tie_is_split(tmp_path: Path) -> N
     tie = make_debate(str(tmp_path / "tie"), [{"a": TOML, "b": YAML}], max_turns=1)
     split = build_report(tie).final  # one against one: no answer is "most held"
     assert split.kind == "split" and split.supporters == () and [d.slug for d in split.dissenters] == ["a", "b"]
+    assert (split.representative, split.recommendation, split.answer) == (None, "", "")
     assert "split evenly" in render_markdown(build_report(tie))
 
 
@@ -193,6 +195,11 @@ def test_toward_names_the_peers_a_change_moved_to_and_no_one_agreed_with_before(
     turn2 = _report_json(folder)["turns"][1]["positions"]
     assert {s: (p["changed"], p["toward"]) for s, p in turn2.items()} == {
         "a": (True, ["b", "c"]), "b": (False, []), "c": (True, [])}
+    assert turn2["a"]["change_evidence"] == "one line recommends toml, the other rejects it"  # why it is a change
+    assert _report_json(folder)["turns"][0]["positions"]["a"]["change_evidence"] == ""  # nothing to compare with
+    # a's new answer is c's, not b's: the peers it did not join are passed over, not the end of the search
+    later = make_debate(str(tmp_path / "f"), [{"a": TOML, "b": YAML, "c": JSON}, {"a": JSON, "b": YAML, "c": JSON}])
+    assert _report_json(later)["turns"][1]["positions"]["a"]["toward"] == ["c"]
     # a moves from 16 to 15: toward c (15), not toward b, whose bare "Postgres" a agreed with before as now
     other = make_debate(str(tmp_path / "e"), [
         {"a": "**Use Postgres 16.**", "b": "**Use Postgres.**", "c": "**Use Postgres 15.**"},
@@ -239,9 +246,14 @@ def test_yes_with_disagreements_flags_a_yes_that_still_disputes_a_peer(tmp_path:
     write_keyed(folder, "a", turn_body(2, TOML, converged=True,
                                        disagreements="- With b: the loader must reject duplicate keys").encode())
     write_keyed(folder, "b", turn_body(2, TOML, converged=True, agreements="- With a: comments matter",
-                                       disagreements="- With a: minor: the file name").encode())
+                                       disagreements="- With a: minor: the file name\n- With c: None").encode())
     write_keyed(folder, "c", turn_body(2, YAML, disagreements="- With a: anchors keep the file short").encode())
-    flags = [f for f in _report_json(folder)["flags"] if f["kind"] == "yes_with_disagreements"]
+    report = _report_json(folder)
+    positions = report["turns"][1]["positions"]  # Disagreements items only (minor ones too), never Agreements
+    assert {s: p["disagreements"] for s, p in positions.items()} == {
+        "a": ["With b: the loader must reject duplicate keys"], "b": ["With a: minor: the file name"],
+        "c": ["With a: anchors keep the file short"]}
+    flags = [f for f in report["flags"] if f["kind"] == "yes_with_disagreements"]
     assert flags == [{"kind": "yes_with_disagreements", "turn": 2, "slug": "a",
                       "detail": "a says yes but still lists 1 disagreement(s)"}]
 
@@ -307,6 +319,19 @@ def test_flags_carry_their_turn_slug_and_detail(tmp_path: Path) -> None:
     _write(rising, "a", 3, TOML, confidence=61, disagreements=same)  # up by one is up
     assert ("confidence_without_change", 3, "a",
             "a's confidence rose from 60 to 61 while its Disagreements stayed the same") in _flags(rising)
+    # no flag: the same confidence; other Disagreements; one more item
+    for name, confidence, items in (("level", 60, same), ("other", 90, "- With b: their anchors break the schema "
+                                                                       "validator we run in CI"),
+                                    ("more", 90, same + "\n- With b: minor: the file name")):
+        folder = make_debate(str(tmp_path / name), [{"a": TOML, "b": YAML}])
+        _write(folder, "a", 2, TOML, confidence=60, disagreements=same)
+        _write(folder, "b", 2, YAML)
+        _write(folder, "a", 3, TOML, confidence=confidence, disagreements=items)
+        assert "confidence_without_change" not in {k for k, _t, _s, _d in _flags(folder)}, name
+    # moving on twice is no return: no oscillation
+    onward = make_debate(str(tmp_path / "onward"), [{"a": TOML, "b": YAML}, {"a": YAML, "b": YAML},
+                                                    {"a": JSON, "b": YAML}])
+    assert "oscillation" not in {k for k, _t, _s, _d in _flags(onward)}
 
 
 def test_a_change_explained_in_the_reasoning_is_no_unexplained_flip(tmp_path: Path) -> None:
@@ -328,6 +353,42 @@ def test_the_agreement_matrix_is_the_last_turns_only(tmp_path: Path) -> None:
     assert [(m["pair"], m["relation"]) for m in turns[1]["matrix"]] == [
         (["a", "b"], "same"), (["a", "c"], "same"), (["b", "c"], "same")]
     assert [t["complete"] for t in turns] == [True, True]
+
+
+def test_final_answer_order_and_ties_follow_the_file_times(tmp_path: Path) -> None:
+    """Supporters are listed, and a tie for representative goes, in the order the files were written (not by
+    name); in a chain of refinements the bare line speaks for the lines that differ from each other."""
+    from helpers import write_keyed
+
+    alike = str(tmp_path / "alike")
+    make_debate(alike, [], max_turns=1)
+    for slug in ("b", "a"):
+        write_keyed(alike, slug, turn_body(1, "**Use TOML.**").encode())
+    os.utime(Path(alike, "turn-1-b.md"), (1_700_000_000, 1_700_000_000))  # b wrote first
+    os.utime(Path(alike, "turn-1-a.md"), (1_700_000_010, 1_700_000_010))
+    final = build_report(alike).final
+    assert (final.representative, final.supporters) == ("b", ("b", "a"))
+    chain = str(tmp_path / "chain")  # 16 and 15 differ; the bare Postgres, written last, is the same as both
+    make_debate(chain, [], max_turns=1)
+    for slug, answer in (("a", "**Use Postgres 16.**"), ("b", "**Use Postgres 15.**"), ("c", "**Use Postgres.**")):
+        write_keyed(chain, slug, turn_body(1, answer).encode())
+    final = build_report(chain).final
+    assert (final.kind, final.representative, final.supporters) == ("modal", "c", ("a", "b", "c"))
+
+
+def test_final_answer_while_a_turn_runs_is_the_last_complete_turns(tmp_path: Path) -> None:
+    from multidebate.analysis.final import final_answer
+    from multidebate.analysis.verdict import judge
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML, "c": YAML}, {"a": JSON}])
+    final = build_report(folder).final
+    assert (final.turn, final.recommendation, final.supporters) == (1, "Use TOML for the config file.", ("a", "b"))
+    assert [(d.slug, d.reason) for d in final.dissenters] == [("c", "")]  # no reason given: an empty one
+    debate = load_debate(folder)
+    assert final_answer(debate, judge(debate)).weighted is False  # by heads unless asked
+    first = make_debate(str(tmp_path / "first"), [{"a": TOML}], participants=("a", "b"))  # b has not written yet
+    final = build_report(first).final
+    assert (final.kind, final.turn, final.supporters) == ("modal", 1, ("a",))
 
 
 def test_turn_table_marks_every_new_line_and_says_whether_the_position_moved(tmp_path: Path) -> None:

@@ -114,7 +114,24 @@ def test_a_conceded_severity_9_finding_decides_the_case(tmp_path: Path) -> None:
     case = case_of(folder)
     # round 2: the critic accepts everything, so the review ends without a defender turn 2
     assert (case.verdict, case.rounds, case.stop) == ("critique_wins", 2, "fully_resolved")
-    assert debate_status(folder).verdict.final
+    verdict = debate_status(folder).verdict
+    assert verdict.final and (verdict.state, verdict.turn) == ("fully_resolved", 2)
+    assert verdict.detail.startswith("ended in round 2: the critics raised and reopened nothing, so the defender had "
+                                     "nothing left to answer; critique_wins")
+
+
+def test_a_running_review_says_which_round_who_is_awaited_and_what_is_open(tmp_path: Path) -> None:
+    folder = review(tmp_path)
+    write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL")))
+    v = debate_status(folder).verdict
+    assert (v.state, v.turn, v.missing) == ("in_progress", 0, ("de",))
+    assert v.detail == "round 1 of 2-4 running; case so far: critique_wins (ca/F1 open at severity 9); open: ca/F1"
+    assert v.review is not None and v.review.findings[0].key == "ca/F1"
+    write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 3, "by design")))
+    v = debate_status(folder).verdict
+    assert (v.state, v.turn, v.missing) == ("in_progress", 1, ())
+    assert v.detail == ("round 1 of 2-4 done; case so far: defense_wins (no finding conceded at severity 9 or more, "
+                        "none deferred to a test)")
 
 
 def test_a_defender_that_lowers_the_severity_of_a_concession_wins_unless_the_critic_rescores(tmp_path: Path) -> None:

@@ -5,16 +5,18 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from helpers import make_debate
 
-from multidebate.analysis.verdict import judge
+from multidebate.analysis.verdict import Verdict, judge
 from multidebate.state.debate import load_debate
 
 TOML = "**Use TOML.**\n\nComments and a stdlib parser."
 TOML2 = "**TOML is the right choice** for a small config file."
 YAML = "**Use YAML, not TOML.**\n\nAnchors."
+JSON = "**Use JSON.**"
 
 
 def verdict_of(tmp_path: Path, turns: list[dict[str, str | tuple[str, bool]]], **kw: object):  # type: ignore[no-untyped-def]
@@ -22,7 +24,8 @@ def verdict_of(tmp_path: Path, turns: list[dict[str, str | tuple[str, bool]]], *
 
 
 def test_empty(tmp_path: Path) -> None:
-    assert verdict_of(tmp_path, []).state == "empty"
+    v = verdict_of(tmp_path, [])
+    assert (v.state, v.turn, v.detail) == ("empty", 0, "no turn files yet")
 
 
 def test_converged_when_all_yes_and_the_lines_are_identical(tmp_path: Path) -> None:
@@ -64,6 +67,8 @@ def test_min_turns_is_honoured(tmp_path: Path) -> None:
             write_keyed(folder, slug, turn_body(turn, TOML, converged=True).encode())
         v = judge(load_debate(folder))
         assert (v.state, v.turn) == (("in_progress", 3) if turn == 3 else ("converged", 4))
+        if turn == 3:
+            assert v.detail == "all agree at turn 3, but the task asks for at least 4 turns" and len(v.pairs) == 1
 
 
 def test_one_participant_never_converges(tmp_path: Path) -> None:
@@ -76,7 +81,8 @@ def test_sessions_that_swap_positions_are_not_converged(tmp_path: Path) -> None:
     three = "**Run 3 replicas.**\n\nCheap."
     five = "**Run 5 replicas.**\n\nSafe."
     v = verdict_of(tmp_path, [{"a": three, "b": five}, {"a": (five, True), "b": (three, True)}])
-    assert v.state == "unconfirmed" and "swapped positions" in v.detail and "3 replicas vs 5 replicas" in v.detail
+    assert v.state == "unconfirmed" and "3 replicas vs 5 replicas" in v.detail
+    assert "a and b swapped positions: each adopted the other's turn 1 answer, so they still differ" in v.detail
 
 
 def test_a_yes_covers_a_peer_line_kept_unchanged(tmp_path: Path) -> None:
@@ -88,8 +94,12 @@ def test_a_yes_covers_a_peer_line_kept_unchanged(tmp_path: Path) -> None:
     assert "a said yes to b's turn 1 answer, and b kept that recommendation" in v.detail
 
 
-def test_a_yes_that_still_disputes_the_peer_covers_nothing(tmp_path: Path) -> None:
-    """As above, but a keeps a real point against b: its yes no longer vouches for b's line."""
+@pytest.mark.parametrize(("items", "state"), [
+    ({"disagreements": "- With b: seven days is too short for replays"}, "unconfirmed"),
+    ({"agreements": "- With b: the managed service is the right call"}, "converged")])
+def test_a_yes_that_still_disputes_the_peer_covers_nothing(tmp_path: Path, items: dict[str, str], state: str) -> None:
+    """As above, but a keeps a real point against b: its yes no longer vouches for b's line (naming b in its
+    Agreements is no dispute)."""
     from helpers import key_of, turn_body
 
     from multidebate.turns.briefing import brief
@@ -100,11 +110,11 @@ def test_a_yes_that_still_disputes_the_peer_covers_nothing(tmp_path: Path) -> No
     for slug in ("a", "b"):
         brief(folder, slug, key=key_of(folder, slug))
     write_turn(folder, "a", turn_body(2, "**Hosted Kafka it is: replays kept for a week.**", converged=True,
-                                      disagreements="- With b: seven days is too short for replays").encode(),
-               key_of(folder, "a"))
+                                      **items).encode(), key_of(folder, "a"))
     write_turn(folder, "b", turn_body(2, kafka, converged=True).encode(), key_of(folder, "b"))
     v = judge(load_debate(folder))
-    assert v.state == "unconfirmed" and "not shown to agree" in v.detail, v
+    assert v.state == state, v
+    assert ("not shown to agree" in v.detail) == (state == "unconfirmed"), v
 
 
 def test_a_converged_verdict_notes_each_yes_that_still_lists_a_point(tmp_path: Path) -> None:
@@ -122,6 +132,87 @@ def test_a_converged_verdict_notes_each_yes_that_still_lists_a_point(tmp_path: P
                key_of(folder, "b"))
     v = judge(load_debate(folder))
     assert v.state == "converged" and v.notes == ("a says yes but still lists 1 disagreement(s)",)
+
+
+def test_a_switch_the_comparison_cannot_measure_still_moves(tmp_path: Path) -> None:
+    """a takes b's turn-1 line word for word; how far it is from a's own old line the comparison cannot tell
+    (unsure), but it is a move all the same: b's no has not seen it."""
+    v = verdict_of(tmp_path, [{"a": "**Use Postgres and Redis.**", "b": "**Use Postgres.**"},
+                              {"a": ("**Use Postgres.**", True), "b": "**Use Postgres.**"}])
+    assert v.state == "latent" and "b still says no, having not yet seen the change of a at turn 2" in v.detail
+
+
+def test_a_yes_covers_a_kept_line_whichever_of_the_two_said_it(tmp_path: Path) -> None:
+    """Here the yes is the second of the pair's (b's, to a's kept line): the pair is still shown the same."""
+    kafka = "**Use Kafka on the managed service, with seven days of retention.**"
+    v = verdict_of(tmp_path, [{"a": kafka, "b": "**Use NATS.**"},
+                              {"a": kafka, "b": ("**Hosted Kafka it is: replays kept for a week.**", True)}])
+    assert v.state == "latent" and "b said yes to a's turn 1 answer, and a kept that recommendation" in v.detail
+
+
+def _group_with_one_yes_each(folder: str, c_disagrees: str) -> Verdict:
+    """a and c write the same reworded line and say yes to b's line, which b keeps; c's Disagreements as given."""
+    from helpers import key_of, turn_body
+
+    from multidebate.turns.briefing import brief
+    from multidebate.turns.write import write_turn
+
+    kafka = "**Use Kafka on the managed service, with seven days of retention.**"
+    reworded = "**Hosted Kafka it is: replays kept for a week.**"
+    make_debate(folder, [{"a": "**Use NATS.**", "b": kafka, "c": "**Use NATS.**"}])
+    for slug in ("a", "b", "c"):
+        brief(folder, slug, key=key_of(folder, slug))
+    write_turn(folder, "a", turn_body(2, reworded, converged=True).encode(), key_of(folder, "a"))
+    write_turn(folder, "b", turn_body(2, kafka, converged=True).encode(), key_of(folder, "b"))
+    write_turn(folder, "c", turn_body(2, reworded, converged=True, disagreements=c_disagrees).encode(),
+               key_of(folder, "c"))
+    return judge(load_debate(folder))
+
+
+def test_a_yes_vouches_for_its_own_writer_only_not_for_a_peer_with_the_same_line(tmp_path: Path) -> None:
+    """a's yes covers b's kept line; c's, which still disputes b, does not, though c writes a's line: the pairs of
+    a group whose sameness rests on a yes are compared one by one."""
+    v = _group_with_one_yes_each(str(tmp_path / "d"), "- With b: seven days is too short for replays")
+    assert v.state == "unconfirmed" and "c vs b: unsure" in v.detail
+    assert [(p.left, p.right, p.comparison.basis) for p in v.pairs] == [
+        ("a", "c", "identical"), ("a", "b", "self-report"), ("c", "b", "none")]
+    agreed = _group_with_one_yes_each(str(tmp_path / "e"), "- None")  # now c's own yes covers b too
+    assert agreed.state == "converged" and [(p.left, p.right, p.comparison.basis) for p in agreed.pairs] == [
+        ("a", "c", "identical"), ("a", "b", "self-report"), ("c", "b", "self-report")]
+
+
+def test_the_options_the_task_lists_tell_two_answers_apart(tmp_path: Path) -> None:
+    task = "Recommend exactly one of NATS JetStream, Redis Streams or Kafka, and say how you would run it."
+    nats, kafka = "**Go with JetStream from NATS, file storage.**", "**Kafka, managed, seven days.**"
+    v = verdict_of(tmp_path, [{"a": nats, "b": kafka}, {"a": (nats, True), "b": (kafka, True)}], task=task)
+    assert v.state == "hollow" and "jetstream nats vs kafka (options the task lists)" in v.detail
+
+
+def test_a_file_left_out_after_convergence_keeps_the_verdict_and_is_named(tmp_path: Path) -> None:
+    from helpers import turn_body
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
+    Path(folder, "turn-3-a.md").write_text("# Turn 3 — a\n\n" + turn_body(3, TOML))  # by hand, under a held slug
+    v = judge(load_debate(folder))
+    assert (v.state, v.turn) == ("converged", 2) and v.notes[0].startswith("turn-3-a.md is left out of the verdict")
+
+
+def test_the_proposed_line_is_the_most_held_first_written(tmp_path: Path) -> None:
+    """b and c hold one line (in other case); a another: b's wording, written before c's, is proposed."""
+    v = verdict_of(tmp_path, [{"a": "**Use YAML.**", "b": "**Use INI.**", "c": "**Use JSON.**"},
+                              {"a": ("**TOML, read with tomllib.**", True), "b": ("**Pick TOML: it has comments.**", True),
+                               "c": ("**pick toml: it has comments**", True)}])
+    assert v.state == "unconfirmed" and v.proposed_line == "Pick TOML: it has comments."
+
+
+def test_a_debate_without_task_file_is_judged(tmp_path: Path) -> None:
+    from helpers import turn_body
+
+    for turn in (1, 2):
+        for slug, answer in (("a", "**Use TOML.**"), ("b", "**Use YAML.**")):
+            (tmp_path / f"turn-{turn}-{slug}.md").write_text(f"# Turn {turn} — {slug}\n\n" + turn_body(turn, answer))
+    v = judge(load_debate(str(tmp_path)))
+    assert (v.state, v.turn) == ("in_progress", 2) and v.detail.startswith("turn 2 complete; the debate goes on")
 
 
 def test_files_after_convergence_are_extra(tmp_path: Path) -> None:
@@ -183,45 +274,106 @@ def test_still_moving_is_in_progress(tmp_path: Path) -> None:
     assert v.state == "in_progress"
 
 
-BY_STATE: dict[str, tuple[list[dict[str, str | tuple[str, bool]]], dict[str, object], tuple[str, int, int], str, str]] = {
-    # name: (turns, make_debate options, (state, turn, pairs), what the detail says, how the next step starts)
-    "hollow": ([{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (YAML, True)}], {}, ("hollow", 2, 1),
-               "all say yes at turn 2 but their answers differ (a vs b: different", ""),
-    "max_turns": ([{"a": TOML, "b": YAML}] * 2, {"max_turns": 2}, ("max_turns", 2, 1),
-                  "turn limit 2 reached without convergence (a vs b: different", ""),
-    "max_turns, the last answers agree": (
-        [{"a": TOML, "b": YAML}, {"a": (YAML, True), "b": YAML}], {"max_turns": 2}, ("max_turns", 2, 1),
+THREE, FIVE, SEVEN = "**Run 3 replicas.**", "**Run 5 replicas.**", "**Run 7 replicas.**"
+AGREED = "**TOML, read with tomllib.**"
+
+
+class Case(NamedTuple):
+    turns: list[dict[str, str | tuple[str, bool]]]
+    state: str
+    turn: int
+    pairs: int  # how many pairs the verdict shows
+    detail: str  # in the verdict's detail
+    next_step: str = ""  # how the next step starts
+    missing: tuple[str, ...] = ()
+    note: str = ""  # how the one note starts, when there is one
+    max_turns: int | None = None
+    participants: tuple[str, ...] | None = None
+
+
+CASES = {
+    "hollow": Case([{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (YAML, True)}], "hollow", 2, 1,
+                   "all say yes at turn 2 but their answers differ (a vs b: different"),
+    "hollow, the first differing pair named": Case(
+        [{"a": TOML, "b": TOML, "c": YAML}, {"a": (TOML, True), "b": (TOML, True), "c": (YAML, True)}], "hollow", 2, 2,
+        "their answers differ (e.g. a vs c: different, one line recommends toml"),
+    "hollow, one side chases the other": Case(  # a takes b's 5, b moves on to 7: no swap
+        [{"a": THREE, "b": FIVE}, {"a": (FIVE, True), "b": (SEVEN, True)}], "hollow", 2, 1,
+        "their answers differ (a vs b: different, different numbers: 5 replicas vs 7 replicas)"),
+    "max_turns": Case([{"a": TOML, "b": YAML}] * 2, "max_turns", 2, 1,
+                      "turn limit 2 reached without convergence (a vs b: different", max_turns=2),
+    "max_turns, the last answers agree": Case(
+        [{"a": TOML, "b": YAML}, {"a": (YAML, True), "b": YAML}], "max_turns", 2, 1,
         "turn limit 2 reached: the last answers agree (a vs b: same, identical answers), but b said no. Not converged: "
-        "at the last turn each session answered the lines its peers had written a turn earlier", ""),
-    "unconfirmed": (REWORDED, {}, ("unconfirmed", 2, 1),
-                    "all say yes at turn 2, but the answers are not shown to agree (a vs b: unsure",
-                    "next turn, a session that agrees opens its Answer with the same bold line"),
-    "unconfirmed at the limit": (REWORDED, {"max_turns": 2}, ("max_turns", 2, 1),
-                                 "turn limit 2 reached: all say yes at turn 2, but the answers are not shown", ""),
-    "latent": ([{"a": TOML, "b": YAML}, {"a": (YAML, True), "b": (YAML, False)}], {}, ("latent", 2, 1),
-               "answers agree at turn 2 (a vs b: same, identical answers) but b still says no, having not yet seen "
-               "the change of a at turn 2", "one more turn: each session reads the others' new answers"),
-    "stalled": ([{"a": TOML, "b": YAML}] * 3, {}, ("stalled", 3, 1),
-                "no recommendation changed from turn 1 to 3 (a vs b: different", ""),
-    "a complete turn": ([{"a": TOML, "b": YAML}], {}, ("in_progress", 1, 1),
-                        "turn 1 complete; the debate goes on (a vs b: different", ""),
-    "a started turn": ([{"a": TOML, "b": YAML}, {"a": TOML}], {}, ("in_progress", 1, 0),
-                       "turn 2 in progress: waiting for b", ""),
-    "converged, two": ([{s: TOML for s in "ab"}, {s: (TOML, True) for s in "ab"}], {}, ("converged", 2, 1),
-                       "both say yes at turn 2 and their answers are shown to agree (a vs b: identical answers)", ""),
-    "converged, five": ([{s: TOML for s in "abcde"}, {s: (TOML, True) for s in "abcde"}], {}, ("converged", 2, 4),
-                        "all 5 say yes at turn 2 and their answers are shown to agree (a vs b: identical answers; a vs "
-                        "c: identical answers; a vs d: identical answers; and 1 more pairs)", ""),
+        "at the last turn each session answered the lines its peers had written a turn earlier", max_turns=2),
+    "unconfirmed": Case(REWORDED, "unconfirmed", 2, 1,
+                        "all say yes at turn 2, but the answers are not shown to agree (a vs b: unsure",
+                        "next turn, a session that agrees opens its Answer with the same bold line"),
+    "unconfirmed at the limit": Case(REWORDED, "max_turns", 2, 1,
+                                     "turn limit 2 reached: all say yes at turn 2, but the answers are not shown",
+                                     max_turns=2),
+    "unconfirmed, then the next turn started": Case(
+        REWORDED + [{"a": (AGREED, True)}], "in_progress", 2, 0, "turn 3 in progress: waiting for b", missing=("b",),
+        note="turn 2 did not converge: all said yes, but not every answer is shown to agree (a vs b: unsure"),
+    "unconfirmed, then converged": Case(REWORDED + [{"a": (AGREED, True), "b": (AGREED, True)}], "converged", 3, 1,
+                                        "both say yes at turn 3"),
+    "latent": Case([{"a": TOML, "b": YAML}, {"a": (YAML, True), "b": (YAML, False)}], "latent", 2, 1,
+                   "answers agree at turn 2 (a vs b: same, identical answers) but b still says no, having not yet seen "
+                   "the change of a at turn 2", "one more turn: each session reads the others' new answers"),
+    "latent, two holdouts": Case(
+        [{"a": YAML, "b": YAML, "c": TOML}, {"a": YAML, "b": YAML, "c": (YAML, True)}], "latent", 2, 2,
+        "but a, b still say no, having not yet seen the change of c at turn 2", "one more turn"),
+    "a no after its own move is no latent": Case(  # a's no has seen b's line: only its own change is new
+        [{"a": YAML, "b": TOML}, {"a": (TOML, False), "b": (TOML, True)}], "in_progress", 2, 1,
+        "turn 2 complete: the answers look the same (a vs b: same, identical answers), but a says no; the debate "
+        "goes on"),
+    "stalled": Case([{"a": TOML, "b": YAML}] * 3, "stalled", 3, 1,
+                    "no recommendation changed from turn 1 to 3 (a vs b: different"),
+    "a move at turn 2 is in the window": Case([{"a": TOML, "b": YAML}, {"a": JSON, "b": YAML}, {"a": JSON, "b": YAML}],
+                                              "in_progress", 3, 1, "turn 3 complete; the debate goes on (a vs b"),
+    "a yes taken back is a move": Case([{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": YAML}, {"a": TOML, "b": YAML}],
+                                       "in_progress", 3, 1, "turn 3 complete; the debate goes on"),
+    "a line reworded every turn is no stall": Case(  # each rewording is unsure: not shown unchanged
+        [{"a": line, "b": "**Use error codes.**"} for line in (
+            "**Keep raising exceptions; add typed errors.**", "**Stay with exceptions, but typed and documented.**",
+            "**Keep raising exceptions; add typed errors.**")], "in_progress", 3, 1,
+        "turn 3 complete; the debate goes on (a vs b: unsure"),
+    "a rewording with the same recommendation is no move": Case(
+        [{"a": "**Use TOML.**", "b": "**Use TOML.**"}, {"a": ("**Use TOML, read with tomllib.**", True),
+                                                       "b": "**Use TOML.**"}], "in_progress", 2, 1,
+        "turn 2 complete: the answers look the same (a vs b: same, the same opening clause ('Use TOML'); the rest "
+        "only adds detail), but b says no; the debate goes on"),
+    "a complete turn": Case([{"a": TOML, "b": YAML}], "in_progress", 1, 1,
+                            "turn 1 complete; the debate goes on (a vs b: different"),
+    "a started turn": Case([{"a": TOML, "b": YAML}, {"a": TOML}], "in_progress", 1, 0,
+                           "turn 2 in progress: waiting for b", missing=("b",)),
+    "the first turn started": Case([{"a": TOML}], "in_progress", 0, 0, "turn 1 in progress: waiting for b",
+                                   missing=("b",), participants=("a", "b")),
+    "one session ahead": Case([{"a": TOML, "b": YAML}, {"a": TOML}, {"a": TOML}], "in_progress", 1, 0,
+                              "turn 2 in progress: waiting for b", missing=("b",)),  # the turn b owes, not a's
+    "one participant": Case([{"a": TOML}, {"a": (TOML, True)}], "in_progress", 2, 0,
+                            "only a has written: a debate needs at least two participants"),
+    "converged, two": Case([{s: TOML for s in "ab"}, {s: (TOML, True) for s in "ab"}], "converged", 2, 1,
+                           "both say yes at turn 2 and their answers are shown to agree (a vs b: identical answers)"),
+    "converged, four": Case([{s: TOML for s in "abcd"}, {s: (TOML, True) for s in "abcd"}], "converged", 2, 3,
+                            "all 4 say yes at turn 2 and their answers are shown to agree (a vs b: identical answers; "
+                            "a vs c: identical answers; a vs d: identical answers)"),
+    "converged, five": Case([{s: TOML for s in "abcde"}, {s: (TOML, True) for s in "abcde"}], "converged", 2, 4,
+                            "all 5 say yes at turn 2 and their answers are shown to agree (a vs b: identical answers; "
+                            "a vs c: identical answers; a vs d: identical answers; and 1 more pairs)"),
 }
 
 
-@pytest.mark.parametrize("name", list(BY_STATE))
+@pytest.mark.parametrize("name", list(CASES))
 def test_every_state_names_its_turn_its_pairs_and_why(tmp_path: Path, name: str) -> None:
-    turns, options, (state, turn, pairs), detail, next_step = BY_STATE[name]
-    v = verdict_of(tmp_path, turns, **options)
-    assert (v.state, v.turn, len(v.pairs)) == (state, turn, pairs), v
-    assert detail in v.detail and v.next_step.startswith(next_step), v
-    assert v.missing == (("b",) if name == "a started turn" else ()) and v.notes == ()
+    case = CASES[name]
+    v = verdict_of(tmp_path, case.turns, max_turns=case.max_turns, participants=case.participants)
+    assert (v.state, v.turn, len(v.pairs)) == (case.state, case.turn, case.pairs), v
+    assert case.detail in v.detail and v.next_step.startswith(case.next_step), v
+    if name == "converged, four":
+        assert "more pairs" not in v.detail
+    assert v.missing == case.missing
+    assert [n[:len(case.note)] for n in v.notes] == ([case.note] if case.note else [])
 
 
 def test_roster_member_who_never_wrote_keeps_turn_incomplete(tmp_path: Path) -> None:
@@ -294,7 +446,8 @@ def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path
     assert last.exit_code == 0, last.output
     assert "Next: multidebate next" in last.output and "answers agree" not in last.output  # peers' turn unseen
     verdict = judge(load_debate(folder))
-    assert verdict.state == "latent" and verdict.turn == 2
+    assert verdict.state == "latent" and verdict.turn == 2 and len(verdict.pairs) == 2
+    assert verdict.detail.startswith("answers agree at turn 2 (every pair: identical answers) but ")
     assert "a said yes without seeing the turn 1 of c" in verdict.detail
     assert "b said yes without seeing the turn 1 of c" in verdict.detail and "c said" not in verdict.detail
     for slug in ("a", "b", "c"):
@@ -352,6 +505,18 @@ def test_an_edited_turn_does_not_converge(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace("Comments and a stdlib parser.", "Comments, and a stdlib parser."))
     v = judge(load_debate(folder))
     assert v.state == "unconfirmed" and "turn-2-b.md was changed after it was written (E080)" in v.detail
+    assert v.detail.startswith("all say yes at turn 2 and the answers agree, but it rests on files with integrity")
+    assert v.turn == 2 and len(v.pairs) == 1
+    assert v.next_step == "restore the files or have each session write one more turn"
+    from helpers import key_of, turn_body
+
+    from multidebate.turns.briefing import brief
+    from multidebate.turns.write import write_turn
+
+    for slug in ("a", "b"):  # one more turn, as the next step says: that one converges
+        brief(folder, slug, key=key_of(folder, slug))
+        write_turn(folder, slug, turn_body(3, TOML, converged=True).encode(), key_of(folder, slug))
+    assert (judge(load_debate(folder)).state, judge(load_debate(folder)).turn) == ("converged", 3)
 
 
 def test_the_evidence_names_every_pair_when_all_lines_are_identical(tmp_path: Path) -> None:
