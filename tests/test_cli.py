@@ -348,6 +348,9 @@ def test_next_marks_a_peer_line_identical_to_the_sessions_own(tmp_path: Path) ->
     assert "- b: **Use TOML.** (identical to yours)" in out
     code, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
     assert "- a: **Use TOML.** (identical to yours)" in out
+    # d61: with every line the same there is no `all reuse:` line, and sessions looked for one
+    assert "Every line is the same: if it says what you hold, keep it word for word." in out
+    assert "all reuse:" not in out and "Copy word for word" not in out
 
 
 def test_next_proposes_no_line_for_lines_that_might_differ(tmp_path: Path) -> None:

@@ -157,7 +157,8 @@ def test_a_symlink_swapped_in_is_never_followed(tmp_path: Path, monkeypatch: obj
 
 def test_a_long_reasoning_is_cut_before_the_answer(tmp_path: Path) -> None:
     """The served file stays within 24,000 characters: the Reasoning is cut (its start kept, as much as fits,
-    and the cut said), every other section is served whole, and the output says where the whole file is."""
+    and the cut said), every other section is served whole, and the output says how to read the Reasoning (not
+    the file's path: the skill says to read only what `next` serves)."""
     import re
 
     from multidebate.turns.briefing import MAX_SERVED_CHARS
@@ -177,7 +178,7 @@ def test_a_long_reasoning_is_cut_before_the_answer(tmp_path: Path) -> None:
         assert kept in quoted
     said = re.search(r"\[cut by multidebate: ([\d,]+) of ([\d,]+) characters shown", out)
     assert said and int(said.group(2).replace(",", "")) > 48_000
-    assert f"the whole file is {os.path.join(os.path.abspath(folder), 'turn-2-b.md')}]" in out  # how to get the rest
+    assert "`next --sections reasoning` serves the Reasoning alone]" in out and "turn-2-b.md" not in out
     data = json.loads(run("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json")[1])
     (peer,) = data["peers"]
     text = peer["text"]

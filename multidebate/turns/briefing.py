@@ -598,8 +598,9 @@ def render_briefing(b: Briefing) -> str:
                        f"<<<PEER {peer.slug}{flag} [{fence}]")
             out.append(peer.text)
             if peer.cut_from:
+                # not the file's path: the skill says to read only what `next` serves (d61: the path invited it)
                 out.append(f"[cut by multidebate: {len(peer.text):,} of {peer.cut_from:,} characters shown; "
-                           f"the whole file is {os.path.join(os.path.abspath(b.folder), peer.file)}]")
+                           "`next --sections reasoning` serves the Reasoning alone]")
             out.append(f">>>END [{fence}]")
         if b.absent:
             out.append(f"Absent from turn {b.reads}: {', '.join(b.absent)}" + (
@@ -620,6 +621,8 @@ def render_briefing(b: Briefing) -> str:
                 out.append(f"If you all hold one recommendation in other words, all reuse: **{b.proposed_line}**")
             elif len({normalise_line(line) for _s, line in b.lines}) > 1:
                 out.append("Copy word for word the first of these lines that says what you hold, yours included.")
+            else:  # d61: sessions looked for the `all reuse:` line the skill names, and found none
+                out.append("Every line is the same: if it says what you hold, keep it word for word.")
     if b.role:
         out += ["", f"WRITE YOUR TURN ({', '.join(b.sections)}):", b.write_command, "...", "TURN"]
         return "\n".join(out)
