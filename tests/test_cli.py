@@ -370,7 +370,7 @@ def test_next_says_when_peers_answer_a_line_the_session_left(tmp_path: Path) -> 
     folder = str(tmp_path)
     make_debate(folder, [{"a": "**Use YAML.**", "b": "**Use TOML.**"}, {"a": "**Use TOML.**", "b": "**Use TOML.**"}])
     code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
-    assert code == 0 and "At turn 2 you reused `b`'s bold line" in out and "answer your turn 1 line" in out
+    assert code == 0 and "At turn 2 your bold line changed to `b`'s turn 1 line" in out and "answer your turn 1 line" in out
     code, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
     assert "At turn 2 you" not in out
     # a line of its own (no peer held it): said as what it is, never as a mistake

@@ -416,6 +416,11 @@ def test_next_after_convergence_offers_no_write(tmp_path: Path) -> None:
     assert "multidebate write" not in out and "<<<PEER" not in out
     assert f"`multidebate report {os.path.abspath(folder)}` shows the agreed answer" in out  # what to tell the user
     assert "BOLD LINES OF TURN 2:" in out and "- b: **" in out and "- a (you): **" in out  # where each ended
+    # in slug order, as during the debate, whatever the roster's order (d62: "first" must mean one thing)
+    roster = make_debate(str(tmp_path / "r"), [{"b": TOML, "a": TOML}, {"b": (TOML, True), "a": (TOML, True)}],
+                         participants=("b", "a"))
+    out = CliRunner().invoke(cli, ["next", roster, "--slug", "a", "--key", key_of(roster, "a")]).stdout
+    assert 0 < out.index("- a (you): **") < out.index("- b: **")
     data = json.loads(CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key_of(folder, "a"),
                                                "--json"]).stdout)
     assert data["debate_over"] is True and data["write_command"] is None

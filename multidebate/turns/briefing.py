@@ -339,7 +339,8 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         # name what they did.
         source = next((p for p in sorted(debate.participants) if p != slug
                        and (e := debate.entry(turn - 2, p)) is not None and debate.details(e).sig.line == own_line), "")
-        done = (f"At turn {turn - 1} you reused `{source}`'s bold line" if source
+        # "reused" read as "copied" to a session that wrote the same line on its own (d62): say what is seen
+        done = (f"At turn {turn - 1} your bold line changed to `{source}`'s turn {turn - 2} line" if source
                 else f"At turn {turn - 1} you gave a new bold line")
         advice.append(f"{done}. Your peers wrote turn {turn - 1} at the same time, so their Disagreements answer "
                       f"your turn {turn - 2} line, not this one.")
@@ -560,7 +561,8 @@ def render_briefing(b: Briefing) -> str:
         lines += [f"NOTE: {note}" for note in b.notes]
         if b.lines:  # what everyone ended on: sessions asked to see the peer's last position
             lines += ["", f"BOLD LINES OF TURN {b.turn - 1}:"]
-            lines += [f"- {s}{' (you)' if s == b.slug else ''}: **{line}**" for s, line in b.lines]
+            # in slug order, as during the debate (d62: a list in another order each turn made "first" unclear)
+            lines += [f"- {s}{' (you)' if s == b.slug else ''}: **{line}**" for s, line in sorted(b.lines)]
         return "\n".join(lines)
     # Every line here is paid for in tokens on every turn: keep the framing short.
     limit = f" of at most {b.max_turns}" if b.max_turns else ""
