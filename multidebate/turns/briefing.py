@@ -390,7 +390,8 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         peers = [_serve(debate, entry, None, LARGE_BRIEFING // len(entries)) for entry in entries]
         notes.append(f"The {len(peers)} peer files are {whole:,} characters, more than many tools show of one "
                      "command: each long Reasoning is cut (where it says so); every other section is whole. "
-                     "`--sections reasoning` shows the Reasonings whole.")
+                     "Running `next` again with `--sections reasoning` shows the Reasonings whole (it changes "
+                     "nothing).")
     verdict = judge(debate)
     if not verdict.final:
         notes.extend(advice)
