@@ -50,10 +50,10 @@ def test_no_different_pair_of_the_dev_split_is_called_the_same(verdicts: Any) ->
 
 
 def test_held_out_pairs_stay_at_their_measured_level(verdicts: Any) -> None:
-    """The numbers on the test split (d44-d60) as docs/measurements.md gives them, with how they were taken."""
+    """The numbers on the test split (d44-d63) as docs/measurements.md gives them, with how they were taken."""
     test = verdicts.pair_scores(verdicts.load_pairs())["test"]
-    assert test["pairs"] >= 150 and test["false_same"] == 0 and test["false_different"] == 0
-    assert test["unsure_share"] <= 0.47
+    assert test["pairs"] >= 180 and test["false_same"] == 0 and test["false_different"] == 0
+    assert test["unsure_share"] <= 0.49
 
 
 def test_verdicts_on_every_turn_prefix(verdicts: Any) -> None:
