@@ -186,8 +186,8 @@ def _copy_proposal(folder: str, name: str, data: bytes) -> str:
 @click.option("--task", "task_text", help="The user's task; needed on the first turn of a folder without TASK.md.")
 @key_options
 @click.option("--sections", "sections_spec", metavar="LIST",
-              help="Serve only these sections of each peer file, e.g. reasoning,agreements.  Without it, peer "
-                   "files over 20,000 characters in all are served without Reasoning and Agreements.")
+              help="Serve only these sections of each peer file, e.g. reasoning,agreements.  Without it, when "
+                   "the peer files exceed 20,000 characters in all, each long Reasoning is cut to fit.")
 @click.option("--wait", is_flag=True, help="Block until every peer has written the previous turn, then answer.")
 @click.option("--timeout", type=click.FloatRange(min=0), metavar="SECONDS",
               help="With --wait: stop waiting after SECONDS (default 600) and answer with what exists.")

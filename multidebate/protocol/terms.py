@@ -58,6 +58,8 @@ def weighs_over(before: list[str]) -> bool:
     if any(word in _PREFER_VERBS for word in before):
         return True
     return len(before) == 1 and before[0] not in _OVER_VERBS and before[0] not in _STOP
+
+
 # an identifier ("reject_on_worker_lost") is one word: its parts are no negation or term of their own
 _WORD_RE = re.compile(r"[a-z0-9][a-z0-9'+#]*(?:_[a-z0-9'+#]+)*")
 _CLAUSE_RE = re.compile(r"[,;:.!?()\[\]\u2014\u2013]|\s-\s|\n")
