@@ -22,7 +22,7 @@ from multidebate.state.debate import load_debate
 from multidebate.state.task import render_task
 from multidebate.views.validate import validate_debate
 
-CLAIM = "With {peer}: they argued that sqlite replication latency dominates backups. I hold otherwise."
+CLAIM = "With {peer}: they argued that replication latency in Litestream dominates backups. I hold otherwise."
 
 
 def _fresh(folder: str) -> list[Finding]:
@@ -43,8 +43,8 @@ def _sha(folder: str, name: str) -> str:
 
 def _debate(root: Path) -> str:
     folder = make_debate(str(root / "d"), [
-        {"a": "**Use Postgres.** Sqlite replication latency dominates backups.",
-         "b": "**Use sqlite.** Sqlite replication latency dominates backups, yet it is simple.",
+        {"a": "**Use Postgres.** Replication latency in Litestream dominates backups.",
+         "b": "**Use sqlite.** Replication latency in Litestream dominates backups, yet it is simple.",
          "c": "**Use Postgres.** Managed backups."},
         {"a": "**Use Postgres.**", "b": "**Use Postgres.**", "c": "**Use Postgres.**"},
     ], participants=("a", "b", "c"))
@@ -62,7 +62,8 @@ def test_every_input_change_reaches_a_warm_validate(tmp_path: Path) -> None:
     steps: list[tuple[str, Callable[[], None]]] = [
         ("a peer's text loses the claimed terms",
          lambda: _write(folder, "turn-1-b.md", turn_body(1, "**Use sqlite.** It is simple."))),
-        ("an older file a session read changes", lambda: _write(folder, "turn-1-b.md", turn_body(1, "**Use MySQL.**"))),
+        ("an older file a session read changes",
+         lambda: _write(folder, "turn-1-b.md", turn_body(1, "**Use MySQL.** Replication latency matters."))),
         ("a turn N-1 file is deleted", lambda: os.unlink(Path(folder, "turn-2-b.md"))),
         ("the roster changes",
          lambda: _write(folder, "TASK.md", render_task("Pick a database.", ("a", "b")))),

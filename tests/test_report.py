@@ -87,6 +87,20 @@ def test_misquote_is_flagged_and_warned(tmp_path: Path) -> None:
     assert len(warned) == 1 and warned[0].path.endswith("turn-2-a.md") and "MongoDB" in warned[0].message
 
 
+def test_a_paraphrase_in_ordinary_words_is_no_misquote(tmp_path: Path) -> None:
+    """d64: "keeping stdlib with tuning plus caching" for a peer's "keep the standard-library json module ...
+    caching serialised responses" shares 40 % of its terms, and a person calls it fair: a flag needs a name or a
+    number the peer never wrote."""
+    peer = ("**Keep the standard-library json module with a custom default=, and cut the 18 % by caching serialised "
+            "responses rather than adding a compiled dependency.**")
+    folder = make_debate(str(tmp_path), [{"a": "**Switch to orjson.**", "b": peer}])
+    _write(folder, "a", 2, "**Switch to orjson.**", disagreements="- With b: they recommend keeping stdlib with "
+           "tuning plus caching; I hold orjson because it is faster")
+    _write(folder, "b", 2, peer)
+    assert not [f for f in build_report(folder).analysis.flags if f.kind == "misquote"]
+    assert not [f for f in validate_paths([folder]) if f.code == "W090"]
+
+
 def test_an_attribution_ends_with_its_sentence(tmp_path: Path) -> None:
     """Seen in a real debate: the rebuttal after the attributed sentence is the writer's own, not the peer's."""
     folder = make_debate(str(tmp_path), [{"a": TOML, "b": YAML}])

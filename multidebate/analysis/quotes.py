@@ -8,7 +8,11 @@ when a word of the peer's shares its first four letters ("written decision"
 / "decided in writing": a paraphrase is no misquote).  Reporting verbs
 ("cited", "argued") are not content.  Measured on 250 attributions from
 real debates labelled by two annotators (bench/quotes.py), a flag must be
-right: a quieter check beats a noisy one.
+right: a quieter check beats a noisy one.  So a claim is flagged only when,
+besides a low share of terms, it names something the peer never wrote: a
+name or a number ("they argued for MongoDB sharding").  A paraphrase in
+ordinary words ("keeping stdlib with tuning plus caching" for "keep the
+standard-library json module ... caching serialised responses", d64) is not.
 """
 
 from __future__ import annotations
@@ -66,8 +70,8 @@ def check_attributions(debate: Debate, entries: Iterable[Entry] | None = None) -
             if len(terms) < 3:
                 continue  # too short to judge fairly once the reporting verbs are gone
             support = sum(1 for t in terms if t in available or _prefix(t) in available) / len(terms)
-            found.append(Attribution(entry.path, claim.line, turn, slug, peer, claim.text, support,
-                                     support >= SUPPORT_THRESHOLD))
+            supported = support >= SUPPORT_THRESHOLD or not _foreign_names(claim.text, available)
+            found.append(Attribution(entry.path, claim.line, turn, slug, peer, claim.text, support, supported))
     return found
 
 
@@ -75,6 +79,13 @@ def check_attributions(debate: Debate, entries: Iterable[Entry] | None = None) -
 REPORTING_VERBS = frozenset("cited cite argued argue said say claimed claim noted note pointed stated state "
                             "mentioned mention suggested suggest proposed propose wrote write called call "
                             "insisted insist think thought believe believed".split())
+
+
+def _foreign_names(claim: str, available: set[str]) -> list[str]:
+    """Names and numbers of the claim ("MongoDB", "10 s", `acks_late`) that the peer's text lacks."""
+    from .comparison import tokens
+
+    return [t.stem for t in tokens(claim) if t.name and t.stem not in available and _prefix(t.stem) not in available]
 
 
 def _prefix(word: str) -> str:
