@@ -85,21 +85,21 @@ def test_sessions_that_swap_positions_are_not_converged(tmp_path: Path) -> None:
     assert "a and b swapped positions: each adopted the other's turn 1 answer, so they still differ" in v.detail
 
 
-def test_a_yes_covers_a_peer_line_kept_unchanged(tmp_path: Path) -> None:
-    """b kept its line word for word; a said yes to it having read it: the pair is shown the same."""
+def test_a_yes_never_vouches_for_a_line_its_writer_does_not_state(tmp_path: Path) -> None:
+    """b kept its line word for word; a said yes to it having read it, but wrote another line: the written
+    lines decide, so the pair is not shown the same and the next step is to reuse one line (#23)."""
     kafka = "**Use Kafka on the managed service, with seven days of retention.**"
     reworded = "**Hosted Kafka it is: replays kept for a week.**"
     v = verdict_of(tmp_path, [{"a": "**Use NATS.**", "b": kafka}, {"a": (reworded, True), "b": (kafka, True)}])
-    assert v.state == "converged", v.detail
-    assert "a said yes to b's turn 1 answer, and b kept that recommendation" in v.detail
+    assert v.state == "unconfirmed", v.detail
+    assert "said yes to" not in v.detail and "not shown to agree" in v.detail
+    assert v.proposed_line in v.next_step
 
 
-@pytest.mark.parametrize(("items", "state"), [
-    ({"disagreements": "- With b: seven days is too short for replays"}, "unconfirmed"),
-    ({"agreements": "- With b: the managed service is the right call"}, "converged")])
-def test_a_yes_that_still_disputes_the_peer_covers_nothing(tmp_path: Path, items: dict[str, str], state: str) -> None:
-    """As above, but a keeps a real point against b: its yes no longer vouches for b's line (naming b in its
-    Agreements is no dispute)."""
+@pytest.mark.parametrize("items", [{"disagreements": "- With b: seven days is too short for replays"},
+                                   {"agreements": "- With b: the managed service is the right call"}])
+def test_what_a_yes_sayer_lists_never_makes_lines_agree(tmp_path: Path, items: dict[str, str]) -> None:
+    """As above, with a's Agreements or Disagreements naming b: neither turns two lines into one."""
     from helpers import key_of, turn_body
 
     from multidebate.turns.briefing import brief
@@ -113,8 +113,28 @@ def test_a_yes_that_still_disputes_the_peer_covers_nothing(tmp_path: Path, items
                                       **items).encode(), key_of(folder, "a"))
     write_turn(folder, "b", turn_body(2, kafka, converged=True).encode(), key_of(folder, "b"))
     v = judge(load_debate(folder))
-    assert v.state == state, v
-    assert ("not shown to agree" in v.detail) == (state == "unconfirmed"), v
+    assert v.state == "unconfirmed", v
+    assert "not shown to agree" in v.detail, v
+
+
+def test_a_yes_sayer_that_disputes_a_peer_blocks_a_consensus_its_line_does_not_prove(tmp_path: Path) -> None:
+    """Lines shown the same by the comparison (a refinement), but a says yes while listing a real point
+    against b: the self-report is evidence against, so the turn is not converged."""
+    from helpers import key_of, turn_body
+
+    from multidebate.turns.briefing import brief
+    from multidebate.turns.write import write_turn
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use SQLite.**", "b": "**Use Postgres.**"}])
+    for slug in ("a", "b"):
+        brief(folder, slug, key=key_of(folder, slug))
+    write_turn(folder, "a", turn_body(2, "**Use SQLite in WAL mode with automated backups.**", converged=True,
+                                      disagreements="- With b: backups must be hourly, not daily").encode(),
+               key_of(folder, "a"))
+    write_turn(folder, "b", turn_body(2, "**Use SQLite.**", converged=True).encode(), key_of(folder, "b"))
+    v = judge(load_debate(folder))
+    assert v.state == "unconfirmed", v
+    assert "a said yes but still lists a disagreement" in v.detail, v
 
 
 def test_a_converged_verdict_notes_each_yes_that_still_lists_a_point(tmp_path: Path) -> None:
@@ -142,43 +162,32 @@ def test_a_switch_the_comparison_cannot_measure_still_moves(tmp_path: Path) -> N
     assert v.state == "latent" and "b still says no, having not yet seen the change of a at turn 2" in v.detail
 
 
-def test_a_yes_covers_a_kept_line_whichever_of_the_two_said_it(tmp_path: Path) -> None:
-    """Here the yes is the second of the pair's (b's, to a's kept line): the pair is still shown the same."""
+def test_a_yes_to_a_kept_line_is_no_agreement_whichever_of_the_two_said_it(tmp_path: Path) -> None:
+    """b says yes to a's kept line but writes its own words: nothing is shown the same, nobody moved."""
     kafka = "**Use Kafka on the managed service, with seven days of retention.**"
     v = verdict_of(tmp_path, [{"a": kafka, "b": "**Use NATS.**"},
                               {"a": kafka, "b": ("**Hosted Kafka it is: replays kept for a week.**", True)}])
-    assert v.state == "latent" and "b said yes to a's turn 1 answer, and a kept that recommendation" in v.detail
+    assert v.state == "in_progress" and "said yes to" not in v.detail, v
 
 
-def _group_with_one_yes_each(folder: str, c_disagrees: str) -> Verdict:
-    """a and c write the same reworded line and say yes to b's line, which b keeps; c's Disagreements as given."""
+def test_a_group_that_shares_a_line_is_compared_with_the_other_line_once(tmp_path: Path) -> None:
+    """a and c write one reworded line and say yes to b's kept line: two groups, one unsure cross pair."""
     from helpers import key_of, turn_body
 
     from multidebate.turns.briefing import brief
     from multidebate.turns.write import write_turn
 
+    folder = str(tmp_path / "d")
     kafka = "**Use Kafka on the managed service, with seven days of retention.**"
     reworded = "**Hosted Kafka it is: replays kept for a week.**"
     make_debate(folder, [{"a": "**Use NATS.**", "b": kafka, "c": "**Use NATS.**"}])
     for slug in ("a", "b", "c"):
         brief(folder, slug, key=key_of(folder, slug))
-    write_turn(folder, "a", turn_body(2, reworded, converged=True).encode(), key_of(folder, "a"))
-    write_turn(folder, "b", turn_body(2, kafka, converged=True).encode(), key_of(folder, "b"))
-    write_turn(folder, "c", turn_body(2, reworded, converged=True, disagreements=c_disagrees).encode(),
-               key_of(folder, "c"))
-    return judge(load_debate(folder))
-
-
-def test_a_yes_vouches_for_its_own_writer_only_not_for_a_peer_with_the_same_line(tmp_path: Path) -> None:
-    """a's yes covers b's kept line; c's, which still disputes b, does not, though c writes a's line: the pairs of
-    a group whose sameness rests on a yes are compared one by one."""
-    v = _group_with_one_yes_each(str(tmp_path / "d"), "- With b: seven days is too short for replays")
-    assert v.state == "unconfirmed" and "c vs b: unsure" in v.detail
-    assert [(p.left, p.right, p.comparison.basis) for p in v.pairs] == [
-        ("a", "c", "identical"), ("a", "b", "self-report"), ("c", "b", "none")]
-    agreed = _group_with_one_yes_each(str(tmp_path / "e"), "- None")  # now c's own yes covers b too
-    assert agreed.state == "converged" and [(p.left, p.right, p.comparison.basis) for p in agreed.pairs] == [
-        ("a", "c", "identical"), ("a", "b", "self-report"), ("c", "b", "self-report")]
+    for slug, line in (("a", reworded), ("b", kafka), ("c", reworded)):
+        write_turn(folder, slug, turn_body(2, line, converged=True).encode(), key_of(folder, slug))
+    v = judge(load_debate(folder))
+    assert v.state == "unconfirmed" and "a vs b: unsure" in v.detail, v
+    assert [(p.left, p.right, p.comparison.basis) for p in v.pairs] == [("a", "c", "identical"), ("a", "b", "none")]
 
 
 def test_the_options_the_task_lists_tell_two_answers_apart(tmp_path: Path) -> None:
@@ -426,33 +435,60 @@ def test_next_after_convergence_offers_no_write(tmp_path: Path) -> None:
     assert data["debate_over"] is True and data["write_command"] is None
 
 
-def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path: Path) -> None:
+def _late_joiner(folder: str, answer: str, late: str) -> None:
     """No roster: c writes turn 1 after a and b have read theirs, so their turn-2 yes never saw c's answer."""
     from helpers import key_of, turn_body, write_keyed
 
     from multidebate.turns.briefing import brief
     from multidebate.turns.write import write_turn
 
-    folder = str(tmp_path / "d")
-    answer = "**Keep the cache inside the folder.**"
     make_debate(folder, [{"a": answer, "b": answer}])
     for slug in ("a", "b"):
         brief(folder, slug, key=key_of(folder, slug))  # served each other's turn 1 only
-    write_keyed(folder, "c", turn_body(1, answer).encode())  # the late joiner
+    write_keyed(folder, "c", turn_body(1, late).encode())  # the late joiner
     brief(folder, "c", key=key_of(folder, "c"))
     for slug in ("a", "b"):  # written on what they were served before c joined (no second `next`)
         write_turn(folder, slug, turn_body(2, answer, converged=True).encode(), key_of(folder, slug))
+
+
+def test_one_line_word_for_word_and_all_yes_is_converged_whoever_saw_whom(tmp_path: Path) -> None:
+    """The one end rule (#23): every turn-2 line identical and every yes: converged, though a and b never saw
+    c's turn 1; a session without the CLI reading the same bold lines stops at the same turn."""
     from click.testing import CliRunner
+    from helpers import key_of, turn_body
 
     from multidebate.cli import cli
 
+    folder = str(tmp_path / "d")
+    answer = "**Keep the cache inside the folder.**"
+    _late_joiner(folder, answer, answer)
     last = CliRunner().invoke(cli, ["write", folder, "--slug", "c", "--key", key_of(folder, "c")],
                               input=turn_body(2, answer, converged=True))
     assert last.exit_code == 0, last.output
+    assert "The debate converged at turn 2: it is over." in last.output
+    verdict = judge(load_debate(folder))
+    assert (verdict.state, verdict.turn) == ("converged", 2), verdict.detail
+
+
+def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path: Path) -> None:
+    """As above, but the lines are only shown the same (a refinement), not one line: the blind yes waits a turn."""
+    from click.testing import CliRunner
+    from helpers import key_of, turn_body, write_keyed
+
+    from multidebate.cli import cli
+    from multidebate.turns.briefing import brief
+
+    folder = str(tmp_path / "d")
+    answer = "**Keep the cache inside the folder.**"
+    longer = "**Keep the cache inside the folder, under .multidebate/cache.**"
+    _late_joiner(folder, answer, longer)
+    last = CliRunner().invoke(cli, ["write", folder, "--slug", "c", "--key", key_of(folder, "c")],
+                              input=turn_body(2, longer, converged=True))
+    assert last.exit_code == 0, last.output
     assert "Next: multidebate next" in last.output and "answers agree" not in last.output  # peers' turn unseen
     verdict = judge(load_debate(folder))
-    assert verdict.state == "latent" and verdict.turn == 2 and len(verdict.pairs) == 2
-    assert verdict.detail.startswith("answers agree at turn 2 (every pair: identical answers) but ")
+    assert verdict.state == "latent" and verdict.turn == 2 and len(verdict.pairs) == 2, verdict
+    assert verdict.detail.startswith("answers agree at turn 2 (e.g. ")
     assert "a said yes without seeing the turn 1 of c" in verdict.detail
     assert "b said yes without seeing the turn 1 of c" in verdict.detail and "c said" not in verdict.detail
     for slug in ("a", "b", "c"):

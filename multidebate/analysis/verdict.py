@@ -127,26 +127,38 @@ class _Judge:
         return all((e := self.entry(turn, s)) is not None and e.converged is True for s in self.participants)
 
     def relation(self, turn: int, a: str, b: str) -> Comparison:
-        """How a's and b's turn-N Answers compare, with the sessions' own yes as further evidence."""
+        """How a's and b's turn-N Answers compare, from what they wrote.
+
+        A session's yes is no evidence here: a yes-sayer whose own line still
+        says something else is the hollow agreement the verdict exists to catch.
+        """
         left, right = self.entry(turn, a), self.entry(turn, b)
         if left is None or right is None:  # not a writer of this turn: nothing to compare
             return Comparison(UNSURE, "none", f"{a if left is None else b} wrote no turn {turn}", "", "")
-        found = self.context.compare(self.debate.details(left).sig, self.debate.details(right).sig)
-        if found.relation != UNSURE or turn < 2:
-            return found
-        # A yes at N vouches for the peer's turn N-1 Answer; when the peer kept that
-        # recommendation at N (shown, not guessed), the yes covers the peer's turn-N Answer too.
-        for x, y in ((a, b), (b, a)):
-            mine, theirs_before, theirs = self.entry(turn, x), self.entry(turn - 1, y), self.entry(turn, y)
-            if mine is None or theirs_before is None or theirs is None or mine.converged is not True:
+        return self.context.compare(self.debate.details(left).sig, self.debate.details(right).sig)
+
+    def identical_lines(self, turn: int) -> bool:
+        """Every participant wrote turn N with one recommendation line (after folding): nothing is hidden."""
+        lines = set()
+        for slug in self.participants:
+            entry = self.entry(turn, slug)
+            if entry is None:
+                return False
+            lines.add(self.debate.details(entry).sig.line)
+        return len(lines) == 1 and "" not in lines
+
+    def disputed(self, turn: int) -> list[str]:
+        """Yes-sayers that still list a real disagreement with a peer whose line is not identical to theirs."""
+        found = []
+        for slug in self.participants:
+            entry = self.entry(turn, slug)
+            if entry is None or entry.converged is not True:
                 continue
-            if y in self.blind_to(turn, x) or _disputes(self.debate, mine, y):
-                continue
-            kept = self.context.compare(self.debate.details(theirs_before).sig, self.debate.details(theirs).sig)
-            if kept.certain_same:
-                return found._replace(relation=SAME, basis="self-report",
-                                      evidence=f"{x} said yes to {y}'s turn {turn - 1} answer, and {y} kept that "
-                                      f"recommendation at turn {turn} ({kept.evidence})")
+            line = self.debate.details(entry).sig.line
+            peers = [p for p in self.participants if p != slug and (e := self.entry(turn, p)) is not None
+                     and self.debate.details(e).sig.line != line]
+            if any(_disputes(self.debate, entry, peer) for peer in peers):
+                found.append(slug)
         return found
 
     def pairs(self, turn: int) -> tuple[PairScore, ...]:
@@ -154,8 +166,7 @@ class _Judge:
 
         Near-linear, not quadratic: writers whose lines and items are identical form one group, each
         member compared with the group's first; the groups' first members are compared pairwise.  A
-        member compares with any other line exactly as its group's first does (the same line and items),
-        except for a sameness that rests on a session's own yes: those cross pairs are compared one by one.
+        member compares with any other line exactly as its group's first does (the same line and items).
         """
         groups: dict[tuple[object, ...], list[str]] = {}
         for slug in self.debate.writers(turn):
@@ -169,13 +180,9 @@ class _Judge:
                 if scores[-1].comparison.relation == DIFFERENT:
                     return tuple(scores)
         for first, second in combinations(list(groups.values()), 2):
-            found = self.relation(turn, first[0], second[0])
-            cross = [(a, b) for a in first for b in second] if found.basis == "self-report" else [(first[0], second[0])]
-            for left, right in cross:
-                scores.append(PairScore(left, right, found if (left, right) == (first[0], second[0])
-                                        else self.relation(turn, left, right)))
-                if scores[-1].comparison.relation == DIFFERENT:
-                    return tuple(scores)
+            scores.append(PairScore(first[0], second[0], self.relation(turn, first[0], second[0])))
+            if scores[-1].comparison.relation == DIFFERENT:
+                return tuple(scores)
         return tuple(scores)
 
     def blind_to(self, turn: int, slug: str) -> list[str]:
@@ -337,13 +344,20 @@ def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:
     for turn in complete:
         if turn < min_turns or len(j.participants) < 2 or not j.all_yes(turn):
             continue
-        blind = j.blind_yeses(turn)
+        identical = j.identical_lines(turn)
+        # one line, word for word, hides nothing: whoever saw whom, it is the consensus
+        blind = [] if identical else j.blind_yeses(turn)
         if blind:
             held_back[turn] = _blind_detail(blind, turn)
             continue
         pairs = j.pairs(turn)
         if not answers_agree(pairs):
             held_back[turn] = f"all said yes, but not every answer is shown to agree ({_why(pairs)})"
+            continue
+        disputed = [] if identical else j.disputed(turn)
+        if disputed:
+            held_back[turn] = (f"{', '.join(disputed)} said yes but still list{'s' if len(disputed) == 1 else ''} "
+                               "a disagreement with a peer whose line differs")
             continue
         changed = j.integrity(turn)
         if changed:
