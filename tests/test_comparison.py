@@ -59,6 +59,31 @@ DIFFERENT = [  # (left, right, a word the evidence must name)
     # a rate is a count per unit of time, whatever the unit
     ("**Limit each API key to 10 requests per second.**", "**Limit each API key to 100 requests per minute.**",
      "10 requests per second vs 100 requests per minute"),
+    ("**Pool: 10 / 10**", "**Pool: 5 / 2**", "10 vs 5 (pool)"),  # one labelled slot, other values
+    # minimal pairs (#23): one token swapped, a yes against a no, one labelled slot with two values
+    ("**Answer: 42.**", "**Answer: 41.**", "'41' vs '42'"),
+    ("**Pick A.**", "**Pick B.**", "'a' vs 'b'"),
+    ("**Pin Node 20.**", "**Pin Node 22.**", "20 vs 22"),
+    ("**Yes, move to uv now.**", "**No, keep pip-tools for now.**", "yes, the other no"),
+    ("**Adopt uv for the monorepo.**", "**Stay on pip-tools.**", "the other adopts"),
+    ("**Set the minimum supported Python version of the next major release to 3.9.**",
+     "**Minimum supported Python for the next major release: 3.10.**", "3.10 vs 3.9"),
+    ("**pods: 12, workers per pod: 10, pool per pod: 10**", "**pods: 4, workers per pod: 10, pool per pod: 10**",
+     "12 vs 4"),
+    ("**Ship weekly releases from main.**", "**Ship releases from main every two weeks.**", "biweekly vs weekly"),
+    ("**Target Python 3.1.**", "**Target Python 3.10.**", "3.1 vs 3.10"),
+    ("**Tabs.**", "**4 spaces.**", "short answers that differ"),
+]
+# a line that begins with the other and then turns: an option, a negation, a condition or a contrast (#23, #24)
+NOT_SAME = [
+    ("**Use SQLite**", "**Use SQLite — just kidding, Postgres**"),
+    ("**Use SQLite**", "**Use SQLite — NOT Postgres, never SQLite**"),
+    ("**Approve the merge**", "**Approve the merge once the reviewers reject it**"),
+    ("**Use SQLite.**", "**Use SQLite unless you need replication.**"),
+    ("**Use SQLite.**", "**Use SQLite, but only for tests.**"),
+    ("**Merge the PR.**", "**Merge the PR if CI fails.**"),
+    ("**Use Redis.**", "**Use Redis — actually no, Memcached.**"),
+    ("**pgBackRest: weekly full, daily differential.**", "**pgBackRest: daily full, weekly differential.**"),
 ]
 SAME = [
     ("**Use TOML.**\n\nComments.", "**use toml**\n\nA stdlib parser."),
@@ -91,8 +116,28 @@ NOT_DIFFERENT = [  # one value in other units: unsure or same, never different
     ("**Limit each API key to 10 requests per second.**", "**Limit each API key to 600 requests per minute.**"),
     ("**Allow 10 req/s per key.**", "**Allow 600 requests a minute per key.**"),
 ]
+# one recommendation in other words, where a word-by-word reading could see a swap (#23): never different
+NEVER_DIFFERENT = [
+    ("**Q1 137, Q2 15, Q3 640**", "**Q1 137, Q2 15, Q3 0640**"),
+    ("**pgBackRest: weekly full, daily differential, 14 days of retention.**",
+     "**pgBackRest, keeping 14 days (weekly full + daily differential backups).**"),
+    ("**Back up nightly.**", "**Back up every day.**"),
+    ("**Rotate keys quarterly.**", "**Rotate keys every 90 days.**"),
+    ("**Semantic versioning.**", "**SemVer.**"),
+    ("**Use OpenTelemetry.**", "**Use OTel.**"),
+    ("**Use Django REST framework.**", "**Use DRF.**"),
+    ("**Store sessions in Redis.**", "**Keep sessions in Redis.**"),
+    ("**Stay with the monolith.**", "**Use a modular monolith.**"),
+    ("**Run it on Kubernetes.**", "**Run it in Kubernetes.**"),
+    ("**Answer B.**", "**Option B.**"),
+    ("**Keep tabs.**", "**Stay with tabs.**"),
+    ("**Keep Postgres.**", "**Use PostgreSQL.**"),
+    # a value on one side only, with nothing in its place on the other, is detail
+    ("**Migrate the cron jobs to Airflow incrementally, one job family at a time, after a one-day inventory.**",
+     "**Migrate the cron jobs to Airflow incrementally after a one-day inventory gate.**"),
+    ("**Recommendation (unchanged): squash-merge every PR.**", "**Squash-merge every PR.**"),
+]
 UNSURE = [
-    ("**Pool: 10 / 10**", "**Pool: 5 / 2**"),  # one opening clause, other numbers: never "only adds detail"
     ("**Keep raising exceptions; add typed errors.**", "**Stay with exceptions, but typed and documented.**"),
     ("**Use Postgres.**", "**Use Postgres and Redis.**"),
     ("**Use SQLite; switch to PostgreSQL only if you outgrow one server.**",
@@ -129,6 +174,18 @@ def test_same_recommendation(left: str, right: str) -> None:
 def test_one_value_in_other_units_is_not_different(left: str, right: str) -> None:
     assert compare(left, right).relation != "different", compare(left, right)
     assert {q.value for q in quantities(left)} == {q.value for q in quantities(right)}
+
+
+@pytest.mark.parametrize(("left", "right"), NOT_SAME)
+def test_a_line_that_turns_is_never_a_refinement(left: str, right: str) -> None:
+    for a, b in ((left, right), (right, left)):
+        assert compare(a, b).relation != "same", compare(a, b)
+
+
+@pytest.mark.parametrize(("left", "right"), NEVER_DIFFERENT)
+def test_one_recommendation_in_other_words_is_never_different(left: str, right: str) -> None:
+    for a, b in ((left, right), (right, left)):
+        assert compare(a, b).relation != "different", compare(a, b)
 
 
 @pytest.mark.parametrize(("left", "right"), UNSURE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 from helpers import make_debate
@@ -567,3 +567,72 @@ def test_the_evidence_names_every_pair_when_all_lines_are_identical(tmp_path: Pa
                 participants=("a", "b", "c"), max_turns=2)
     verdict = judge(load_debate(str(tmp_path)))
     assert verdict.state == "max_turns" and "(every pair: identical" in verdict.detail and "e.g." not in verdict.detail
+
+
+def _kept_lines_with_yes(folder: str, left: str, right: str) -> Verdict:
+    """Two sessions that each keep their own line at turn 2 and say yes, having run `next` as sessions do."""
+    return judge(load_debate(make_debate(folder, [{"a": left, "b": right}, {"a": (left, True), "b": (right, True)}],
+                                         participants=("a", "b"))))
+
+
+def _table(name: str) -> list[tuple[str, str]]:
+    import test_comparison
+
+    return [(row[0], row[1]) for row in getattr(test_comparison, name)]
+
+
+def _traps(expect: str) -> list[Any]:
+    path = Path(__file__).parent.parent / "bench" / "corpus" / "traps.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    # a known miss is shown by bench/traps.py and expected to fail here until it is fixed
+    return [pytest.param(f"**{r['left']}**", f"**{r['right']}**", marks=pytest.mark.xfail(strict=True, reason=r[
+        "known_miss"])) if r.get("known_miss") else (f"**{r['left']}**", f"**{r['right']}**")
+            for r in rows if r["expect"] == expect]
+
+
+@pytest.mark.parametrize(("left", "right"), _table("DIFFERENT") + _table("NOT_SAME") + _traps("different"))
+def test_two_kept_lines_and_two_yeses_never_converge(tmp_path: Path, left: str, right: str) -> None:
+    """#23: a yes never makes a consensus, for every pair the comparison tables and the traps call different."""
+    v = _kept_lines_with_yes(str(tmp_path / "d"), left, right)
+    assert v.state != "converged", v
+
+
+@pytest.mark.parametrize(("left", "right"), _table("SAME") + _table("NEVER_DIFFERENT") + _traps("same"))
+def test_one_recommendation_in_two_wordings_is_never_hollow(tmp_path: Path, left: str, right: str) -> None:
+    v = _kept_lines_with_yes(str(tmp_path / "d"), left, right)
+    assert v.state != "hollow", v
+
+
+def test_the_new_user_s_two_minute_attack_is_hollow_and_check_exits_3(tmp_path: Path) -> None:
+    """The issue's reproduction through the CLI: init, next, write with keys; `status --check` must not say 0."""
+    from click.testing import CliRunner
+    from helpers import turn_body
+
+    from multidebate.cli import cli
+
+    runner = CliRunner()
+    folder = str(tmp_path / "d")
+    assert runner.invoke(cli, ["init", folder, "--participants", "a,b", "--task", "A or B?"]).exit_code == 0
+    keys: dict[str, str] = {}
+    for turn, converged in ((1, False), (2, True)):
+        for slug, line in (("a", "**Pick A.**"), ("b", "**Pick B.**")):
+            key = ["--key", keys[slug]] if slug in keys else []
+            assert runner.invoke(cli, ["next", folder, "--slug", slug, *key]).exit_code == 0
+            out = runner.invoke(cli, ["write", folder, "--slug", slug, "--json", *key],
+                                input=turn_body(turn, line, converged=converged))
+            assert out.exit_code == 0, out.output
+            keys.setdefault(slug, json.loads(out.stdout)["key"])
+    status = runner.invoke(cli, ["status", folder, "--check", "--json"])
+    assert status.exit_code == 3
+    verdict = json.loads(status.stdout)["verdict"]
+    assert verdict["state"] == "hollow" and "'a' vs 'b'" in verdict["detail"].lower(), verdict
+
+
+@pytest.mark.parametrize("restate", ["Recommendation (unchanged): {}", "Still: {}", "{}"])
+def test_positions_restated_under_a_label_stall(tmp_path: Path, restate: str) -> None:
+    """#23: each session restates its line ("Recommendation (unchanged): ...") for three turns: stalled."""
+    squash, rebase = "Squash-merge every pull request.", "Rebase-merge every pull request."
+    turns: list[dict[str, str | tuple[str, bool]]] = [{"a": f"**{squash}**", "b": f"**{rebase}**"}]
+    turns += [{"a": f"**{restate.format(squash)}**", "b": f"**{restate.format(rebase)}**"}] * 2
+    v = verdict_of(tmp_path, turns, participants=("a", "b"), max_turns=5)
+    assert (v.state, v.turn) == ("stalled", 3), v

@@ -113,11 +113,16 @@ class Token(NamedTuple):
 
 
 @functools.lru_cache(maxsize=65536)
-def tokens(line: str) -> tuple[Token, ...]:
-    """The content words of a recommendation line, in order (glue words dropped, negations kept as 'not')."""
+def tokens(line: str, keep_glue: bool = False) -> tuple[Token, ...]:
+    """The content words of a recommendation line, in order (glue words dropped, negations kept as 'not').
+
+    `keep_glue`: every word, glue included (lowercased) and a capital letter A-H after the first word kept as
+    the option it names ("Pick A"): the form two lines are aligned in word by word (`_swapped_word`).
+    """
     found: list[Token] = []
     code_spans = {m.group(1).lower() for m in re.finditer(r"`([^`]+)`", line)}
-    words = [m.group(0) for m in _TOKEN_RE.finditer(line.replace("\u2019", "'"))]
+    # "nightly" and "every day" are one period: both read as '<seconds> period'
+    words = [m.group(0) for m in _TOKEN_RE.finditer(_FREQUENCY_RE.sub(_as_period, line.replace("\u2019", "'")))]
     skip = False
     for index, raw_word in enumerate(words):
         if skip:
@@ -142,6 +147,8 @@ def tokens(line: str) -> tuple[Token, ...]:
             skip = True
             continue
         if word in ("go", "going") and following in ("with", "for", "ahead"):
+            if keep_glue:
+                found.append(Token("use", False))
             continue  # "go with Postgres" chooses as "use" does; "write it in Go" names a language
         if word in _NEGATORS or word.endswith("n't") or word == "over" and weighs_over(
                 [w.lower() for w in words[:index]]):
@@ -153,7 +160,12 @@ def tokens(line: str) -> tuple[Token, ...]:
         if word == "on" and (not following or index and words[index - 1].lower() in _SWITCH_VERBS):
             found.append(Token("on", False))  # a setting: "turn caching on" is not "turn caching off"
             continue
+        if keep_glue and index and len(raw) == 1 and raw in "ABCDEFGH":
+            found.append(Token(raw, True))  # "Pick A": an option letter, not an article
+            continue
         if word in _GLUE:
+            if keep_glue:
+                found.append(Token(word, False))
             continue
         if word in _COUNT_WORDS:
             found.append(Token(f"{_NUMBER_WORDS[word]}", True))  # "three replicas" is "3 replicas"
@@ -233,10 +245,16 @@ def _rate(value: float, following: list[str]) -> Quantity | None:
 @functools.lru_cache(maxsize=65536)
 def quantities(line: str) -> tuple[Quantity, ...]:
     """Numbers in a line with what they measure and what they set: '3 replicas', 'read 8 s', '1 MB', 'twice'."""
-    clauses = re.split(r"[;()\[\]]|,\s|:\s", _PER_SLASH_RE.sub(" per ", line.replace("\u2019", "'")))
+    parts = re.split(r"([;()\[\]]|,\s|:\s)", _FREQUENCY_RE.sub(_as_period, _PER_SLASH_RE.sub(
+        " per ", line.replace("\u2019", "'"))))
     found: list[Quantity] = []
-    for clause in clauses:
+    key = ""  # the content words of the clause before a ": ", which name what the next clause's value sets
+    for position in range(0, len(parts), 2):
+        clause = parts[position]
         words = [w.lower() for w in _TOKEN_RE.findall(clause)]
+        slot, key = key, ""
+        if position + 1 < len(parts) and parts[position + 1].startswith(":"):
+            key = " ".join(_stem(w) for w in words if w not in _GLUE and w not in _NOT_LABELS and not _is_number(w))
         for i, word in enumerate(words):
             if _is_number(word):
                 value = float(word.replace(",", ""))
@@ -252,8 +270,11 @@ def quantities(line: str) -> tuple[Quantity, ...]:
             unit = following[0] if following else ""
             before = [w for w in words[:i] if w not in _GLUE and w not in _NOT_LABELS and not _is_number(w)
                       and w not in _UNITS and w not in _NUMBER_WORDS]
-            label = _stem(before[-1]) if before else ""
-            if word in ("once", "twice"):
+            # "pods: 12", "workers per pod: 10": a value opening its clause sets the whole key before the colon
+            label = _stem(before[-1]) if before else slot
+            if unit == "period" and i + 1 < len(words) and words[i + 1] == "period":
+                found.append(Quantity(value, "period", label, _period_text(value)))
+            elif word in ("once", "twice"):
                 # a frequency ("once a day"), never a duration: "at least once a day" is not "2 days"
                 unit = f"per {_UNITS[unit][0]}" if unit in _UNITS else "time"
                 found.append(Quantity(value, unit, label, word))
@@ -262,9 +283,46 @@ def quantities(line: str) -> tuple[Quantity, ...]:
                 found.append(Quantity(amount, family, label, f"{word} {unit}"))
             elif unit and not _is_number(unit):
                 found.append(Quantity(value, _stem(unit), _stem(unit), f"{word} {unit}"))
+            elif "." in word:
+                # a bare dotted number is a version more often than a fraction: "3.10" is not "3.1"
+                found.append(Quantity(_version_value(word), "version", label, word))
             else:
                 found.append(Quantity(value, "", label, word))
     return tuple(found)
+
+
+# "weekly", "every two weeks": how often, one unit family of its own (a period is no retention)
+_FREQUENCIES = {"hourly": 3600.0, "daily": 86400.0, "nightly": 86400.0, "weekly": 7 * 86400.0,
+                "biweekly": 14 * 86400.0, "fortnightly": 14 * 86400.0, "monthly": 30 * 86400.0,
+                "quarterly": 90 * 86400.0, "yearly": 365 * 86400.0, "annually": 365 * 86400.0}
+_FREQUENCY_RE = re.compile(r"\b(?:(" + "|".join(_FREQUENCIES) + r")|every\s+(?:(\d+|"
+                           + "|".join(w for w in _NUMBER_WORDS if w not in ("once", "twice", "single", "double"))
+                           + r")\s+)?(" + "|".join(u for u, (family, _s) in _UNITS.items() if family == "s")
+                           + r"))\b", re.IGNORECASE)
+
+
+def _as_period(match: re.Match[str]) -> str:
+    """'weekly' and 'every 2 weeks' as one spelling the number reader takes: '<seconds> period'."""
+    if match.group(1):
+        return f" {int(_FREQUENCIES[match.group(1).lower()])} period "
+    count = match.group(2) or "1"
+    value = float(count) if count.isdigit() else float(_NUMBER_WORDS[count.lower()])
+    return f" {round(_scaled(value, match.group(3).lower())[1])} period "
+
+
+def _period_text(seconds: float) -> str:
+    for name, length in sorted(_FREQUENCIES.items(), key=lambda item: item[1]):
+        if length == seconds:
+            return name
+    return f"every {seconds / 86400:g} days" if seconds >= 86400 else f"every {seconds:g} s"
+
+
+def _version_value(word: str) -> float:
+    """A dotted version as one ordered number, part by part ('3.9' < '3.10'); only equality is used."""
+    total = 0.0
+    for part in word.split(".")[:4]:
+        total = total * 10000 + float(part or 0)
+    return total
 
 
 _STRAY_LETTER_RE = re.compile(r"(?<![\w'/.-])([A-H])(?![\w'/-])")
@@ -466,11 +524,16 @@ def _quantity_conflict(left: str, right: str) -> str:
     qa, qb = quantities(left), quantities(right)
     if not qa or not qb:
         return ""
+    def held(value: float, unit: str, label: str, others: tuple[Quantity, ...]) -> bool:
+        # a value with no label of its own may be the one the other line labels ("weekly full, daily
+        # differential" / "(weekly full + daily differential backups)")
+        return any(x.value == value and x.unit == unit and (x.label == label or not x.label or not label)
+                   for x in others)
+
     for a in qa:
         for b in qb:
             if a.unit == b.unit and a.label == b.label and (a.label or a.unit) and a.value != b.value \
-                    and not any(x.value == a.value for x in qb if x.unit == a.unit and x.label == a.label) \
-                    and not any(x.value == b.value for x in qa if x.unit == b.unit and x.label == b.label):
+                    and not held(a.value, a.unit, a.label, qb) and not held(b.value, b.unit, b.label, qa):
                 return f"{a.text} vs {b.text}" + (f" ({a.label})" if a.label and a.label != a.unit else "")
     for unit in {q.unit for q in qa} & {q.unit for q in qb}:
         only_a = [q for q in qa if q.unit == unit]
@@ -485,9 +548,12 @@ def _names(toks: tuple[Token, ...], ignore: frozenset[str]) -> set[str]:
 
 
 def _compare(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison:
-    lines = left.recommendation, right.recommendation
     if left.fingerprint and left.fingerprint == right.fingerprint:
-        return Comparison(SAME, "identical", "identical answers", *lines)
+        return Comparison(SAME, "identical", "identical answers", left.recommendation, right.recommendation)
+    # "Recommendation (unchanged): X" restates X: the label is no part of what it recommends
+    left = AnswerSig(strip_label(left.recommendation), left.items, left.fingerprint)
+    right = AnswerSig(strip_label(right.recommendation), right.items, right.fingerprint)
+    lines = left.recommendation, right.recommendation
     by_items = _compare_items(left, right, context)
     la, lb = left.line, right.line
     if by_items is not None and by_items.relation == DIFFERENT and la and la == lb \
@@ -515,6 +581,12 @@ def _compare(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison:
     conflict = _quantity_conflict(left.recommendation, right.recommendation)
     if conflict:
         return Comparison(DIFFERENT, "numbers", f"different numbers: {conflict}", *lines)
+    answers = _yes_no(left.recommendation), _yes_no(right.recommendation)
+    if all(answers) and answers[0] != answers[1]:
+        return Comparison(DIFFERENT, "yes-no", "one line answers yes, the other no", *lines)
+    kept = _kept_against_adopted(left.recommendation, right.recommendation, ignore)
+    if kept:
+        return Comparison(DIFFERENT, "verbs", kept, *lines)
     verbs_a, verbs_b = _verb_class(tokens(head_clause(left.recommendation))), _verb_class(
         tokens(head_clause(right.recommendation)))
     if verbs_a and verbs_b and verbs_a != verbs_b:
@@ -526,9 +598,198 @@ def _compare(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison:
             and not (_stray_letters(left.recommendation) | _stray_letters(right.recommendation)) - letters_a:
         return Comparison(SAME, "letters", f"both choose option {min(letters_a)}", *lines)
     head = _same_head(left.recommendation, right.recommendation, ta, tb, ignore)
-    if head is not None:
-        return head
-    return _by_alignment(ta, tb, lines, ignore)
+    found = head if head is not None else _by_alignment(ta, tb, lines, ignore)
+    if found.relation == DIFFERENT or found.certain_same and found.basis != "refinement":
+        return found
+    # minimal pairs: what the rules above read past, a word-for-word reading still sees
+    swapped = _swapped_word(left.recommendation, right.recommendation, ignore)
+    if swapped:
+        return Comparison(DIFFERENT, "substitution", f"'{swapped[0]}' vs '{swapped[1]}' in otherwise matching "
+                          "lines", *lines)
+    short = _short_answers_differ(ta, tb, lines)
+    if short:
+        return Comparison(DIFFERENT, "short", short, *lines)
+    if found.relation == SAME and found.basis in ("head", "refinement"):
+        turn = _adds_a_turn(left.recommendation, right.recommendation)
+        if turn:
+            # "Use SQLite" / "Use SQLite, just kidding: Postgres": more words, another recommendation
+            return Comparison(UNSURE, found.basis, f"one line goes on with {turn}: more than detail", *lines)
+    return found
+
+
+_LABEL_RE = re.compile(
+    r"^\W*(?:(?:my|our|the)\s+)?(?:(?:final|updated|revised|current|unchanged|same)\s+)?"
+    r"(?:recommendation|answer|position|verdict|decision|proposal|line)?\s*"
+    r"(?:\((?:unchanged|still|same|as before|restated|revised|updated|final)[^)]{0,20}\))?\s*[:\u2014\u2013-]\s+",
+    re.IGNORECASE)
+_RESTATED_RE = re.compile(r"^\W*(?:unchanged|still|as before|same as before|restated)\s*[:\u2014\u2013-]\s+",
+                          re.IGNORECASE)
+
+
+def strip_label(line: str) -> str:
+    """A line without the label that only announces it ("Recommendation (unchanged): ", "Still: ")."""
+    for pattern in (_LABEL_RE, _RESTATED_RE):
+        match = pattern.match(line)
+        if match and match.end() < len(line) and match.group(0).strip(" *_:-\u2014\u2013"):
+            line = line[match.end():]
+    return line
+
+
+_YES_NO_RE = re.compile(r"^\W*(yes|no)\b(?!-)", re.IGNORECASE)
+
+
+def _yes_no(line: str) -> str:
+    """'yes' or 'no' when a line opens with it ("Yes, move to uv now."), else ''."""
+    match = _YES_NO_RE.match(line)
+    return match.group(1).lower() if match else ""
+
+
+# words two lines may swap without changing what they recommend: articles, prepositions, modal and generic
+# verbs of recommending, pronouns, fillers
+_INTERCHANGEABLE = frozenset(
+    """a an the this that these those in on at by for from with to into onto via through across is are be it its
+    should would will can could may might must do does we you they i our your their use using adopt choose pick
+    recommend prefer suggest propose go just also then so very really simply now here definitely clearly
+    basically probably certainly strongly still answer option choice recommendation verdict final""".split())
+
+
+def _swapped_word(left: str, right: str, ignore: frozenset[str]) -> tuple[str, str] | None:
+    """The one word two otherwise matching lines swap ("Pick A" / "Pick B", "Answer: 42" / "Answer: 41").
+
+    Aligned word by word with the glue kept, so a letter or a number that is all a short line says is seen;
+    None when the swap is one value in two spellings, or a word that decides nothing.
+    """
+    import difflib
+
+    full_a = [t for t in tokens(left, keep_glue=True) if t.stem not in ignore]
+    full_b = [t for t in tokens(right, keep_glue=True) if t.stem not in ignore]
+    a, b = [t.stem for t in full_a], [t.stem for t in full_b]
+    if len(a) < 2 or len(b) < 2:
+        return None
+    ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(ops) != 1:
+        return None
+    kind, i1, i2, j1, j2 = ops[0]
+    if kind != "replace" or i2 - i1 != 1 or j2 - j1 != 1:
+        return None
+    x, y = a[i1], b[j1]
+    if _is_number(x) and _is_number(y) and float(x) == float(y):
+        return None  # "0640" / "640": one value
+    if _synonyms(x, y) or _one_act(x, y) or _abbreviates(x, b) or _abbreviates(y, a) \
+            or x in _INTERCHANGEABLE or y in _INTERCHANGEABLE:
+        return None
+    if not (_decides(full_a[i1]) or _decides(full_b[j1])):
+        return None  # "store" / "keep" sessions in Redis: two verbs for one act; the alignment judges those
+    return (x, y) if (x, y) <= (y, x) else (y, x)
+
+
+def _one_act(x: str, y: str) -> bool:
+    """A keep or change verb against a word of neither class ("keep" / "store" sessions in Redis): no decision."""
+    verbs = _KEEP_STEMS | _CHANGE_STEMS
+    return (x in verbs) != (y in verbs)
+
+
+_DECISIVE_WORDS = frozenset("yes no on off before after and or + not".split()) | _KEEP_STEMS | _CHANGE_STEMS
+
+
+def _decides(token: Token) -> bool:
+    """A word whose swap changes the answer: a name, a number or amount, an option letter, yes/no, on/off, ..."""
+    return token.name or _numeric(token.stem) or token.stem in _DECISIVE_WORDS
+
+
+_ADOPT_WORDS = frozenset("adopt adopting use using introduce introducing choose pick go".split())
+
+
+def _kept_against_adopted(left: str, right: str, ignore: frozenset[str]) -> str:
+    """One line keeps what is there, the other adopts something it never names ("Stay on pip-tools" / "Adopt uv")."""
+    sides = []
+    for line in (left, right):
+        head = head_clause(line)
+        words = {w.lower() for w in _TOKEN_RE.findall(head)}
+        toks = [t for t in tokens(head) if t.stem not in ignore]
+        stems = {t.stem for t in toks}
+        kind = "keep" if stems & _KEEP_STEMS and not stems & _CHANGE_STEMS else (
+            "adopt" if words & _ADOPT_WORDS and not stems & _KEEP_STEMS else "")
+        objects = {t.stem for t in toks if t.stem not in _KEEP_STEMS and t.stem not in _CHANGE_STEMS
+                   and t.stem not in ("not", "+")}
+        sides.append((kind, objects, {t.stem for t in tokens(line)}))
+    (kind_a, objects_a, all_a), (kind_b, objects_b, all_b) = sides
+    if {kind_a, kind_b} != {"keep", "adopt"} or not objects_a or not objects_b:
+        return ""
+    if objects_a & all_b or objects_b & all_a or any(_synonyms(x, y) for x in objects_a for y in objects_b):
+        return ""
+    keeps, adopts = (objects_a, objects_b) if kind_a == "keep" else (objects_b, objects_a)
+    return f"one line keeps {' '.join(sorted(keeps))}, the other adopts {' '.join(sorted(adopts))}"
+
+
+_SHORT = 3  # content words: an answer this short is compared word by word, never given the benefit of the doubt
+
+
+def _short_answers_differ(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str, str]) -> str:
+    """Two short answers that each say something the other does not ("Tabs" / "4 spaces", "Use uv" / "Stay on pip")."""
+    a = [t.stem for t in ta if t.stem not in ("+",)]
+    b = [t.stem for t in tb if t.stem not in ("+",)]
+    if not a or not b or len(a) > _SHORT or len(b) > _SHORT:
+        return ""
+    parts_a, parts_b = a + _word_parts(lines[0]), b + _word_parts(lines[1])
+    only_a = [x for x in a if not any(_synonyms(x, y) for y in b) and not _abbreviates(x, parts_b)]
+    only_b = [y for y in b if not any(_synonyms(x, y) for x in a) and not _abbreviates(y, parts_a)]
+    if not only_a or not only_b:
+        return ""  # one says all the other says, and perhaps more: a refinement, judged elsewhere
+    decisive = {t.stem for t in ta + tb if t.name or _numeric(t.stem)}
+    if not decisive & set(only_a + only_b):
+        return ""  # ordinary words in other words ("keep tabs" / "stay with the current indentation")
+    return f"short answers that differ: '{_shown(only_a)}' vs '{_shown(only_b)}'"
+
+
+def _abbreviates(word: str, words: list[str]) -> bool:
+    """`word` is made of the openings of two or more consecutive `words` ("semver": semantic versioning), or is
+    one word's letters in order from its first ("otel": opentelemetry)."""
+    if len(word) < 3:
+        return False
+    if any(len(w) > len(word) and w[0] == word[0] and _in_order(word, w) for w in words):
+        return True
+    for start in range(len(words)):
+        if _spells(word, words[start:]):
+            return True
+    return False
+
+
+def _word_parts(line: str) -> list[str]:
+    """A line's words split where a name's capitals join them ("GitHub Actions": git, hub, actions)."""
+    return [part.lower() for word in _TOKEN_RE.findall(line)
+            for part in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", word)]
+
+
+def _in_order(letters: str, word: str) -> bool:
+    rest = iter(word)
+    return all(letter in rest for letter in letters)
+
+
+def _spells(word: str, words: list[str]) -> bool:
+    ends = {0}
+    for used, whole in enumerate(words[:4], start=1):
+        ends = {end + size for end in ends for size in range(1, len(whole) + 1)
+                if word[end:end + size] == whole[:size]}
+        if len(word) in ends and used >= 2:
+            return True
+        if not ends:
+            return False
+    return False
+
+
+# words that turn a line that begins like another into another recommendation: a condition, a contrast,
+# a negation, an alternative
+_TURNS = frozenset("""not no never don't dont without instead but however although though yet except unless until
+    if once only when whenever provided otherwise else or alternatively kidding actually rather""".split())
+
+
+def _adds_a_turn(left: str, right: str) -> str:
+    """The turning words one line has and the other lacks ("once", "but", "not"), as shown in evidence."""
+    words_a = {w.lower() for w in _TOKEN_RE.findall(left.replace("\u2019", "'"))}
+    words_b = {w.lower() for w in _TOKEN_RE.findall(right.replace("\u2019", "'"))}
+    added = sorted((words_a ^ words_b) & _TURNS)
+    return ", ".join(f"'{w}'" for w in added[:3])
 
 
 def _same_head(left: str, right: str, ta: tuple[Token, ...], tb: tuple[Token, ...],
@@ -564,6 +825,12 @@ def _same_head(left: str, right: str, ta: tuple[Token, ...], tb: tuple[Token, ..
         what = ", ".join(sorted(conditional)) or ", ".join(sorted(new_names))
         return Comparison(UNSURE, "head", f"the same opening clause ('{head_a.strip(' *_')}'), but the rest "
                           f"differs in a condition or an option ({what})", *lines)
+    order_a = list(dict.fromkeys(t.stem for t in ta[len(head_tokens):]))
+    order_b = list(dict.fromkeys(t.stem for t in tb[len(head_tokens):]))
+    if tail_a == tail_b and order_a != order_b:
+        # "weekly full, daily differential" / "daily full, weekly differential": one set of words, other pairs
+        return Comparison(UNSURE, "head", f"the same opening clause ('{head_a.strip(' *_')}'), then the same words "
+                          "in another order", *lines)
     if tail_a - tail_b and tail_b - tail_a:
         # both go on, each in its own way: "..., read from replicas" / "..., read from the primary"
         rest = _by_alignment(ta[len(head_tokens):], tb[len(head_tokens):], lines, ignore)
@@ -671,13 +938,16 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
         content = [w for w in old + new if w not in ("+", "not")]
         # one word for one or two ("merge"/"rebase", "tabs"/"4 spaces"), in lines that share at least as much
         if min(len(old), len(new)) == 1 and max(len(old), len(new)) <= equal + 1 and content \
-                and not any(_synonyms(x, y) for x in old for y in new):
+                and not any(_synonyms(x, y) or _one_act(x, y) or _abbreviates(x, [y]) or _abbreviates(y, [x])
+                            for x in old for y in new):
             return Comparison(DIFFERENT, "substitution", f"'{_shown(old)}' vs '{_shown(new)}' in otherwise "
                               "matching lines", *lines)
     for old, new, old_t, new_t in early:
         swapped_a = {t.stem for t in old_t if t.name} - names_b
         swapped_b = {t.stem for t in new_t if t.name} - names_a
         if swapped_a and swapped_b and not any(_synonyms(x, y) for x in swapped_a for y in swapped_b) \
+                and not any(_abbreviates(x, _word_parts(lines[1])) for x in swapped_a) \
+                and not any(_abbreviates(y, _word_parts(lines[0])) for y in swapped_b) \
                 and any(not _numeric(w) for w in swapped_a) and any(not _numeric(w) for w in swapped_b):
             # each side names an option: a number against a name ('two at most' / 'CI') is no choice between options
             return Comparison(DIFFERENT, "options", f"{_listed(old_t, swapped_a)} vs {_listed(new_t, swapped_b)} "
@@ -702,7 +972,9 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
     head_a, head_b = _head(ta), _head(tb)
     chosen_a, chosen_b = _names(head_a, ignore), _names(head_b, ignore)
     if chosen_a and chosen_b and not (chosen_a & names_b) and not (chosen_b & names_a) and not any(
-            _synonyms(x, y) for x in chosen_a for y in chosen_b):
+            _synonyms(x, y) for x in chosen_a for y in chosen_b) and not any(
+            _abbreviates(x, b + _word_parts(lines[1])) for x in chosen_a) and not any(
+            _abbreviates(y, a + _word_parts(lines[0])) for y in chosen_b):
         return Comparison(DIFFERENT, "options", f"different named options: {', '.join(sorted(chosen_a))} vs "
                           f"{', '.join(sorted(chosen_b))}", *lines)
     return Comparison(UNSURE, "none", "worded differently; no word that decides was found", *lines)
