@@ -342,11 +342,16 @@ CASES = {
                                               "in_progress", 3, 1, "turn 3 complete; the debate goes on (a vs b"),
     "a yes taken back is a move": Case([{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": YAML}, {"a": TOML, "b": YAML}],
                                        "in_progress", 3, 1, "turn 3 complete; the debate goes on"),
-    "a line reworded every turn is no stall": Case(  # each rewording is unsure: not shown unchanged
+    "a line restated in other words every turn is a stall": Case(  # #23: it says again what it said
         [{"a": line, "b": "**Use error codes.**"} for line in (
             "**Keep raising exceptions; add typed errors.**", "**Stay with exceptions, but typed and documented.**",
-            "**Keep raising exceptions; add typed errors.**")], "in_progress", 3, 1,
-        "turn 3 complete; the debate goes on (a vs b: unsure"),
+            "**Keep raising exceptions; add typed errors.**")], "stalled", 3, 1,
+        "no recommendation changed from turn 1 to 3 (a vs b: unsure"),
+    "a line that takes a peer's line word for word is a move": Case(  # d53: gorse-3 dropped its own policy
+        [{"a": "**Use TOML, and lint it in CI.**", "b": "**Use TOML.**", "c": "**Use YAML.**"},
+         {"a": "**Use TOML.**", "b": "**Use TOML.**", "c": "**Use YAML.**"},
+         {"a": "**Use TOML.**", "b": "**Use TOML.**", "c": "**Use YAML.**"}], "in_progress", 3, 2,
+        "turn 3 complete; the debate goes on"),
     "a rewording with the same recommendation is no move": Case(
         [{"a": "**Use TOML.**", "b": "**Use TOML.**"}, {"a": ("**Use TOML, read with tomllib.**", True),
                                                        "b": "**Use TOML.**"}], "in_progress", 2, 1,
@@ -636,3 +641,24 @@ def test_positions_restated_under_a_label_stall(tmp_path: Path, restate: str) ->
     turns += [{"a": f"**{restate.format(squash)}**", "b": f"**{restate.format(rebase)}**"}] * 2
     v = verdict_of(tmp_path, turns, participants=("a", "b"), max_turns=5)
     assert (v.state, v.turn) == ("stalled", 3), v
+
+
+def test_positions_restated_in_new_words_stall(tmp_path: Path) -> None:
+    """#23 (a real debate): squash vs rebase held for three turns, each restated in new words, each no: stalled."""
+    turns: list[dict[str, str | tuple[str, bool]]] = [
+        {"a": "**Squash-merge every pull request.**", "b": "**Rebase-merge every pull request.**"},
+        {"a": "**Recommendation (unchanged): squash-merge, for one commit per change.**",
+         "b": "**Rebase-merge stays my recommendation: the history keeps each commit.**"},
+        {"a": "**Squash-merge it is, as before.**", "b": "**I still hold rebase-merge for every pull request.**"}]
+    v = verdict_of(tmp_path, turns, participants=("a", "b"), max_turns=5)
+    assert (v.state, v.turn) == ("stalled", 3), v
+
+
+def test_a_session_that_moves_to_a_new_name_has_changed(tmp_path: Path) -> None:
+    """A line whose words are all its own old words but for a new name is a change, not a restatement."""
+    turns: list[dict[str, str | tuple[str, bool]]] = [
+        {"a": "**Squash-merge every pull request.**", "b": "**Rebase-merge every pull request.**"},
+        {"a": "**Squash-merge every pull request.**", "b": "**Rebase-merge every pull request.**"},
+        {"a": "**Squash-merge every pull request.**", "b": "**Merge with Mergify's queue, rebase first.**"}]
+    v = verdict_of(tmp_path, turns, participants=("a", "b"), max_turns=5)
+    assert v.state == "in_progress", v

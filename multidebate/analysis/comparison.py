@@ -37,7 +37,7 @@ from ..protocol.answer import AnswerSig, normalise_line, signature
 from ..protocol.terms import key_terms, weighs_over
 from ..protocol.terms import stem as _stem
 
-__all__ = ["SAME", "DIFFERENT", "UNSURE", "Comparison", "Context", "compare", "compare_signatures"]
+__all__ = ["SAME", "DIFFERENT", "UNSURE", "Comparison", "Context", "compare", "compare_signatures", "restates"]
 
 SAME, DIFFERENT, UNSURE = "same", "different", "unsure"
 _CERTAIN_BASES = frozenset({"identical", "items", "letters", "refinement"})
@@ -1017,3 +1017,26 @@ def compare_signatures(left: AnswerSig, right: AnswerSig, context: Context | Non
 def compare(left: str, right: str, context: Context | None = None) -> Comparison:
     """Compare two Answers' texts."""
     return compare_signatures(signature(left), signature(right), context)
+
+
+# words a session uses to say it holds its line: no part of what the line recommends
+_RESTATING = frozenset(_stem(w) for w in """stay stays remain remains unchanged still same hold holds held keep keeps
+    my our position stand stands again""".split()) | frozenset("""stay stays remain remains unchanged still same hold
+    holds held keep keeps my our position stand stands again""".split())
+
+
+def restates(before: list[str], after: str, context: Context) -> bool:
+    """Does the line `after` say again what the lines `before` (one session's, so far) said, in other words?
+
+    What `after` chooses (its opening clause, the words that say "I hold it"
+    left out) must all be words said before, with no name, number or
+    negation of its own.  Used for "did this session's recommendation
+    change", never for "do two sessions agree".
+    """
+    ignore = context.ignore
+    old = [t.stem for line in before for t in tokens(strip_label(line)) if t.stem not in ignore]
+    head = [t for t in tokens(head_clause(strip_label(after))) if t.stem not in ignore
+            and t.stem not in _RESTATING and t.stem not in ("+",)]
+    if not old or not head or any(t.stem == "not" for t in head):
+        return False
+    return all(any(_synonyms(t.stem, w) for w in old) for t in head)

@@ -38,7 +38,7 @@ from ..protocol.answer import normalise_line
 from ..protocol.findings import Finding
 from ..protocol.terms import slug_words
 from ..state.debate import Debate, Entry
-from .comparison import DIFFERENT, SAME, UNSURE, Comparison, Context
+from .comparison import DIFFERENT, SAME, UNSURE, Comparison, Context, restates
 from .integrity import disowned, file_problems
 
 if TYPE_CHECKING:
@@ -208,8 +208,16 @@ class _Judge:
         old, new = self.entry(before, slug), self.entry(after, slug)
         if old is None or new is None:
             return True
-        relation = self.context.compare(self.debate.details(old).sig, self.debate.details(new).sig).relation
+        before_sig, after_sig = self.debate.details(old).sig, self.debate.details(new).sig
+        relation = self.context.compare(before_sig, after_sig).relation
+        if relation == UNSURE and restates(self.lines_until(slug, before), after_sig.recommendation, self.context):
+            return False  # "Squash-merge stays my recommendation: ..." after "Squash-merge every PR."
         return None if relation == UNSURE else relation == DIFFERENT
+
+    def lines_until(self, slug: str, turn: int) -> list[str]:
+        """`slug`'s recommendation lines of turns 1..N: what it has said so far."""
+        return [self.debate.details(e).sig.recommendation for t in range(1, turn + 1)
+                if (e := self.entry(t, slug)) is not None]
 
     def adopted(self, slug: str, turn: int) -> bool:
         """Did `slug` give up its own line at `turn` for a peer's turn N-1 line, word for word?
@@ -430,6 +438,7 @@ def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:
                            pairs, next_step="one more turn: each session reads the others' new answers")
     if last >= 3 and not any(
             j.changed(s, last - 2, last - 1) is not False or j.changed(s, last - 1, last) is not False
+            or j.adopted(s, last - 1) or j.adopted(s, last)
             or _converged_moved(j, s, last) for s in j.participants):
         return Verdict("stalled", last, f"no recommendation changed from turn {last - 2} to {last} "
                        f"({_why(pairs)})", pairs)
