@@ -597,9 +597,14 @@ def _traps(expect: str) -> list[Any]:
 
 @pytest.mark.parametrize(("left", "right"), _table("DIFFERENT") + _table("NOT_SAME") + _traps("different"))
 def test_two_kept_lines_and_two_yeses_never_converge(tmp_path: Path, left: str, right: str) -> None:
-    """#23: a yes never makes a consensus, for every pair the comparison tables and the traps call different."""
+    """#23: a yes never makes a consensus, for every pair the comparison tables and the traps call different;
+    nor does the final answer the report shows (item 7: "held by" names only those whose line states it)."""
+    from multidebate.analysis.final import final_answer
+
     v = _kept_lines_with_yes(str(tmp_path / "d"), left, right)
     assert v.state != "converged", v
+    final = final_answer(load_debate(str(tmp_path / "d")), v)
+    assert final.kind != "consensus" and len(final.supporters) < 2, final
 
 
 @pytest.mark.parametrize(("left", "right"), _table("SAME") + _table("NEVER_DIFFERENT") + _traps("same"))
