@@ -73,6 +73,11 @@ DIFFERENT = [  # (left, right, a word the evidence must name)
     ("**Ship weekly releases from main.**", "**Ship releases from main every two weeks.**", "biweekly vs weekly"),
     ("**Target Python 3.1.**", "**Target Python 3.10.**", "3.1 vs 3.10"),
     ("**Tabs.**", "**4 spaces.**", "short answers that differ"),
+    ("**Choose option A.**", "**Choose B.**", "'a' vs 'b'"),
+    ("**Use tabs.**", "**Use spaces.**", "'space' vs 'tab'"),
+    ("**Use the monorepo.**", "**Use separate repositories.**", "short answers that differ"),
+    ("**Ship weekly.**", "**Ship every other week.**", "biweekly vs weekly"),
+    ("**Set the pool size to 10.**", "**Pool size: 20.**", "(size)"),
 ]
 # a line that begins with the other and then turns: an option, a negation, a condition or a contrast (#23, #24)
 NOT_SAME = [
@@ -136,6 +141,7 @@ NEVER_DIFFERENT = [
     ("**Migrate the cron jobs to Airflow incrementally, one job family at a time, after a one-day inventory.**",
      "**Migrate the cron jobs to Airflow incrementally after a one-day inventory gate.**"),
     ("**Recommendation (unchanged): squash-merge every PR.**", "**Squash-merge every PR.**"),
+    ("**Squash-merge every PR.**", "**Squash merge every pull request.**"),
 ]
 UNSURE = [
     ("**Keep raising exceptions; add typed errors.**", "**Stay with exceptions, but typed and documented.**"),

@@ -271,7 +271,7 @@ def quantities(line: str) -> tuple[Quantity, ...]:
             before = [w for w in words[:i] if w not in _GLUE and w not in _NOT_LABELS and not _is_number(w)
                       and w not in _UNITS and w not in _NUMBER_WORDS]
             # "pods: 12", "workers per pod: 10": a value opening its clause sets the whole key before the colon
-            label = _stem(before[-1]) if before else slot
+            label = _stem(before[-1]) if before else slot.rsplit(" ", 1)[-1]
             if unit == "period" and i + 1 < len(words) and words[i + 1] == "period":
                 found.append(Quantity(value, "period", label, _period_text(value)))
             elif word in ("once", "twice"):
@@ -295,7 +295,7 @@ def quantities(line: str) -> tuple[Quantity, ...]:
 _FREQUENCIES = {"hourly": 3600.0, "daily": 86400.0, "nightly": 86400.0, "weekly": 7 * 86400.0,
                 "biweekly": 14 * 86400.0, "fortnightly": 14 * 86400.0, "monthly": 30 * 86400.0,
                 "quarterly": 90 * 86400.0, "yearly": 365 * 86400.0, "annually": 365 * 86400.0}
-_FREQUENCY_RE = re.compile(r"\b(?:(" + "|".join(_FREQUENCIES) + r")|every\s+(?:(\d+|"
+_FREQUENCY_RE = re.compile(r"\b(?:(" + "|".join(_FREQUENCIES) + r")|every\s+(?:(\d+|other|"
                            + "|".join(w for w in _NUMBER_WORDS if w not in ("once", "twice", "single", "double"))
                            + r")\s+)?(" + "|".join(u for u, (family, _s) in _UNITS.items() if family == "s")
                            + r"))\b", re.IGNORECASE)
@@ -305,8 +305,8 @@ def _as_period(match: re.Match[str]) -> str:
     """'weekly' and 'every 2 weeks' as one spelling the number reader takes: '<seconds> period'."""
     if match.group(1):
         return f" {int(_FREQUENCIES[match.group(1).lower()])} period "
-    count = match.group(2) or "1"
-    value = float(count) if count.isdigit() else float(_NUMBER_WORDS[count.lower()])
+    count = (match.group(2) or "1").lower()
+    value = float(count) if count.isdigit() else 2.0 if count == "other" else float(_NUMBER_WORDS[count])
     return f" {round(_scaled(value, match.group(3).lower())[1])} period "
 
 
@@ -659,28 +659,45 @@ def _swapped_word(left: str, right: str, ignore: frozenset[str]) -> tuple[str, s
     Aligned word by word with the glue kept, so a letter or a number that is all a short line says is seen;
     None when the swap is one value in two spellings, or a word that decides nothing.
     """
-    import difflib
-
     full_a = [t for t in tokens(left, keep_glue=True) if t.stem not in ignore]
     full_b = [t for t in tokens(right, keep_glue=True) if t.stem not in ignore]
     a, b = [t.stem for t in full_a], [t.stem for t in full_b]
-    if len(a) < 2 or len(b) < 2:
+    if not a or not b:
         return None
-    ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
-    if len(ops) != 1:
-        return None
-    kind, i1, i2, j1, j2 = ops[0]
-    if kind != "replace" or i2 - i1 != 1 or j2 - j1 != 1:
-        return None
+    found = _one_swap(a, b)
+    if found is None:
+        # "Choose option A" / "Choose B": read again without the words that decide nothing; then only a
+        # name, a number or a letter may be the swap
+        kept_a = [t for t in full_a if t.stem not in _INTERCHANGEABLE]
+        kept_b = [t for t in full_b if t.stem not in _INTERCHANGEABLE]
+        again = _one_swap([t.stem for t in kept_a], [t.stem for t in kept_b], least=1)
+        if again is None or not (_decides(kept_a[again[0]]) and _decides(kept_b[again[1]])):
+            return None
+        full_a, full_b, a, b, found = kept_a, kept_b, [t.stem for t in kept_a], [t.stem for t in kept_b], again
+    i1, j1 = found
     x, y = a[i1], b[j1]
     if _is_number(x) and _is_number(y) and float(x) == float(y):
         return None  # "0640" / "640": one value
     if _synonyms(x, y) or _one_act(x, y) or _abbreviates(x, b) or _abbreviates(y, a) \
             or x in _INTERCHANGEABLE or y in _INTERCHANGEABLE:
         return None
-    if not (_decides(full_a[i1]) or _decides(full_b[j1])):
-        return None  # "store" / "keep" sessions in Redis: two verbs for one act; the alignment judges those
+    short = len([w for w in a if w not in _INTERCHANGEABLE]) <= _SHORT and len(
+        [w for w in b if w not in _INTERCHANGEABLE]) <= _SHORT
+    if not (short or _decides(full_a[i1]) or _decides(full_b[j1])):
+        return None  # in a long line, two ordinary words for one act ("store" / "save") are the alignment's
     return (x, y) if (x, y) <= (y, x) else (y, x)
+
+
+def _one_swap(a: list[str], b: list[str], least: int = 2) -> tuple[int, int] | None:
+    """Where two word lists differ by exactly one word for one word: (index in a, index in b)."""
+    import difflib
+
+    if len(a) < least or len(b) < least or len(a) != len(b):
+        return None
+    ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(ops) != 1 or ops[0][0] != "replace" or ops[0][2] - ops[0][1] != 1 or ops[0][4] - ops[0][3] != 1:
+        return None
+    return ops[0][1], ops[0][3]
 
 
 def _one_act(x: str, y: str) -> bool:
@@ -737,7 +754,8 @@ def _short_answers_differ(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: t
     if not only_a or not only_b:
         return ""  # one says all the other says, and perhaps more: a refinement, judged elsewhere
     decisive = {t.stem for t in ta + tb if t.name or _numeric(t.stem)}
-    if not decisive & set(only_a + only_b):
+    no_shared_word = len(only_a) == len(a) and len(only_b) == len(b) and len(a) <= 2 and len(b) <= 2
+    if not decisive & set(only_a + only_b) and not no_shared_word:
         return ""  # ordinary words in other words ("keep tabs" / "stay with the current indentation")
     return f"short answers that differ: '{_shown(only_a)}' vs '{_shown(only_b)}'"
 
@@ -745,9 +763,9 @@ def _short_answers_differ(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: t
 def _abbreviates(word: str, words: list[str]) -> bool:
     """`word` is made of the openings of two or more consecutive `words` ("semver": semantic versioning), or is
     one word's letters in order from its first ("otel": opentelemetry)."""
-    if len(word) < 3:
+    if len(word) < 2:
         return False
-    if any(len(w) > len(word) and w[0] == word[0] and _in_order(word, w) for w in words):
+    if len(word) >= 3 and any(len(w) > len(word) and w[0] == word[0] and _in_order(word, w) for w in words):
         return True
     for start in range(len(words)):
         if _spells(word, words[start:]):
@@ -938,8 +956,8 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
         content = [w for w in old + new if w not in ("+", "not")]
         # one word for one or two ("merge"/"rebase", "tabs"/"4 spaces"), in lines that share at least as much
         if min(len(old), len(new)) == 1 and max(len(old), len(new)) <= equal + 1 and content \
-                and not any(_synonyms(x, y) or _one_act(x, y) or _abbreviates(x, [y]) or _abbreviates(y, [x])
-                            for x in old for y in new):
+                and not any(_synonyms(x, y) or _one_act(x, y) for x in old for y in new) \
+                and not any(_abbreviates(x, new) for x in old) and not any(_abbreviates(y, old) for y in new):
             return Comparison(DIFFERENT, "substitution", f"'{_shown(old)}' vs '{_shown(new)}' in otherwise "
                               "matching lines", *lines)
     for old, new, old_t, new_t in early:
