@@ -10,8 +10,10 @@ from multidebate.turns.write import WriteResult, write_turn
 
 
 def _served(folder: str, slug: str, key: str | None) -> None:
-    """Run `next` first, as a session does: `write` records as read only the peer files `next` served."""
-    if key is not None:
+    """Run `next` first, as a session does (turn 1 too, before any key): `write` records as read only the peer
+    files `next` served.  (A folder without TASK.md, as some tests build, gets no turn-1 `next`: it would need
+    the task, which would create TASK.md.)"""
+    if key is not None or os.path.exists(os.path.join(folder, "TASK.md")):
         brief(folder, slug, key=key)
 
 
