@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import click
+import pytest
 from click.testing import CliRunner
 from helpers import key_of, make_debate, turn_body
 
@@ -63,6 +64,30 @@ def test_init_writes_task_with_roster(tmp_path: Path) -> None:
     assert "participants:\n  - a\n  - b\n" in text and "max_turns: 3" in text and text.endswith("Pick one.\n")
     code, _, err = run("init", str(folder), "--task", "Again")
     assert code == 1 and "exists already" in err
+
+
+@pytest.mark.parametrize(("args", "why"), [
+    (["--participants", "solo"], "--participants solo names one participant: the debate could never converge (two at "
+                                 "least)"),
+    (["--max-turns", "1"], "--max-turns 1: the debate could never converge (turn 1 is each session's own answer; "
+                           "agreement counts from turn 2). Use 2 or more, or add a judge: --role SLUG=judge"),
+    (["--min-turns", "4", "--max-turns", "2"], "--min-turns 4 is more than --max-turns 2: the debate could never "
+                                               "converge"),
+])
+def test_init_refuses_setups_that_can_never_converge(tmp_path: Path, args: list[str], why: str) -> None:
+    code, out, err = run("init", str(tmp_path / "d"), "--task", "Pick one.", *args)
+    assert (code, out) == (2, "") and err.endswith(f"\nError: {why}\n") and not (tmp_path / "d").exists()
+
+
+def test_init_prints_what_to_paste_in_each_assistant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run("init", "d", "--task", "Pick one.", "--participants", "opus-4-7,gpt-5-5", "--role", "j=judge")
+    where = tmp_path / "d"
+    assert code == 0 and out.splitlines()[1:4] == [
+        f"  opus-4-7: Debate the task in {where} with the multidebate skill; your slug is `opus-4-7`.",
+        f"  gpt-5-5:  Debate the task in {where} with the multidebate skill; your slug is `gpt-5-5`.",
+        f"  j:        Judge the debate in {where} with the multidebate skill; your slug is `j`.",
+    ]
 
 
 def test_init_refuses_bad_roster(tmp_path: Path) -> None:
@@ -307,6 +332,14 @@ def test_validate_folder_codes_and_exit(tmp_path: Path) -> None:
     assert [d["path"] for d in data] == sorted(d["path"] for d in data)
 
 
+def test_validate_summary_is_the_last_line_of_stdout(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [{"a": "x"}])
+    assert run("validate", str(tmp_path)) == (0, "0 error(s), 0 warning(s)\n", "")
+    (tmp_path / "turn-3-a.md").write_text("# Turn 3 — a\n")
+    code, out, err = run("validate", str(tmp_path))
+    assert code == 1 and err == "" and out.endswith("E070 turn 3 of `a` has no turn 2 before it\n1 error(s), 0 warning(s)\n")
+
+
 def test_validate_strict_fails_on_warning(tmp_path: Path) -> None:
     path = tmp_path / "turn-1-a.md"
     path.write_text("# Turn 1 - a\n\n## Reasoning\nr\n\n## Answer\na\n\n## Confidence\n5\n\n## Converged\nno\n")
@@ -448,3 +481,18 @@ def test_next_warns_the_turn_that_may_end_the_debate_as_stalled(tmp_path: Path) 
     make_debate(last, [held, held], max_turns=3)
     code, out, _ = run("next", last, "--slug", "a", "--key", key_of(last, "a"))
     assert code == 0 and "ends as stalled" not in out and "no turn follows in which peers could answer a line you change now" in out
+
+
+def test_status_says_a_missing_turn_was_deleted_instead_of_waiting_for_it(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [{"a": "**x**", "b": "**y**"}, {"a": "**x**", "b": "**y**"}], participants=("a", "b"))
+    os.unlink(tmp_path / "turn-1-b.md")
+    code, out, _ = run("status", str(tmp_path))
+    lines = out.splitlines()
+    assert code == 0 and "missing from turn 2: b (a turn file of it was deleted: see problem)" in lines
+    assert [line.split(" was written at ")[0] for line in lines if line.startswith("problem:")] == [
+        "problem: turn-1-b.md: E081", "problem: turn-2-b.md: E070 skips turns: it is not read (restore the missing "
+                                      "turns or move it away)"]
+    data = json.loads(run("status", str(tmp_path), "--json")[1])
+    assert data["problems"][0].startswith("turn-1-b.md: E081 was written at ")
+    assert data["problems"][0].endswith(" and has since been deleted or renamed: restore it (later turns of its "
+                                        "slug wait for it)")

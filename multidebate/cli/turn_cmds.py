@@ -60,6 +60,12 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
     if min_turns is not None and max_turns is not None and min_turns > max_turns:
         raise click.UsageError(f"--min-turns {min_turns} is more than --max-turns {max_turns}: the debate could "
                                "never converge")
+    if roster is not None and len(roster) < 2:
+        raise click.UsageError(f"--participants {roster[0]} names one participant: the debate could never converge "
+                               "(two at least)")
+    if max_turns == 1 and not any(role.startswith("judge") for _slug, role in roles):
+        raise click.UsageError("--max-turns 1: the debate could never converge (turn 1 is each session's own answer; "
+                               "agreement counts from turn 2). Use 2 or more, or add a judge: --role SLUG=judge")
     if sealed and not roster:
         raise click.UsageError("--sealed needs --participants: the roster says who must write before publishing")
     if not task_text.strip():
@@ -97,7 +103,19 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
             task_text, roster, max_turns, min_turns, sealed=sealed, mode=mode, roles=roles,
             proposal=proposal[0] if proposal else None, proposal_sha256=digest, min_rounds=min_rounds,
             max_rounds=max_rounds, judge_when=judge_when))
-    click.echo(f"Created {path}. Each session now runs: multidebate next {folder} --slug <its slug>")
+    starters = tuple(roster or ()) + tuple(judges)
+    if not starters:
+        click.echo(f"Created {path}. Each session now runs: multidebate next {folder} --slug <its slug>")
+    else:
+        where = os.path.abspath(folder)
+        width = max(len(s) for s in starters)
+        click.echo(f"Created {path}. Start a session in each assistant and paste its line (in Claude Code, "
+                   "begin it with `/multidebate `):")
+        for name in starters:
+            verb = "Judge the debate" if name in judges else "Debate the task"
+            click.echo(f"  {(name + ':').ljust(width + 1)} {verb} in {where} with the multidebate skill; "
+                       f"your slug is `{name}`.")
+        click.echo('Then type "next turn" in each, as often as you like, or ask each to "debate until converged".')
     if roles:
         click.echo("Roles: " + ", ".join(f"{slug} = {role}" for slug, role in roles) + ". `next` tells each "
                    "session what its role's turn must contain.")
@@ -257,7 +275,9 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
     key = resolve_key(key, key_file)
     if source is sys.stdin.buffer and sys.stdin.isatty():
         raise click.UsageError("give the sections on stdin (a heredoc) or with --file")
-    content = source.read()
+    from ..protocol.textfile import MAX_BYTES
+
+    content = source.read(MAX_BYTES + 1)  # one byte over the limit tells "too long" (a 200 MB pipe, /dev/zero)
     with library_errors(as_json):
         result = write_turn(folder, slug_, content, key)
     notice = result.key_notice()

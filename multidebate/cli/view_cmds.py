@@ -74,12 +74,15 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
     from ..views.watch_events import StateEvent, VerdictEvent, error_line, json_line, text_line
 
     render = json_line if as_json else (lambda event: printable(text_line(event)))
+    state = ""
     try:
         with closing(watch_folder(folder, poll, timeout)) as events:
             for event in events:
                 click.echo(render(event))
-                if isinstance(event, (StateEvent, VerdictEvent)) and reached(event.verdict.state, until):
-                    sys.exit(EXIT_OK)
+                if isinstance(event, (StateEvent, VerdictEvent)):
+                    state = event.verdict.state
+                    if reached(state, until):
+                        sys.exit(EXIT_OK)
     except MultidebateError as exc:
         if as_json:
             click.echo(error_line(str(exc)))
@@ -90,6 +93,10 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
     except BrokenPipeError:
         quiet_stdout()  # the reader (e.g. `head`) has gone: stop without a traceback
         sys.exit(EXIT_ERROR)
+    # on stderr: stdout stays events (JSON Lines with --json)
+    goal = f" before the debate reached --until {until}" if until else ""
+    click.echo(f"Stopped: --timeout {timeout:g} s passed{goal}; the verdict is {state or 'unknown'} (exit "
+               f"{EXIT_TIMEOUT}).", err=True)
     sys.exit(EXIT_TIMEOUT)
 
 
@@ -114,7 +121,9 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
         for item in findings:
             click.echo(finding_line(item))
         errors = sum(1 for f in findings if f.severity == "error")
-        click.echo(f"{errors} error(s), {len(findings) - errors} warning(s)", err=True)
+        # on stdout, as its last line: on stderr it landed wherever the caller's tool put stderr, in the
+        # middle of or after the caller's next output (three sessions were misled)
+        click.echo(f"{errors} error(s), {len(findings) - errors} warning(s)")
     sys.exit(exit_code(findings, strict))
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import NamedTuple
 
-from ..analysis.integrity import file_problems, problem_lines
+from ..analysis.integrity import deleted_files, file_problems, problem_lines
 from ..analysis.verdict import Verdict, judge
 from ..protocol.findings import Finding
 from ..protocol.judgment import Judgment
+from ..protocol.naming import parse_turn_name
 from ..state.debate import Debate, Entry, load_debate
 
 __all__ = ["Cell", "TurnRow", "Status", "debate_status", "render_status"]
@@ -56,6 +58,7 @@ class Status(NamedTuple):
     judge: str | None = None  # the judge's slug, when the debate has one
     judgment: Judgment | None = None  # its judgment, once written
     judgment_due: bool = False  # the debate ended so that the judge writes now
+    deleted: tuple[str, ...] = ()  # missing participants whose turn file was deleted (E081): no one to wait for
 
     def progress(self, turn: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(who has written `turn`, who has not), sealed files included."""
@@ -138,6 +141,8 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     verdict = judge(debate, problems)
     if verdict.review is not None and verdict.final:
         missing, waiting = (), None  # the review ended: no one is waited for
+    names = [parse_turn_name(os.path.basename(f.path)) for f in deleted_files(debate, list(missing))]
+    deleted = tuple(dict.fromkeys(name.slug for name in names if name is not None))
     lines = problem_lines(debate, problems)
     from ..analysis.review_case import review_problem_lines
 
@@ -149,7 +154,7 @@ def debate_status(folder: str, now: float | None = None) -> Status:
                   waiting, rows, verdict, outsiders, sealed,
                   bool(debate.task and debate.task.participants), lines,
                   debate.task.judge if debate.task else None, read_judgment(folder, debate.task.judge if debate.task else None),
-                  judgment_due(debate.task, verdict))
+                  judgment_due(debate.task, verdict), deleted)
 
 
 def _duration(seconds: float) -> str:
@@ -203,8 +208,12 @@ def render_status(status: Status) -> str:
         lines.append("cells: confidence, then converged (yes/no); * turn incomplete; ! file has errors; ~ warnings "
                      "(see `multidebate validate`)")
     if status.missing:
-        waited = f" (waiting {_duration(status.waiting_seconds)})" if status.waiting_seconds is not None else ""
-        lines.append(f"missing from turn {status.current_turn}: {', '.join(status.missing)}{waited}")
+        awaited = [s for s in status.missing if s not in status.deleted]
+        waited = f" (waiting {_duration(status.waiting_seconds)})" if status.waiting_seconds is not None and awaited \
+            else ""
+        named = [s + (" (a turn file of it was deleted: see problem)" if s in status.deleted else "")
+                 for s in status.missing]
+        lines.append(f"missing from turn {status.current_turn}: {', '.join(named)}{waited}")
     for turn, slugs in sorted(status.sealed.items()):
         lines.append(f"turn {turn}: {len(slugs)}/{len(status.participants)} sealed "
                      "(published when every participant has written it)")
