@@ -49,6 +49,20 @@ def test_every_command_has_help() -> None:
         assert code == 0 and f"Usage: cli {' '.join(path)}" in out, (path, err)
 
 
+def test_every_help_page_shows_an_example_of_its_own_command() -> None:
+    commands = [((), cli), *_every_command(cli, click.Context(cli, info_name="multidebate"))]
+    for path, _command in commands:
+        out = run(*path, "--help")[1]
+        example = out.split("\n  Example:\n", 1)[1:]
+        assert example and example[0].startswith(f"    {' '.join(('multidebate',) + path)}"), path
+
+
+def test_the_command_list_is_in_the_order_of_use() -> None:
+    listed = run("--help")[1].split("\nCommands:\n", 1)[1].split("\n\n", 1)[0]
+    assert [line.split()[0] for line in listed.splitlines()] == [
+        "init", "next", "write", "status", "watch", "report", "validate", "retire", "handover", "skill", "slug"]
+
+
 def test_slug() -> None:
     assert run("slug", "Claude Opus 4.7") == (0, "claude-opus-4-7\n", "")
     assert run("slug", "GPT-5.5")[1] == "gpt-5-5\n"
@@ -468,8 +482,11 @@ def test_next_warns_the_turn_that_may_end_the_debate_as_stalled(tmp_path: Path) 
     folder = str(tmp_path)
     held = {"a": "**Squash-merge every PR.**", "b": "**Merge commits, keep every commit.**"}
     make_debate(folder, [held, held], max_turns=4)
-    warning = ("No bold line or Converged changed at turn 2: if none changes at turn 3 either, the debate ends as "
-               "stalled.")
+    warning = ("At turn 2, no recommendation and no Converged changed. If none changes at turn 3 either, that is "
+               "three turns and the debate ends as stalled.")
+    # one rule, one wording: the skill says what `next` says
+    assert "`stalled`: no recommendation and no Converged changed over three turns" in \
+        (Path(__file__).parent.parent / "SKILL.md").read_text(encoding="utf-8")
     code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
     assert code == 0 and warning in out
     moved = str(tmp_path / "moved")

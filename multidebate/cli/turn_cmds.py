@@ -17,7 +17,12 @@ __all__ = ["handover", "init", "next_", "retire", "slug", "write"]
 @click.command()
 @click.argument("name")
 def slug(name: str) -> None:
-    """Print the slug for a model NAME (`Claude Opus 4.7` -> `claude-opus-4-7`)."""
+    """Print the slug for a model NAME (`Claude Opus 4.7` -> `claude-opus-4-7`).
+
+    \b
+    Example:
+      multidebate slug "Claude Opus 4.7"    # prints claude-opus-4-7
+    """
     from ..protocol.naming import slugify
 
     result = slugify(name)
@@ -50,6 +55,10 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
 
     A review debate: `init FOLDER --mode review --proposal design.md --task "Review the design"
     --role gpt-5-5=critic:security --role opus-4-7=defender [--role gemini-3=judge]`.
+
+    \b
+    Example:
+      multidebate init my-debate --task "Which database for ...?" --participants opus-4-7,gpt-5-5 --max-turns 4
     """
     import os
 
@@ -208,7 +217,8 @@ def _copy_proposal(folder: str, name: str, data: bytes) -> str:
                    "the peer files exceed 20,000 characters in all, each long Reasoning is cut to fit.")
 @click.option("--wait", is_flag=True, help="Block until every peer has written the previous turn, then answer.")
 @click.option("--timeout", type=click.FloatRange(min=0), metavar="SECONDS",
-              help="With --wait: stop waiting after SECONDS (default 600) and answer with what exists.")
+              help="With --wait: stop waiting after SECONDS (default 600) and answer with what exists. If your "
+                   "shell stops commands at 600 s or sooner, give one below its limit.")
 @json_option
 def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_file: str | None,
           sections_spec: str | None, wait: bool, timeout: float | None, as_json: bool) -> None:
@@ -219,6 +229,10 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
     With --wait, first blocks until every peer has written turn N-1; on
     timeout it answers with what exists and a note naming who did not write
     (exit 0).  Ctrl-C exits 130.
+
+    \b
+    Example:
+      multidebate next my-debate --slug gpt-5-5 --key <key> --wait --timeout 100
     """
     from ..turns.briefing import brief, render_briefing, section_names
     from ..views.terminal import printable
@@ -268,6 +282,10 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
     metadata are added.  Never overwrites; on invalid input nothing is
     written and every problem is listed.  The first write under a slug
     claims it and prints a key; later writes need `--key`.
+
+    \b
+    Example:
+      multidebate write my-debate --slug gpt-5-5 --key <key> --file turn.md
     """
     from ..turns.write import write_turn
     from ..views.terminal import printable
@@ -306,6 +324,10 @@ def retire(folder: str, slug_: str, yes: bool) -> None:
     For the user, when a session is gone or lost its key: later turns complete
     without SLUG, which can write no more.  Recorded in TASK.md (`retired:`).
     A session never runs this on its own.
+
+    \b
+    Example:
+      multidebate retire my-debate gemini-3-flash
     """
     from ..state.task import retire as retire_slug
 
@@ -329,6 +351,10 @@ def handover(folder: str, slug_: str, yes: bool) -> None:
     another session is to carry SLUG on (retire ends SLUG instead).  Give the
     printed key to the new session; its turns continue SLUG's.  A session
     never runs this on its own.
+
+    \b
+    Example:
+      multidebate handover my-debate gpt-5-5
     """
     from ..state.session import hand_over
 

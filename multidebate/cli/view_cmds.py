@@ -31,6 +31,10 @@ def status(folder: str, check: bool, as_json: bool) -> None:
 
     Exits 0 whatever the verdict (files with errors are shown, marked `!`),
     unless --check is given.
+
+    \b
+    Example:
+      multidebate status my-debate --check || echo "not converged yet"
     """
     from ..views.status import debate_status, render_status
     from ..views.style import status_text
@@ -65,6 +69,10 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
     removed turn file, and whenever the verdict changes.  Exit codes: 0
     --until reached, 1 folder missing or removed, 3 --timeout reached, 130
     interrupted (Ctrl-C).
+
+    \b
+    Example:
+      multidebate watch my-debate --until end --timeout 3600
     """
     from contextlib import closing
 
@@ -109,6 +117,10 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
 
     Prints `path:line: CODE message` per finding; exits 1 on any error
     (with --strict, on any warning too), else 0.
+
+    \b
+    Example:
+      multidebate validate my-debate --strict
     """
     from ..views.style import finding_line
     from ..views.validate import exit_code, validate_paths
@@ -135,7 +147,12 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
               help="Write the report to this file instead of stdout.")
 @click.option("--weighted", is_flag=True, help="Weigh answers by confidence when no consensus was reached.")
 def report(folder: str, fmt: str, output: str | None, weighted: bool) -> None:
-    """The debate as a document: verdict and why, final answer, turns, agreement, flags."""
+    """The debate as a document: verdict and why, final answer, turns, agreement, flags.
+
+    \b
+    Example:
+      multidebate report my-debate --format html -o report.html
+    """
     from ..views.report import build_report, render_json, render_markdown
     from ..views.report_html import render_html
 
