@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-from helpers import key_of, make_debate, turn_body
+from helpers import key_of, make_debate, turn_body, write_keyed
 
 from multidebate import __version__
 from multidebate.cli import cli
@@ -513,3 +513,34 @@ def test_status_says_a_missing_turn_was_deleted_instead_of_waiting_for_it(tmp_pa
     assert data["problems"][0].startswith("turn-1-b.md: E081 was written at ")
     assert data["problems"][0].endswith(" and has since been deleted or renamed: restore it (later turns of its "
                                         "slug wait for it)")
+
+
+def test_status_and_report_say_who_dropped_out_and_how_to_go_on_without_it(tmp_path: Path) -> None:
+    """d-real: `a` stopped after turn 2; b and c went on alone and the report still said it waited for `a`."""
+    folder = str(tmp_path)
+    held = {"a": "**Use TOML.**", "b": "**Use YAML.**", "c": "**Use YAML.**"}
+    make_debate(folder, [held, held, {"b": held["b"], "c": held["c"]}, {"b": held["b"]}], participants=("a", "b", "c"))
+    said = (f"a has dropped out: it wrote turn 2, and its peers went on to turn 4 without it. A person runs "
+            f"`multidebate retire {folder} a` to go on without it (turns then complete without it).")
+    todo = f"a seems to have dropped out: restart its session, or run `multidebate retire {folder} a` to go on without it."
+    code, out, _ = run("status", folder)
+    assert code == 0 and said in out.splitlines() and f"what to do: {todo}" in out.splitlines()
+    data = json.loads(run("status", folder, "--json")[1])
+    assert [(d["slug"], d["last_turn"], d["behind"]) for d in data["dropouts"]] == [("a", 2, True)]
+    assert data["advice"] == todo
+    report = run("report", folder)[1]
+    assert said in report.splitlines() and f"**What to do:** {todo}" in report.splitlines()
+    assert json.loads(run("report", folder, "--format", "json")[1])["advice"] == todo
+
+
+def test_status_of_an_open_debate_says_what_to_do(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
+    out = run("status", folder)[1]
+    assert out.splitlines()[-1] == 'what to do: Type "next turn" in each session, or ask each to "debate until converged".'
+    write_keyed(folder, "a", turn_body(2, "**Use TOML.**").encode())
+    assert run("status", folder)[1].splitlines()[-1] == (
+        f'what to do: Wait for b to write (type "next turn" in its session), then run `multidebate status {folder}` '
+        "again.")
+    report = run("report", folder)[1]
+    assert "## Verdict\n\n**in progress** at turn 1" in report and "**in_progress**" not in report

@@ -6,12 +6,14 @@ import os
 import time
 from typing import NamedTuple
 
+from ..analysis.dropouts import Dropout, dropout_line, dropouts
 from ..analysis.integrity import deleted_files, file_problems, problem_lines
 from ..analysis.verdict import Verdict, judge
 from ..protocol.findings import Finding
 from ..protocol.judgment import Judgment
 from ..protocol.naming import parse_turn_name
 from ..state.debate import Debate, Entry, load_debate
+from .advice import advice
 
 __all__ = ["Cell", "TurnRow", "Status", "debate_status", "render_status"]
 
@@ -59,6 +61,8 @@ class Status(NamedTuple):
     judgment: Judgment | None = None  # its judgment, once written
     judgment_due: bool = False  # the debate ended so that the judge writes now
     deleted: tuple[str, ...] = ()  # missing participants whose turn file was deleted (E081): no one to wait for
+    dropouts: tuple[Dropout, ...] = ()  # participants that stopped writing (dropouts.py)
+    advice: str = ""  # what the reader should do, in one sentence, while the debate is open
 
     def progress(self, turn: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(who has written `turn`, who has not), sealed files included."""
@@ -88,6 +92,8 @@ class Status(NamedTuple):
             "judge": self.judge,
             "judgment": self.judgment.as_dict() if self.judgment is not None else None,
             "judgment_due": self.judgment_due,
+            "dropouts": [d.as_dict() for d in self.dropouts],
+            "advice": self.advice or None,
         }
 
 
@@ -143,6 +149,7 @@ def debate_status(folder: str, now: float | None = None) -> Status:
         missing, waiting = (), None  # the review ended: no one is waited for
     names = [parse_turn_name(os.path.basename(f.path)) for f in deleted_files(debate, list(missing))]
     deleted = tuple(dict.fromkeys(name.slug for name in names if name is not None))
+    dropped = tuple(d for d in dropouts(debate, now) if d.slug not in deleted)
     lines = problem_lines(debate, problems)
     from ..analysis.review_case import review_problem_lines
 
@@ -154,7 +161,7 @@ def debate_status(folder: str, now: float | None = None) -> Status:
                   waiting, rows, verdict, outsiders, sealed,
                   bool(debate.task and debate.task.participants), lines,
                   debate.task.judge if debate.task else None, read_judgment(folder, debate.task.judge if debate.task else None),
-                  judgment_due(debate.task, verdict), deleted)
+                  judgment_due(debate.task, verdict), deleted, dropped, advice(folder, verdict, missing, dropped))
 
 
 def _duration(seconds: float) -> str:
@@ -214,6 +221,7 @@ def render_status(status: Status) -> str:
         named = [s + (" (a turn file of it was deleted: see problem)" if s in status.deleted else "")
                  for s in status.missing]
         lines.append(f"missing from turn {status.current_turn}: {', '.join(named)}{waited}")
+    lines.extend(dropout_line(status.folder, d, status.current_turn) for d in status.dropouts)
     for turn, slugs in sorted(status.sealed.items()):
         lines.append(f"turn {turn}: {len(slugs)}/{len(status.participants)} sealed "
                      "(published when every participant has written it)")
@@ -240,4 +248,6 @@ def render_status(status: Status) -> str:
         lines.append(f"  next turn: {verdict.next_step}")
     if verdict.extra_files:
         lines.append(f"  written after convergence: {', '.join(verdict.extra_files)}")
+    if status.advice:
+        lines.append(f"what to do: {status.advice}")
     return "\n".join(lines)
