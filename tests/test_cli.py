@@ -544,3 +544,33 @@ def test_status_of_an_open_debate_says_what_to_do(tmp_path: Path) -> None:
         "again.")
     report = run("report", folder)[1]
     assert "## Verdict\n\n**in progress** at turn 1" in report and "**in_progress**" not in report
+
+
+def test_next_beyond_the_turn_limit_prints_no_write_command(tmp_path: Path) -> None:
+    """At "turn 3 of at most 2 ... write nothing" a session still got WRITE YOUR TURN and a write command."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "**Use TOML.**"}], max_turns=2)
+    code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
+    assert code == 0 and "WRITE YOUR TURN" not in out and "multidebate write" not in out
+    assert (f"NOTE: This debate's turn limit is 2; turn 3 is beyond it: write nothing, tell the user. `multidebate "
+            f"report {folder}` has the final answers and the peers' last Disagreements.") in out.splitlines()
+    data = json.loads(run("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json")[1])
+    assert data["write_command"] is None and data["debate_over"] is True
+
+
+def test_the_ending_note_says_the_report_has_the_peers_last_disagreements(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}] * 2, max_turns=2)
+    out = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))[1]
+    note = out.splitlines()[1]
+    assert note.startswith("NOTE: The debate ended: max_turns at turn 2") and note.endswith(
+        f"tell the user. `multidebate report {folder}` has the final answers and the peers' last Disagreements.")
+
+
+def test_next_says_what_to_write_for_a_peer_that_has_not_written_yet(tmp_path: Path) -> None:
+    """Sessions wrote "With b: its latest answer ..." about a peer's older turn; validate flagged it afterwards."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "**Use TOML.**"}])
+    out = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))[1]
+    assert ("Not yet written turn 2: b. If you write before it does, write `- With <slug>: absent` for it under "
+            "Agreements and under Disagreements: its older turns are not its latest answer.") in out.splitlines()

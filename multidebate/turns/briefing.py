@@ -103,7 +103,8 @@ class Briefing(NamedTuple):
         """Nothing to write: the debate ended (for a judge: unless its judgment is due now)."""
         if self.role == "judge":
             return not self.instructions
-        return self.verdict.final
+        # past the turn limit nothing is written, even while a peer's last turn is still missing
+        return self.verdict.final or (not self.role and self.max_turns is not None and self.turn > self.max_turns)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -408,8 +409,9 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         notes.insert(0, f"The debate converged at turn {verdict.turn}: do not write another turn. Tell the user; "
                         f"`multidebate report {shlex.quote(os.path.abspath(folder))}` shows the agreed answer.")
     elif verdict.final:
+        # only the bold lines follow: the peers' last Disagreements are in the report (sessions did not know)
         notes.insert(0, f"The debate ended: {verdict.state} at turn {verdict.turn} ({verdict.detail}). Do not write "
-                        "another turn unless the user asks; tell the user.")
+                        f"another turn unless the user asks; tell the user. {_report_has(folder)}")
     elif waiting:
         notes.append(
             f"{', '.join(waiting)} ha{'s' if len(waiting) == 1 else 've'} not written turn {read_turn} yet. "
@@ -418,7 +420,8 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     if verdict.final:
         pass  # the ending note says it all
     elif limit and turn > limit:
-        notes.append(f"This debate's turn limit is {limit}; turn {turn} is beyond it: write nothing, tell the user.")
+        notes.append(f"This debate's turn limit is {limit}; turn {turn} is beyond it: write nothing, tell the user. "
+                     + _report_has(folder))
     elif limit and turn == limit:
         notes.append(f"This is the last turn (max_turns {limit}): state your final position. The debate converges "
                      "only if every session says yes now; no turn follows in which peers could answer a line you "
@@ -458,6 +461,11 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         proposal_file=task_.proposal or "" if task_ is not None and role else "",
     )
     return BriefingPlan(briefing, _served(turn, briefing.peers), task.strip() if debate.task is None and task else None)
+
+
+def _report_has(folder: str) -> str:
+    return (f"`multidebate report {shlex.quote(os.path.abspath(folder))}` has the final answers and the peers' last "
+            "Disagreements.")
 
 
 def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> BriefingPlan:
@@ -609,9 +617,11 @@ def render_briefing(b: Briefing) -> str:
             out.append(f">>>END [{fence}]")
         if b.absent:
             out.append(f"Absent from turn {b.reads}: {', '.join(b.absent)}" + (
-                "." if b.role else " (write `- With <slug>: absent`)."))
+                "." if b.role else " (write `- With <slug>: absent` under Agreements and under Disagreements)."))
         if b.waiting:
-            out.append(f"Not yet written turn {b.reads}: {', '.join(b.waiting)}.")
+            out.append(f"Not yet written turn {b.reads}: {', '.join(b.waiting)}." + ("" if b.role else (
+                " If you write before it does, write `- With <slug>: absent` for it under Agreements and under "
+                "Disagreements: its older turns are not its latest answer.")))
         if not b.peers and not b.absent and not b.waiting:
             out.append("No peer has written a turn yet: wait for them (run `next` again) unless you debate alone.")
         if any(s != b.slug for s, _line in b.lines):
