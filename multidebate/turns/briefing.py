@@ -228,23 +228,43 @@ def _serve(debate: Debate, entry: Entry, sections: tuple[str, ...] | None, limit
     if digest == entry.sha256 and not sections and len(text) <= limit:
         # the bytes the cache describes: its validity holds, and no parse is needed (a warm `next` parses nothing)
         return PeerFile(entry.slug, entry.turn, file, digest, text, entry.valid)
-    from ..protocol.parse import parse_turn
+    bodies = _canonical_bodies(text, entry.turn) if digest == entry.sha256 and entry.valid else None
+    if bodies is not None:
+        # a file `write` made, as the cache knows it: its sections without the markdown parser (a warm `next`
+        # that cuts long Reasonings imports neither mistune nor PyYAML)
+        valid = True
+    else:
+        from ..protocol.parse import parse_turn
 
-    known = debate.parsed(entry) if digest == entry.sha256 else None
-    parsed = known if known is not None else parse_turn(read.text, file, TurnName(entry.turn, entry.slug))
-    valid = not any(f.severity == "error" for f in (*read.findings, *parsed.findings))
-    chosen = [name for name in (sections or PROFILE_V1.sections) if name in parsed.sections]
+        known = debate.parsed(entry) if digest == entry.sha256 else None
+        parsed = known if known is not None else parse_turn(read.text, file, TurnName(entry.turn, entry.slug))
+        valid = not any(f.severity == "error" for f in (*read.findings, *parsed.findings))
+        bodies = {name: section.body for name, section in parsed.sections.items()}
+    chosen = [name for name in (sections or PROFILE_V1.sections) if name in bodies]
     if sections:
-        text = "\n\n".join(f"## {name}\n{parsed.sections[name].body.strip()}" for name in chosen)
+        text = "\n\n".join(f"## {name}\n{bodies[name].strip()}" for name in chosen)
     if len(text) <= limit:
         return PeerFile(entry.slug, entry.turn, file, digest, text, valid)
-    return PeerFile(entry.slug, entry.turn, file, digest, _cut(parsed, chosen, text, limit), valid, len(text))
+    return PeerFile(entry.slug, entry.turn, file, digest, _cut(bodies, chosen, text, limit), valid, len(text))
 
 
-def _cut(parsed: ParsedTurn, chosen: list[str], text: str, limit: int = MAX_SERVED_CHARS) -> str:
+def _canonical_bodies(text: str, turn: int) -> dict[str, str] | None:
+    """The section bodies of a turn as `write` composes it: exactly the turn's required `## Name` lines, in
+    order; None for any other text, which the parser reads instead (a `## ` line in a code block makes one
+    heading-like line too many, and so None)."""
+    lines = text.split("\n")
+    heads = [i for i, line in enumerate(lines) if line.startswith("## ")]
+    names = [lines[i][3:].rstrip() for i in heads]
+    if names != list(PROFILE_V1.required(turn)):
+        return None
+    ends = heads[1:] + [len(lines)]
+    return {name: "\n".join(lines[start + 1:end]) for name, start, end in zip(names, heads, ends)}
+
+
+def _cut(bodies: dict[str, str], chosen: list[str], text: str, limit: int = MAX_SERVED_CHARS) -> str:
     """A long peer file within `limit`: Reasoning is cut first, so the Answer, Agreements, Disagreements,
     Confidence and Converged are always served whole when they fit within MAX_SERVED_CHARS at all."""
-    kept = {name: parsed.sections[name].body.strip() for name in chosen}
+    kept = {name: bodies[name].strip() for name in chosen}
     if not kept:
         return text[:MAX_SERVED_CHARS]
     others = sum(len(body) + len(name) + 6 for name, body in kept.items() if name != "Reasoning")

@@ -151,9 +151,10 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     deleted = tuple(dict.fromkeys(name.slug for name in names if name is not None))
     dropped = tuple(d for d in dropouts(debate, now) if d.slug not in deleted)
     lines = problem_lines(debate, problems)
-    from ..analysis.review_case import review_problem_lines
+    if debate.task is not None and debate.task.review:  # an open debate does not load the review's rules
+        from ..analysis.review_case import review_problem_lines
 
-    lines += review_problem_lines(debate, verdict.review)
+        lines += review_problem_lines(debate, verdict.review)
     from ..analysis.verdict import judgment_due
     from ..protocol.judgment import read_judgment
 
