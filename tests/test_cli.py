@@ -7,8 +7,9 @@ import os
 from pathlib import Path
 
 import click
+import pytest
 from click.testing import CliRunner
-from helpers import key_of, make_debate, turn_body
+from helpers import key_of, make_debate, turn_body, write_keyed
 
 from multidebate import __version__
 from multidebate.cli import cli
@@ -48,6 +49,20 @@ def test_every_command_has_help() -> None:
         assert code == 0 and f"Usage: cli {' '.join(path)}" in out, (path, err)
 
 
+def test_every_help_page_shows_an_example_of_its_own_command() -> None:
+    commands = [((), cli), *_every_command(cli, click.Context(cli, info_name="multidebate"))]
+    for path, _command in commands:
+        out = run(*path, "--help")[1]
+        example = out.split("\n  Example:\n", 1)[1:]
+        assert example and example[0].startswith(f"    {' '.join(('multidebate',) + path)}"), path
+
+
+def test_the_command_list_is_in_the_order_of_use() -> None:
+    listed = run("--help")[1].split("\nCommands:\n", 1)[1].split("\n\n", 1)[0]
+    assert [line.split()[0] for line in listed.splitlines()] == [
+        "init", "next", "write", "status", "watch", "report", "validate", "retire", "handover", "skill", "slug"]
+
+
 def test_slug() -> None:
     assert run("slug", "Claude Opus 4.7") == (0, "claude-opus-4-7\n", "")
     assert run("slug", "GPT-5.5")[1] == "gpt-5-5\n"
@@ -63,6 +78,30 @@ def test_init_writes_task_with_roster(tmp_path: Path) -> None:
     assert "participants:\n  - a\n  - b\n" in text and "max_turns: 3" in text and text.endswith("Pick one.\n")
     code, _, err = run("init", str(folder), "--task", "Again")
     assert code == 1 and "exists already" in err
+
+
+@pytest.mark.parametrize(("args", "why"), [
+    (["--participants", "solo"], "--participants solo names one participant: the debate could never converge (two at "
+                                 "least)"),
+    (["--max-turns", "1"], "--max-turns 1: the debate could never converge (turn 1 is each session's own answer; "
+                           "agreement counts from turn 2). Use 2 or more, or add a judge: --role SLUG=judge"),
+    (["--min-turns", "4", "--max-turns", "2"], "--min-turns 4 is more than --max-turns 2: the debate could never "
+                                               "converge"),
+])
+def test_init_refuses_setups_that_can_never_converge(tmp_path: Path, args: list[str], why: str) -> None:
+    code, out, err = run("init", str(tmp_path / "d"), "--task", "Pick one.", *args)
+    assert (code, out) == (2, "") and err.endswith(f"\nError: {why}\n") and not (tmp_path / "d").exists()
+
+
+def test_init_prints_what_to_paste_in_each_assistant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run("init", "d", "--task", "Pick one.", "--participants", "opus-4-7,gpt-5-5", "--role", "j=judge")
+    where = tmp_path / "d"
+    assert code == 0 and out.splitlines()[1:4] == [
+        f"  opus-4-7: Debate the task in {where} with the multidebate skill; your slug is `opus-4-7`.",
+        f"  gpt-5-5:  Debate the task in {where} with the multidebate skill; your slug is `gpt-5-5`.",
+        f"  j:        Judge the debate in {where} with the multidebate skill; your slug is `j`.",
+    ]
 
 
 def test_init_refuses_bad_roster(tmp_path: Path) -> None:
@@ -307,6 +346,14 @@ def test_validate_folder_codes_and_exit(tmp_path: Path) -> None:
     assert [d["path"] for d in data] == sorted(d["path"] for d in data)
 
 
+def test_validate_summary_is_the_last_line_of_stdout(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [{"a": "x"}])
+    assert run("validate", str(tmp_path)) == (0, "0 error(s), 0 warning(s)\n", "")
+    (tmp_path / "turn-3-a.md").write_text("# Turn 3 — a\n")
+    code, out, err = run("validate", str(tmp_path))
+    assert code == 1 and err == "" and out.endswith("E070 turn 3 of `a` has no turn 2 before it\n1 error(s), 0 warning(s)\n")
+
+
 def test_validate_strict_fails_on_warning(tmp_path: Path) -> None:
     path = tmp_path / "turn-1-a.md"
     path.write_text("# Turn 1 - a\n\n## Reasoning\nr\n\n## Answer\na\n\n## Confidence\n5\n\n## Converged\nno\n")
@@ -435,8 +482,11 @@ def test_next_warns_the_turn_that_may_end_the_debate_as_stalled(tmp_path: Path) 
     folder = str(tmp_path)
     held = {"a": "**Squash-merge every PR.**", "b": "**Merge commits, keep every commit.**"}
     make_debate(folder, [held, held], max_turns=4)
-    warning = ("No bold line or Converged changed at turn 2: if none changes at turn 3 either, the debate ends as "
-               "stalled.")
+    warning = ("At turn 2, no recommendation and no Converged changed. If none changes at turn 3 either, that is "
+               "three turns and the debate ends as stalled.")
+    # one rule, one wording: the skill says what `next` says
+    assert "`stalled`: no recommendation and no Converged changed over three turns" in \
+        (Path(__file__).parent.parent / "SKILL.md").read_text(encoding="utf-8")
     code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
     assert code == 0 and warning in out
     moved = str(tmp_path / "moved")
@@ -448,3 +498,79 @@ def test_next_warns_the_turn_that_may_end_the_debate_as_stalled(tmp_path: Path) 
     make_debate(last, [held, held], max_turns=3)
     code, out, _ = run("next", last, "--slug", "a", "--key", key_of(last, "a"))
     assert code == 0 and "ends as stalled" not in out and "no turn follows in which peers could answer a line you change now" in out
+
+
+def test_status_says_a_missing_turn_was_deleted_instead_of_waiting_for_it(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [{"a": "**x**", "b": "**y**"}, {"a": "**x**", "b": "**y**"}], participants=("a", "b"))
+    os.unlink(tmp_path / "turn-1-b.md")
+    code, out, _ = run("status", str(tmp_path))
+    lines = out.splitlines()
+    assert code == 0 and "missing from turn 2: b (a turn file of it was deleted: see problem)" in lines
+    assert [line.split(" was written at ")[0] for line in lines if line.startswith("problem:")] == [
+        "problem: turn-1-b.md: E081", "problem: turn-2-b.md: E070 skips turns: it is not read (restore the missing "
+                                      "turns or move it away)"]
+    data = json.loads(run("status", str(tmp_path), "--json")[1])
+    assert data["problems"][0].startswith("turn-1-b.md: E081 was written at ")
+    assert data["problems"][0].endswith(" and has since been deleted or renamed: restore it (later turns of its "
+                                        "slug wait for it)")
+
+
+def test_status_and_report_say_who_dropped_out_and_how_to_go_on_without_it(tmp_path: Path) -> None:
+    """d-real: `a` stopped after turn 2; b and c went on alone and the report still said it waited for `a`."""
+    folder = str(tmp_path)
+    held = {"a": "**Use TOML.**", "b": "**Use YAML.**", "c": "**Use YAML.**"}
+    make_debate(folder, [held, held, {"b": held["b"], "c": held["c"]}, {"b": held["b"]}], participants=("a", "b", "c"))
+    said = (f"a has dropped out: it wrote turn 2, and its peers went on to turn 4 without it. A person runs "
+            f"`multidebate retire {folder} a` to go on without it (turns then complete without it).")
+    todo = f"a seems to have dropped out: restart its session, or run `multidebate retire {folder} a` to go on without it."
+    code, out, _ = run("status", folder)
+    assert code == 0 and said in out.splitlines() and f"what to do: {todo}" in out.splitlines()
+    data = json.loads(run("status", folder, "--json")[1])
+    assert [(d["slug"], d["last_turn"], d["behind"]) for d in data["dropouts"]] == [("a", 2, True)]
+    assert data["advice"] == todo
+    report = run("report", folder)[1]
+    assert said in report.splitlines() and f"**What to do:** {todo}" in report.splitlines()
+    assert json.loads(run("report", folder, "--format", "json")[1])["advice"] == todo
+
+
+def test_status_of_an_open_debate_says_what_to_do(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
+    out = run("status", folder)[1]
+    assert out.splitlines()[-1] == 'what to do: Type "next turn" in each session, or ask each to "debate until converged".'
+    write_keyed(folder, "a", turn_body(2, "**Use TOML.**").encode())
+    assert run("status", folder)[1].splitlines()[-1] == (
+        f'what to do: Wait for b to write (type "next turn" in its session), then run `multidebate status {folder}` '
+        "again.")
+    report = run("report", folder)[1]
+    assert "## Verdict\n\n**in progress** at turn 1" in report and "**in_progress**" not in report
+
+
+def test_next_beyond_the_turn_limit_prints_no_write_command(tmp_path: Path) -> None:
+    """At "turn 3 of at most 2 ... write nothing" a session still got WRITE YOUR TURN and a write command."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "**Use TOML.**"}], max_turns=2)
+    code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
+    assert code == 0 and "WRITE YOUR TURN" not in out and "multidebate write" not in out
+    assert (f"NOTE: This debate's turn limit is 2; turn 3 is beyond it: write nothing, tell the user. `multidebate "
+            f"report {folder}` has the final answers and the peers' last Disagreements.") in out.splitlines()
+    data = json.loads(run("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json")[1])
+    assert data["write_command"] is None and data["debate_over"] is True
+
+
+def test_the_ending_note_says_the_report_has_the_peers_last_disagreements(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}] * 2, max_turns=2)
+    out = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))[1]
+    note = out.splitlines()[1]
+    assert note.startswith("NOTE: The debate ended: max_turns at turn 2") and note.endswith(
+        f"tell the user. `multidebate report {folder}` has the final answers and the peers' last Disagreements.")
+
+
+def test_next_says_what_to_write_for_a_peer_that_has_not_written_yet(tmp_path: Path) -> None:
+    """Sessions wrote "With b: its latest answer ..." about a peer's older turn; validate flagged it afterwards."""
+    folder = str(tmp_path)
+    make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "**Use TOML.**"}])
+    out = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))[1]
+    assert ("Not yet written turn 2: b. If you write before it does, write `- With <slug>: absent` for it under "
+            "Agreements and under Disagreements: its older turns are not its latest answer.") in out.splitlines()

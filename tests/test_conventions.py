@@ -60,7 +60,7 @@ def test_validate_colors_codes_by_severity(tmp_path: Path) -> None:
 def test_skill_list_colors_states(tmp_path: Path) -> None:
     env: dict[str, str | None] = {"HOME": str(tmp_path), "NO_COLOR": None}
     out = run("--color", "always", "skill", "list", env=env)[1]
-    assert click.style("missing", dim=True) in out
+    assert click.style("not installed", dim=True) in out
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])

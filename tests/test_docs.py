@@ -87,6 +87,22 @@ def test_ci_blocks_exist() -> None:
     assert "<!-- ci: install -->\n```sh\n" in readme and "<!-- ci: test -->\n```sh\n" in readme
 
 
+@pytest.mark.parametrize("block", ["install", "test"])
+def test_ci_commands_work_in_a_fresh_shell_without_a_system_pip(block: str) -> None:
+    """A stock Debian Python refuses `pip install` outside a venv, and `lint-imports` lives only in one."""
+    command = text("README.md").split(f"<!-- ci: {block} -->\n```sh\n", 1)[1].split("\n", 1)[0]
+    steps = command.split(" && ")
+    assert steps[:2] == ["python3 -m venv .venv", ". .venv/bin/activate"], command
+
+
+def test_no_sentence_offers_an_install_from_pypi() -> None:
+    """The package is not on PyPI: only a clone installs it."""
+    for page in [ROOT / "README.md", ROOT / "SKILL.md", *PAGES]:
+        found = re.findall(r"(?:pipx|uv tool|pip) install (?:--\S+ )*multidebate\b", page.read_text(encoding="utf-8"))
+        assert found == [], f"{page.name}: {found}"
+    assert "from a clone" in text("README.md") or "in the clone" in text("README.md")
+
+
 def test_readme_tour_shows_what_status_prints(monkeypatch: pytest.MonkeyPatch) -> None:
     shown = text("README.md").split("`status` on the example above:\n\n```\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(ROOT)

@@ -75,7 +75,7 @@ def test_editor_and_temp_files_are_not_turns(tmp_path: Path) -> None:
                  "turn-1-b.md.tmp"):
         (tmp_path / name).write_text("junk")
     result = CliRunner().invoke(cli, ["validate", str(tmp_path)])
-    assert result.exit_code == 0 and result.stdout == ""
+    assert result.exit_code == 0 and result.stdout == "0 error(s), 0 warning(s)\n"
     status = json.loads(CliRunner().invoke(cli, ["status", "--json", str(tmp_path)]).stdout)
     assert status["participants"] == ["a"]
 

@@ -90,6 +90,29 @@ def test_frontmatter_records_what_next_served(tmp_path: Path) -> None:
     assert parsed.metadata["peers_read"] == [{"file": "turn-1-b.md", "sha256": peer.sha256}]
 
 
+def test_losing_a_race_for_a_roster_slug_names_only_free_roster_slugs(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two first writes as `aa`: the loser must not be sent to `aa-b`, which the roster refuses."""
+    from multidebate.state.task import create_task, render_task
+
+    create_task(str(tmp_path), render_task("Pick one.", ("aa", "bb", "cc"), None))
+    CliRunner().invoke(cli, ["next", str(tmp_path), "--slug", "aa"])
+    monkeypatch.setattr("multidebate.turns.write.claim", lambda folder, slug: None)  # the other session won
+    result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "aa"], input=turn_body(1, "x"))
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == ("Error: `aa` was claimed by another session a moment ago; nothing was written. You are "
+                             "another session: ask the user which roster name is yours (free on the roster: bb, "
+                             "cc).\n")
+
+
+def test_taken_roster_slug_names_only_free_roster_slugs(tmp_path: Path) -> None:
+    make_debate(str(tmp_path), [{"aa": "x", "bb": "y"}], participants=("aa", "bb", "cc"))
+    result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "aa"], input=turn_body(2, "y"))
+    assert result.exit_code == 1 and "aa-b" not in result.stderr
+    assert result.stderr.endswith("you are another session: ask the user which roster name is yours (free on the "
+                                  "roster: cc).\n")
+
+
 def test_second_session_on_a_slug_is_refused_with_a_free_slug(tmp_path: Path) -> None:
     make_debate(str(tmp_path), [{"gpt-5-5": "x"}])
     result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "gpt-5-5"], input=turn_body(2, "y"))

@@ -413,11 +413,33 @@ def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(tmp_path
     assert cruxes[0].resolves_if == "a test parses no as a string"
     code, out = run("report", folder)
     assert "## Cruxes" in out and "- **critical** a vs b:" in out
-    assert "**unrated**: its writer gave no severity" in out  # a label a reader cannot look up is explained
+    # a label a reader cannot look up is explained, and as no fault of the writer: the skill never asks for it
+    assert "an item without a `[critical]`, `[major]` or `[minor]` tag is listed as not rated" in out
+    assert "- **not rated** b vs a: With a: they argued TOML" in out and "gave no severity" not in out
     bad = turn_body(2, "**x**", disagreements="- With b [huge]: they argued y")
     assert "W036" in {f.code for f in parse_turn(bad).findings}
     with pytest.raises(InvalidTurn):
         write_keyed(str(tmp_path / "open"), "a", turn_body(3, "**x**", disagreements="- With b [huge]: y").encode())
+
+
+def test_cruxes_keep_a_disagreements_sub_bullets_and_say_resolves_if_once(tmp_path: Path) -> None:
+    """A real report showed "I hold 3.10, for three reasons:" and nothing after it, and `resolves if:` twice."""
+    from helpers import turn_body
+
+    folder = str(tmp_path / "open")
+    run("init", folder, "--task", "Pick a Python.", "--participants", "a,b", "--max-turns", "2")
+    write_keyed(folder, "a", turn_body(1, "**Use 3.10.**").encode())
+    write_keyed(folder, "b", turn_body(1, "**Use 3.12.**").encode())
+    reasons = ("- With b [major]: I hold 3.10, for three reasons:\n  - Debian 12 ships it\n  - our CI image has it\n"
+               "  - nothing we need is newer; resolves if: a dependency needs 3.11\n- With b [minor]: naming")
+    write_keyed(folder, "a", turn_body(2, "**Use 3.10.**", disagreements=reasons).encode())
+    write_keyed(folder, "b", turn_body(2, "**Use 3.12.**", disagreements="- With a: they argued 3.10").encode())
+    code, out = run("report", folder)
+    whole = ("I hold 3.10, for three reasons:\n  - Debian 12 ships it\n  - our CI image has it\n  - nothing we need "
+             "is newer; resolves if: a dependency needs 3.11")
+    assert code == 0 and f"- **major** a vs b: With b [major]: {whole}\n" in out
+    assert f"- a: With b [major]: {whole}\n" in out.split("## Remaining disagreements")[1]
+    assert out.count("resolves if") == 2  # once in Cruxes, once in Remaining disagreements
 
 
 def test_an_edited_judgment_is_found(tmp_path: Path) -> None:

@@ -69,3 +69,9 @@ def test_package_ships_skill() -> None:
 
     assert resources.files("multidebate.skill").joinpath("SKILL.md").read_text(encoding="utf-8").startswith("---\n")
     assert os.path.islink(ROOT / "SKILL.md") or (ROOT / "SKILL.md").read_bytes() == BUNDLED.read_bytes()
+
+
+def test_the_wait_timeout_advice_covers_a_shell_limit_equal_to_the_default() -> None:
+    """Sessions whose shell stopped commands at exactly 600 s did not know whether `--timeout` was for them."""
+    _, body = _frontmatter_and_body()
+    assert "up to 600 s; if your shell's command limit is 600 s or less, add `--timeout` below it" in body

@@ -225,7 +225,11 @@ def test_list_shows_every_location_of_both_scopes(dirs: tuple[Path, Path]) -> No
     assert len([line for line in lines if line.startswith(("user ", "project "))]) == 12
     assert any(line.split()[:3] == ["project", "current", str(skill_file(project, ".github/skills"))]
                for line in lines)
+    # a folder without a copy is no fault: "missing" read as one; --json keeps the state's name
+    assert any(line.split()[:3] == ["user", "not", "installed"] for line in lines)
+    assert not any(" missing " in line for line in lines)
     data = json.loads(run("skill", "list", "--json")[1])
+    assert "missing" in {c["state"] for c in data["copies"]}
     assert data["bundled"]["sha256"] == hashlib.sha256(bundled_skill()).hexdigest()
     assert [c["scope"] for c in data["copies"]] == ["user"] * 6 + ["project"] * 6
 

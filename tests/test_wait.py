@@ -137,3 +137,12 @@ def test_no_peer_before_the_timeout_says_so(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML**"}])
     code, out, _err = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--wait", "--timeout", "0.3")
     assert code == 0 and "NOTE: Waited 0.3 s (`next --wait`): no peer wrote turn 1." in out
+
+
+def test_giving_up_names_the_command_that_goes_on_without_the_peer(debate: str) -> None:
+    """A session stopped after turn 2 and its peers waited 10 minutes a turn: nothing named `retire`."""
+    code, out, _ = run("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--wait", "--timeout", "0.2")
+    assert code == 0
+    note = next(line for line in out.splitlines() if line.startswith("NOTE: Waited 0.2 s"))
+    assert note.endswith(f" If b has dropped out, the user (not you) runs `multidebate retire {debate} b` to go on "
+                         "without it; tell the user so.")

@@ -68,8 +68,17 @@ def test_until_end_on_a_finished_debate(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**TOML**", "b": "**YAML**"}], max_turns=1)
     code, out, _ = run("watch", folder, "--until", "end")
     assert code == 0 and "verdict max_turns at turn 1" in out
-    code, _, _ = run("watch", folder, "--until", "converged", "--timeout", "0.2")
+    code, _, err = run("watch", folder, "--until", "converged", "--timeout", "0.2")
     assert code == 3
+    assert err == ("Stopped: --timeout 0.2 s passed before the debate reached --until converged; the verdict is "
+                   "max_turns (exit 3).\n")
+
+
+def test_timeout_says_why_it_stopped(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML**", "b": "**Use YAML**"}])
+    for extra in ([], ["--json"]):
+        code, _, err = run("watch", folder, "--timeout", "0.2", *extra)
+        assert (code, err) == (3, "Stopped: --timeout 0.2 s passed; the verdict is in_progress (exit 3).\n")
 
 
 def test_other_commands_do_not_import_watchdog(tmp_path: Path) -> None:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -114,3 +119,49 @@ def test_a_write_result_says_what_write_prints_without_the_cli(tmp_path: Path) -
     third = write_turn(folder, "a", turn_body(2, "**Use TOML.**").encode(), result.key)
     assert third.key is None and third.key_notice() is None  # the slug was claimed already
     assert third.lines(result.key)[-1].startswith(f"Next: multidebate next {tmp_path / 'd'} --slug a --key {result.key} ")
+
+
+class _Endless(io.RawIOBase):
+    """A pipe that never ends by itself (up to `cap` bytes, so a reader that reads it all still stops)."""
+
+    def __init__(self, cap: int) -> None:
+        self.given, self.cap = 0, cap
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        size = min(len(buffer), self.cap - self.given)
+        buffer[:size] = b"a" * size
+        self.given += size
+        return size
+
+
+OVER_1_MIB = "Error: nothing written: the input is not turn text\n  - is over 1 MiB; a turn file is at most 1 MiB\n"
+
+
+def test_write_stops_reading_stdin_one_byte_past_the_limit(tmp_path: Path) -> None:
+    from multidebate.protocol.textfile import MAX_BYTES
+
+    folder = make_debate(str(tmp_path / "d"), [])
+    CliRunner().invoke(cli, ["next", folder, "--slug", "a"])
+    pipe = _Endless(cap=64 * MAX_BYTES)
+    result = CliRunner().invoke(cli, ["write", folder, "--slug", "a"], input=io.BufferedReader(pipe))
+    assert (result.exit_code, result.stderr) == (1, OVER_1_MIB)
+    assert pipe.given <= MAX_BYTES + 1 + io.DEFAULT_BUFFER_SIZE
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="resource limits need a POSIX process")
+def test_write_file_dev_zero_is_refused_without_reading_it_all(tmp_path: Path) -> None:
+    """`--file /dev/zero` never ends: reading it all would fill memory (here: a 512 MiB limit)."""
+    import resource
+
+    folder = make_debate(str(tmp_path / "d"), [])
+    CliRunner().invoke(cli, ["next", folder, "--slug", "a"])
+
+    def limit_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (512 * 1024 * 1024, 512 * 1024 * 1024))
+
+    done = subprocess.run([sys.executable, "-m", "multidebate", "write", folder, "--slug", "a", "--file", "/dev/zero"],
+                          capture_output=True, text=True, timeout=60, preexec_fn=limit_memory)
+    assert (done.returncode, done.stderr) == (1, OVER_1_MIB)

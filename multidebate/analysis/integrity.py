@@ -17,7 +17,7 @@ from ..state.debate import Debate, Entry
 from ..state.layout import ledger_dir, sealed_dir
 from ..state.ledger import read_ledger
 
-__all__ = ["disowned", "file_problems", "problem_lines", "ledger_findings", "ledger_slugs",
+__all__ = ["deleted_files", "disowned", "file_problems", "problem_lines", "ledger_findings", "ledger_slugs",
            "reading_findings", "recorded_file_exists"]
 
 # what a turn file's integrity problem means for the verdict: E085 and E022 files are no turn of the slug
@@ -118,6 +118,21 @@ def file_problems(debate: Debate) -> dict[tuple[int, str], Finding]:
     return found
 
 
+def deleted_files(debate: Debate, slugs: list[str]) -> list[Finding]:
+    """E081 for each turn file of `slugs` that their ledger records and that is gone (one ledger read a slug)."""
+    sealed = bool(debate.task and debate.task.sealed)
+    found = []
+    for slug in slugs:
+        for entry in read_ledger(debate.folder, slug).entries:
+            name = parse_turn_name(entry.file)
+            if name is not None and debate.entry(name.turn, name.slug) is None \
+                    and not recorded_file_exists(debate.folder, entry.file, sealed):
+                found.append(finding(os.path.join(debate.folder, entry.file), 1, "E081",
+                                     f"was written at {entry.written_at} (ledger) and has since been deleted or "
+                                     "renamed"))
+    return found
+
+
 def disowned(problems: dict[tuple[int, str], Finding]) -> frozenset[tuple[int, str]]:
     """The turn files that are no turn of the slug they name (left out of verdicts)."""
     return frozenset(key for key, item in problems.items() if item.code in DISOWNING)
@@ -165,8 +180,13 @@ def problem_lines(debate: Debate, problems: dict[tuple[int, str], Finding]) -> t
              for f in (debate.task.findings if debate.task else ()) if f.severity == "error"]
     errors = [f"{os.path.basename(f.path)}: {f.code} {f.message}" for _k, f in sorted(problems.items())
               if f.severity == "error"]
+    gaps = debate.scan.gaps()
+    # who is missing or skips turns because a file was deleted: say so, or people wait for a session that wrote
+    suspects = {e.name.slug for e in gaps} | set(debate.missing(debate.current_turn) if debate.current_turn else ())
+    errors += [f"{os.path.basename(f.path)}: {f.code} {f.message}: restore it (later turns of its slug wait for it)"
+               for f in deleted_files(debate, sorted(suspects))]
     errors += [f"{e.filename}: E070 skips turns: it is not read (restore the missing turns or move it away)"
-               for e in debate.scan.gaps()]
+               for e in gaps]
     shown = 20  # a table of 2,000 participants must not drown in its own problem list
     lines += errors[:shown] + ([f"... and {len(errors) - shown} more (`multidebate validate` lists them all)"]
                                if len(errors) > shown else [])

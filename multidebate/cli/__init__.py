@@ -18,19 +18,20 @@ from .common import EXIT_CODES_HELP
 
 __all__ = ["EXIT_CODES_HELP", "cli", "main"]
 
-# command name -> (module of this package, attribute)
+# command name -> (module of this package, attribute), in the order of use that `--help` lists them in:
+# set up, a session's turn, following the debate, then what a person runs when something goes wrong
 _COMMANDS = {
-    "slug": ("turn_cmds", "slug"),
     "init": ("turn_cmds", "init"),
     "next": ("turn_cmds", "next_"),
     "write": ("turn_cmds", "write"),
-    "retire": ("turn_cmds", "retire"),
-    "handover": ("turn_cmds", "handover"),
     "status": ("view_cmds", "status"),
     "watch": ("view_cmds", "watch"),
-    "validate": ("view_cmds", "validate"),
     "report": ("view_cmds", "report"),
+    "validate": ("view_cmds", "validate"),
+    "retire": ("turn_cmds", "retire"),
+    "handover": ("turn_cmds", "handover"),
     "skill": ("skill_cmds", "skill_group"),
+    "slug": ("turn_cmds", "slug"),
 }
 
 
@@ -38,7 +39,7 @@ class _LazyGroup(click.Group):
     """A group whose commands are imported on first use."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(_COMMANDS)
+        return list(_COMMANDS)  # in the order of use, not alphabetical (`handover` came first)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         where = _COMMANDS.get(cmd_name)
@@ -79,6 +80,11 @@ def cli(ctx: click.Context, color: str) -> None:
 
     Sessions call `next` and `write` each turn; people call `status`.
     `multidebate skill install` puts the skill where the assistants look for it.
+
+    \b
+    Example:
+      multidebate init my-debate --task "Which database for ...?" --participants opus-4-7,gpt-5-5
+      multidebate status my-debate
     """
     from ..views.style import color_setting
 

@@ -77,12 +77,22 @@ def _target_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 @click.group(name="skill")
 def skill_group() -> None:
-    """Install, list, show and uninstall the bundled SKILL.md."""
+    """Install, list, show and uninstall the bundled SKILL.md.
+
+    \b
+    Example:
+      multidebate skill install --scope project
+    """
 
 
 @skill_group.command(name="show")
 def skill_show() -> None:
-    """Print the bundled SKILL.md."""
+    """Print the bundled SKILL.md.
+
+    \b
+    Example:
+      multidebate skill show > SKILL.md
+    """
     from ..skill.install import bundled_skill
 
     click.echo(bundled_skill().decode("utf-8"), nl=False)
@@ -98,6 +108,10 @@ def skill_install(agents: tuple[str, ...], scope: str | None, dest: str | None, 
     CLI, Cursor, Copilot, OpenCode and Goose) and Claude Code's .claude/skills.
     An assistant with a folder of its own gets that folder.  Says what was
     written where.  A copy a person changed is kept (exit 1) unless --force.
+
+    \b
+    Example:
+      multidebate skill install --agent claude --dry-run
     """
     from ..skill.install import install
 
@@ -121,6 +135,10 @@ def skill_uninstall(agents: tuple[str, ...], scope: str | None, dest: str | None
     Without --agent: every known folder of the scope.  Only our SKILL.md and
     its record go (the folder too, when nothing else is in it); a copy a
     person changed is kept (exit 1) unless --force.
+
+    \b
+    Example:
+      multidebate skill uninstall --scope project
     """
     from ..skill.install import uninstall
 
@@ -148,11 +166,16 @@ def skill_list(dest: tuple[str, ...], as_json: bool) -> None:
 
     Each copy is current (the bundled SKILL.md), stale (an earlier version
     multidebate installed), modified (changed by a person), linked (a
-    symbolic link) or missing; a missing copy whose readers all read a
-    current copy elsewhere in the scope is covered.
+    symbolic link) or not installed (`missing` in --json); a folder without
+    a copy whose readers all read a current copy elsewhere in the scope is
+    covered.
+
+    \b
+    Example:
+      multidebate skill list --json
     """
     from ..skill.install import bundled_sha256, custom_location, survey
-    from ..views.style import state_word
+    from ..views.style import STATE_WORDS, state_word
 
     with library_errors(as_json):
         copies = survey(extra=[custom_location(d) for d in dest])
@@ -161,9 +184,10 @@ def skill_list(dest: tuple[str, ...], as_json: bool) -> None:
                     "copies": [c.as_dict() for c in copies]})
         return
     click.echo(f"bundled SKILL.md: multidebate {__version__}, sha256 {bundled_sha256()[:12]}")
-    rows = [(c.location.scope, c.state, str(c.location.skill_file), c.location.readers) for c in copies]
+    rows = [(c.location.scope, STATE_WORDS.get(c.state, c.state), str(c.location.skill_file), c.location.readers)
+            for c in copies]
     widths = [max(len(r[i]) for r in rows + [("scope", "state", "path", "")]) for i in range(3)]
     click.echo(f"{'scope':<{widths[0]}}  {'state':<{widths[1]}}  {'path':<{widths[2]}}  read by")
-    for scope_, state, path, readers in rows:
-        click.echo(f"{scope_:<{widths[0]}}  {state_word(state, widths[1])}  {path:<{widths[2]}}  {readers}")
+    for copy, (scope_, _shown, path, readers) in zip(copies, rows):
+        click.echo(f"{scope_:<{widths[0]}}  {state_word(copy.state, widths[1])}  {path:<{widths[2]}}  {readers}")
     click.echo(_STATE_LEGEND)

@@ -17,7 +17,12 @@ __all__ = ["handover", "init", "next_", "retire", "slug", "write"]
 @click.command()
 @click.argument("name")
 def slug(name: str) -> None:
-    """Print the slug for a model NAME (`Claude Opus 4.7` -> `claude-opus-4-7`)."""
+    """Print the slug for a model NAME (`Claude Opus 4.7` -> `claude-opus-4-7`).
+
+    \b
+    Example:
+      multidebate slug "Claude Opus 4.7"    # prints claude-opus-4-7
+    """
     from ..protocol.naming import slugify
 
     result = slugify(name)
@@ -50,6 +55,10 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
 
     A review debate: `init FOLDER --mode review --proposal design.md --task "Review the design"
     --role gpt-5-5=critic:security --role opus-4-7=defender [--role gemini-3=judge]`.
+
+    \b
+    Example:
+      multidebate init my-debate --task "Which database for ...?" --participants opus-4-7,gpt-5-5 --max-turns 4
     """
     import os
 
@@ -60,6 +69,12 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
     if min_turns is not None and max_turns is not None and min_turns > max_turns:
         raise click.UsageError(f"--min-turns {min_turns} is more than --max-turns {max_turns}: the debate could "
                                "never converge")
+    if roster is not None and len(roster) < 2:
+        raise click.UsageError(f"--participants {roster[0]} names one participant: the debate could never converge "
+                               "(two at least)")
+    if max_turns == 1 and not any(role.startswith("judge") for _slug, role in roles):
+        raise click.UsageError("--max-turns 1: the debate could never converge (turn 1 is each session's own answer; "
+                               "agreement counts from turn 2). Use 2 or more, or add a judge: --role SLUG=judge")
     if sealed and not roster:
         raise click.UsageError("--sealed needs --participants: the roster says who must write before publishing")
     if not task_text.strip():
@@ -97,7 +112,19 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
             task_text, roster, max_turns, min_turns, sealed=sealed, mode=mode, roles=roles,
             proposal=proposal[0] if proposal else None, proposal_sha256=digest, min_rounds=min_rounds,
             max_rounds=max_rounds, judge_when=judge_when))
-    click.echo(f"Created {path}. Each session now runs: multidebate next {folder} --slug <its slug>")
+    starters = tuple(roster or ()) + tuple(judges)
+    if not starters:
+        click.echo(f"Created {path}. Each session now runs: multidebate next {folder} --slug <its slug>")
+    else:
+        where = os.path.abspath(folder)
+        width = max(len(s) for s in starters)
+        click.echo(f"Created {path}. Start a session in each assistant and paste its line (in Claude Code, "
+                   "begin it with `/multidebate `):")
+        for name in starters:
+            verb = "Judge the debate" if name in judges else "Debate the task"
+            click.echo(f"  {(name + ':').ljust(width + 1)} {verb} in {where} with the multidebate skill; "
+                       f"your slug is `{name}`.")
+        click.echo('Then type "next turn" in each, as often as you like, or ask each to "debate until converged".')
     if roles:
         click.echo("Roles: " + ", ".join(f"{slug} = {role}" for slug, role in roles) + ". `next` tells each "
                    "session what its role's turn must contain.")
@@ -190,7 +217,8 @@ def _copy_proposal(folder: str, name: str, data: bytes) -> str:
                    "the peer files exceed 20,000 characters in all, each long Reasoning is cut to fit.")
 @click.option("--wait", is_flag=True, help="Block until every peer has written the previous turn, then answer.")
 @click.option("--timeout", type=click.FloatRange(min=0), metavar="SECONDS",
-              help="With --wait: stop waiting after SECONDS (default 600) and answer with what exists.")
+              help="With --wait: stop waiting after SECONDS (default 600) and answer with what exists. If your "
+                   "shell stops commands at 600 s or sooner, give one below its limit.")
 @json_option
 def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_file: str | None,
           sections_spec: str | None, wait: bool, timeout: float | None, as_json: bool) -> None:
@@ -201,6 +229,10 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
     With --wait, first blocks until every peer has written turn N-1; on
     timeout it answers with what exists and a note naming who did not write
     (exit 0).  Ctrl-C exits 130.
+
+    \b
+    Example:
+      multidebate next my-debate --slug gpt-5-5 --key <key> --wait --timeout 100
     """
     from ..turns.briefing import brief, render_briefing, section_names
     from ..views.terminal import printable
@@ -250,6 +282,10 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
     metadata are added.  Never overwrites; on invalid input nothing is
     written and every problem is listed.  The first write under a slug
     claims it and prints a key; later writes need `--key`.
+
+    \b
+    Example:
+      multidebate write my-debate --slug gpt-5-5 --key <key> --file turn.md
     """
     from ..turns.write import write_turn
     from ..views.terminal import printable
@@ -257,7 +293,9 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
     key = resolve_key(key, key_file)
     if source is sys.stdin.buffer and sys.stdin.isatty():
         raise click.UsageError("give the sections on stdin (a heredoc) or with --file")
-    content = source.read()
+    from ..protocol.textfile import MAX_BYTES
+
+    content = source.read(MAX_BYTES + 1)  # one byte over the limit tells "too long" (a 200 MB pipe, /dev/zero)
     with library_errors(as_json):
         result = write_turn(folder, slug_, content, key)
     notice = result.key_notice()
@@ -286,6 +324,10 @@ def retire(folder: str, slug_: str, yes: bool) -> None:
     For the user, when a session is gone or lost its key: later turns complete
     without SLUG, which can write no more.  Recorded in TASK.md (`retired:`).
     A session never runs this on its own.
+
+    \b
+    Example:
+      multidebate retire my-debate gemini-3-flash
     """
     from ..state.task import retire as retire_slug
 
@@ -309,6 +351,10 @@ def handover(folder: str, slug_: str, yes: bool) -> None:
     another session is to carry SLUG on (retire ends SLUG instead).  Give the
     printed key to the new session; its turns continue SLUG's.  A session
     never runs this on its own.
+
+    \b
+    Example:
+      multidebate handover my-debate gpt-5-5
     """
     from ..state.session import hand_over
 

@@ -31,6 +31,10 @@ def status(folder: str, check: bool, as_json: bool) -> None:
 
     Exits 0 whatever the verdict (files with errors are shown, marked `!`),
     unless --check is given.
+
+    \b
+    Example:
+      multidebate status my-debate --check || echo "not converged yet"
     """
     from ..views.status import debate_status, render_status
     from ..views.style import status_text
@@ -65,6 +69,10 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
     removed turn file, and whenever the verdict changes.  Exit codes: 0
     --until reached, 1 folder missing or removed, 3 --timeout reached, 130
     interrupted (Ctrl-C).
+
+    \b
+    Example:
+      multidebate watch my-debate --until end --timeout 3600
     """
     from contextlib import closing
 
@@ -74,12 +82,15 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
     from ..views.watch_events import StateEvent, VerdictEvent, error_line, json_line, text_line
 
     render = json_line if as_json else (lambda event: printable(text_line(event)))
+    state = ""
     try:
         with closing(watch_folder(folder, poll, timeout)) as events:
             for event in events:
                 click.echo(render(event))
-                if isinstance(event, (StateEvent, VerdictEvent)) and reached(event.verdict.state, until):
-                    sys.exit(EXIT_OK)
+                if isinstance(event, (StateEvent, VerdictEvent)):
+                    state = event.verdict.state
+                    if reached(state, until):
+                        sys.exit(EXIT_OK)
     except MultidebateError as exc:
         if as_json:
             click.echo(error_line(str(exc)))
@@ -90,6 +101,10 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
     except BrokenPipeError:
         quiet_stdout()  # the reader (e.g. `head`) has gone: stop without a traceback
         sys.exit(EXIT_ERROR)
+    # on stderr: stdout stays events (JSON Lines with --json)
+    goal = f" before the debate reached --until {until}" if until else ""
+    click.echo(f"Stopped: --timeout {timeout:g} s passed{goal}; the verdict is {state or 'unknown'} (exit "
+               f"{EXIT_TIMEOUT}).", err=True)
     sys.exit(EXIT_TIMEOUT)
 
 
@@ -102,6 +117,10 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
 
     Prints `path:line: CODE message` per finding; exits 1 on any error
     (with --strict, on any warning too), else 0.
+
+    \b
+    Example:
+      multidebate validate my-debate --strict
     """
     from ..views.style import finding_line
     from ..views.validate import exit_code, validate_paths
@@ -114,7 +133,9 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
         for item in findings:
             click.echo(finding_line(item))
         errors = sum(1 for f in findings if f.severity == "error")
-        click.echo(f"{errors} error(s), {len(findings) - errors} warning(s)", err=True)
+        # on stdout, as its last line: on stderr it landed wherever the caller's tool put stderr, in the
+        # middle of or after the caller's next output (three sessions were misled)
+        click.echo(f"{errors} error(s), {len(findings) - errors} warning(s)")
     sys.exit(exit_code(findings, strict))
 
 
@@ -126,7 +147,12 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
               help="Write the report to this file instead of stdout.")
 @click.option("--weighted", is_flag=True, help="Weigh answers by confidence when no consensus was reached.")
 def report(folder: str, fmt: str, output: str | None, weighted: bool) -> None:
-    """The debate as a document: verdict and why, final answer, turns, agreement, flags."""
+    """The debate as a document: verdict and why, final answer, turns, agreement, flags.
+
+    \b
+    Example:
+      multidebate report my-debate --format html -o report.html
+    """
     from ..views.report import build_report, render_json, render_markdown
     from ..views.report_html import render_html
 

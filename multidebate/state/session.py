@@ -10,7 +10,7 @@ from .folder import Scan
 from .keys import KeyMismatch, check_key, free_slug, is_claimed, reissue
 from .task import Task
 
-__all__ = ["check_slug", "check_identity", "hand_over", "next_turn_number"]
+__all__ = ["check_slug", "check_identity", "hand_over", "next_turn_number", "other_slug"]
 
 
 def check_slug(slug: str, task: Task | None) -> None:
@@ -48,16 +48,23 @@ def check_identity(folder: str, scan: Scan, task: Task | None, slug: str, key: s
             f"a write was interrupted. Use another slug, or ask the user; a person gives the slug a new key with "
             f"`multidebate handover {shlex.quote(folder)} {slug}`."
         )
-    roster = task.participants if task else None
-    if roster:
-        other = "ask the user which roster name is yours"
-    else:
-        free = free_slug(folder, scan, slug)
-        other = f"use the free slug `{free}`: multidebate {command} {shlex.quote(folder)} --slug {free}"
+    other = other_slug(folder, scan, task, slug, command)
     raise IdentityError(
         f"`{slug}` is taken by a session that holds its key. If you wrote turns here as `{slug}`, add "
         f"--key <the key `write` gave you>. If not, you are another session: {other}."
     )
+
+
+def other_slug(folder: str, scan: Scan, task: Task | None, slug: str, command: str) -> str:
+    """What a session whose slug another session holds should do: never a name the roster would refuse."""
+    roster = task.participants if task else None
+    if roster:
+        free = [s for s in roster if s != slug and s not in scan.slugs and not is_claimed(folder, s)]
+        if not free:
+            return "ask the user which slug is yours (every roster name is in use)"
+        return f"ask the user which roster name is yours (free on the roster: {', '.join(free)})"
+    free_ = free_slug(folder, scan, slug)
+    return f"use the free slug `{free_}`: multidebate {command} {shlex.quote(folder)} --slug {free_}"
 
 
 def next_turn_number(scan: Scan, slug: str, sealed_own: int = 0) -> int:

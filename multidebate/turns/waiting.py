@@ -8,6 +8,7 @@ network file system may deliver no event for a file another machine wrote.
 from __future__ import annotations
 
 import os
+import shlex
 import time
 from collections.abc import Callable
 
@@ -131,9 +132,13 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
     if not awaited:
         return briefing
     who = "no peer wrote" if ANY_PEER in awaited else f"{', '.join(awaited)} did not write"
+    gone = "" if ANY_PEER in awaited else (
+        f" If {' or '.join(awaited)} has dropped out, the user (not you) runs `multidebate retire "
+        f"{shlex.quote(os.path.abspath(folder))} {next(iter(awaited)) if len(awaited) == 1 else 'SLUG'}` to go on "
+        "without it; tell the user so.")
     note = (f"Waited {timeout:g} s (`next --wait`): {who} turn {briefing.reads}. "
             "Answer with the peer files that exist and tell the user who is missing, "
-            "or run `next --wait` again to keep waiting.")
+            f"or run `next --wait` again to keep waiting.{gone}")
     return briefing._replace(notes=briefing.notes + (note,))
 
 

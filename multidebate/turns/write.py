@@ -21,11 +21,11 @@ from ..protocol.textfile import decode_turn_bytes, read_text
 from ..state.atomic import create_exclusive, sweep_stale_temps
 from ..state.debate import visible_scan
 from ..state.folder import Scan
-from ..state.keys import claim, free_slug
+from ..state.keys import claim
 from ..state.layout import key_path, read_state, sealed_dir, served_path
 from ..state.ledger import append_entry
 from ..state.sealed import publish_if_complete, seal, sealed_turns
-from ..state.session import check_identity, check_slug, next_turn_number
+from ..state.session import check_identity, check_slug, next_turn_number, other_slug
 from ..state.task import Task, count_words, require_readable, word_limit
 
 if TYPE_CHECKING:
@@ -297,7 +297,7 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
         new_key = claim(folder, slug) if unclaimed else None
         if unclaimed and new_key is None:
             raise IdentityError(f"`{slug}` was claimed by another session a moment ago; nothing was written. "
-                                f"Use the free slug `{free_slug(folder, scan, slug)}`.")
+                                f"You are another session: {other_slug(folder, scan, task, slug, 'next')}.")
         written_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         peers = _peers_read(folder, scan, slug, turn)
         data = compose(parsed, slug, turn, peers, written_at).encode("utf-8")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
+from ..analysis.dropouts import Dropout, dropout_line, dropouts
 from ..analysis.final import FinalAnswer, final_answer
 from ..analysis.integrity import file_problems, problem_lines
 from ..analysis.quotes import Attribution, check_attributions
@@ -15,6 +17,11 @@ from ..analysis.trajectory import MATRIX_MAX, Analysis, analyse
 from ..analysis.verdict import MEASURE, judge
 from ..protocol.judgment import Judgment, read_judgment
 from ..state.debate import Debate, load_debate
+from .advice import advice, verdict_words
+
+if TYPE_CHECKING:
+    from ..protocol.mentions import Mention
+    from ..protocol.parse import ParsedTurn
 
 __all__ = ["Report", "build_report", "render_markdown", "render_json"]
 
@@ -33,6 +40,8 @@ class Report:
     judgment: Judgment | None = None  # the judge's, once written
     summary: Summary | None = None  # a review's summary for the person who decides
     cruxes: tuple[Crux, ...] = ()  # an unconverged debate's 1-3 most severe disagreements at its last turn
+    dropouts: tuple[Dropout, ...] = ()  # participants that stopped writing
+    advice: str = ""  # what the reader of an open debate should do, in one sentence
 
     def as_dict(self) -> dict[str, object]:
         verdict = self.analysis.verdict
@@ -50,6 +59,8 @@ class Report:
             "judgment": self.judgment.as_dict() if self.judgment is not None else None,
             "summary": self.summary.as_dict() if self.summary is not None else None,
             "cruxes": [c._asdict() for c in self.cruxes],
+            "dropouts": [d.as_dict() for d in self.dropouts],
+            "advice": self.advice or None,
         }
 
 
@@ -107,6 +118,32 @@ class Crux(NamedTuple):
 
 
 _RANK = {"critical": 0, "major": 1, "unrated": 2, "minor": 3}
+_ITEM_START = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+")
+
+
+def whole_item(parsed: ParsedTurn | None, mention: Mention) -> str:
+    """A list item with the lines under it (its sub-bullets, its continuation), not only its first line."""
+    section = parsed.sections.get(mention.section) if parsed is not None else None
+    if section is None:
+        return mention.text
+    lines = section.body.split("\n")
+    first = mention.line - section.body_line
+    if not 0 <= first < len(lines):
+        return mention.text
+    start = _ITEM_START.match(lines[first])
+    depth = len(start.group("indent").expandtabs(4)) if start else 0
+    kept = [mention.text]
+    for line in lines[first + 1:]:
+        item = _ITEM_START.match(line)
+        indent = len(line) - len(line.lstrip())
+        if (item and len(item.group("indent").expandtabs(4)) <= depth) or (line.strip() and indent <= depth
+                                                                           and not kept[-1].strip()):
+            break  # the next item, or a paragraph after a blank line
+        kept.append(line.rstrip())
+    while kept and not kept[-1].strip():
+        kept.pop()
+    # sub-lines two spaces under the item, whatever their indent was: a nested list in Markdown
+    return "\n".join([kept[0]] + ["  " + line.strip() if line.strip() else "" for line in kept[1:]])
 
 
 def _cruxes(debate: Debate, turn: int, converged: bool) -> tuple[Crux, ...]:
@@ -119,7 +156,7 @@ def _cruxes(debate: Debate, turn: int, converged: bool) -> tuple[Crux, ...]:
         parsed = debate.parsed(entry) if entry is not None else None
         for mention in parsed.mentions if parsed is not None else ():
             if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
-                found.append(Crux(mention.severity or "unrated", slug, mention.slugs, mention.text,
+                found.append(Crux(mention.severity or "unrated", slug, mention.slugs, whole_item(parsed, mention),
                                   mention.resolves_if))
     found.sort(key=lambda c: _RANK[c.severity])  # stable: the roster's order within a severity
     return tuple(found[:3])
@@ -136,7 +173,7 @@ def _unresolved(debate: Debate, turn: int) -> tuple[tuple[str, str], ...]:
         mentions = parsed.mentions if parsed is not None else debate.details(entry).mentions
         for mention in mentions:
             if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
-                items.append((slug, mention.text))
+                items.append((slug, whole_item(parsed, mention)))
     return tuple(items)
 
 
@@ -159,14 +196,26 @@ def build_report(folder: str, weighted: bool = False) -> Report:
     analysis = Analysis(analysis.verdict, analysis.participants, analysis.turns, tuple(flags))
     judgment = read_judgment(folder, debate.task.judge if debate.task else None)
     summary = summarise(verdict.review, judgment) if verdict.review is not None else None
+    dropped = dropouts(debate)
+    missing = debate.missing(debate.current_turn) if debate.current_turn else ()
     return Report(folder, debate.task.text if debate.task else None, analysis, final, attributions,
                   _unresolved(debate, final.turn),
                   problem_lines(debate, problems) + review_problem_lines(debate, verdict.review), judgment, summary,
-                  _cruxes(debate, final.turn, verdict.state == "converged") if verdict.review is None else ())
+                  _cruxes(debate, final.turn, verdict.state == "converged") if verdict.review is None else (),
+                  dropped, advice(folder, verdict, missing, dropped))
 
 
 def render_json(report: Report) -> str:
     return json.dumps(report.as_dict(), indent=2, ensure_ascii=False)
+
+
+_SEVERITY_WORDS = {"unrated": "not rated"}
+
+
+def _item_text(text: str) -> str:
+    """A whole Disagreements item as a list entry: its first line, then its own lines as a nested list."""
+    first, *rest = text.split("\n")
+    return "\n".join([_cell(first)] + rest)
 
 
 def _cell(value: object) -> str:
@@ -186,8 +235,12 @@ def render_markdown(report: Report) -> str:
         out += summary_markdown(report.summary, review)
     if report.task:
         out += ["## Task", "", report.task.strip(), ""]
-    out += ["## Verdict", "", f"**{verdict.state}**" + (f" at turn {verdict.turn}" if verdict.turn else "")
-            + f": {verdict.detail}.", ""]
+    out += ["## Verdict", "", f"**{verdict_words(verdict.state)}**" + (f" at turn {verdict.turn}" if verdict.turn
+                                                                        else "") + f": {verdict.detail}.", ""]
+    out += [f"{dropout_line(report.folder, d, report.analysis.turns[-1].turn if report.analysis.turns else 0)}"
+            for d in report.dropouts] + ([""] if report.dropouts else [])
+    if report.advice:
+        out += [f"**What to do:** {report.advice}", ""]
     if review is None:
         out += [f"Answers are compared by their recommendation lines ({MEASURE}): identical lines, the same value "
                 "for every item, or a line that only adds detail count as the same; a different option, number, "
@@ -243,16 +296,19 @@ def render_markdown(report: Report) -> str:
         out.append("")
     if report.cruxes:
         unrated = any(c.severity == "unrated" for c in report.cruxes)
+        # "unrated" is no fault: the skill never asks sessions to rate their disagreements
         out += ["## Cruxes", "", "What keeps the debate open, most severe first (from the last turn's "
-                "Disagreements" + ("; **unrated**: its writer gave no severity" if unrated else "") + "):", ""]
+                "Disagreements" + ("; an item without a `[critical]`, `[major]` or `[minor]` tag is listed as "
+                                   "not rated" if unrated else "") + "):", ""]
         for severity in ("critical", "major", "unrated", "minor"):
             group = [c for c in report.cruxes if c.severity == severity]
-            out += [f"- **{severity}** {c.slug} vs {', '.join(c.peers) or 'all'}: {_cell(clip(c.text, 300))}"
-                    + (f" (resolves if: {_cell(c.resolves_if)})" if c.resolves_if else "") for c in group]
+            # the item's own text says `resolves if:` when it has one: not repeated after it
+            out += [f"- **{_SEVERITY_WORDS.get(severity, severity)}** {c.slug} vs {', '.join(c.peers) or 'all'}: "
+                    f"{_item_text(c.text)}" for c in group]
         out.append("")
     if report.unresolved:
         out += ["## Remaining disagreements (minor ones included)", ""]
-        out += [f"- {slug}: {_cell(text)}" for slug, text in report.unresolved]
+        out += [f"- {slug}: {_item_text(text)}" for slug, text in report.unresolved]
         out.append("")
     out += ["## Flags", ""]
     if report.analysis.flags:

@@ -6,6 +6,8 @@ from html import escape
 
 from ..analysis.trajectory import MATRIX_MAX
 from ..analysis.verdict import MEASURE
+from ..analysis.dropouts import dropout_line
+from .advice import verdict_words
 from .report import Report, clip, judgment_markdown, summary_markdown, turn_rows
 
 __all__ = ["render_html"]
@@ -159,8 +161,14 @@ def render_html(report: Report) -> str:
         body.append(_markdown("\n".join(summary_markdown(report.summary, review))))
     if report.task:
         body.append(f"<h2>Task</h2><p>{escape(report.task.strip())}</p>")
-    body.append(f"<h2>Verdict</h2><p><span class='verdict {escape(verdict.state)}'>{escape(verdict.state)}</span> "
+    # the badge shows words; its class keeps the state's name (the colors key on it)
+    body.append(f"<h2>Verdict</h2><p><span class='verdict {escape(verdict.state)}'>"
+                f"{escape(verdict_words(verdict.state))}</span> "
                 + (f"at turn {verdict.turn} " if verdict.turn else "") + f"&mdash; {escape(verdict.detail)}</p>")
+    current = report.analysis.turns[-1].turn if report.analysis.turns else 0
+    body.extend(f"<p>{escape(dropout_line(report.folder, d, current))}</p>" for d in report.dropouts)
+    if report.advice:
+        body.append(f"<p><b>What to do:</b> {escape(report.advice)}</p>")
     if report.problems:
         body.append("<h2>Problems</h2><p>Act on these before trusting this report (<code>multidebate validate</code> "
                     "explains):</p><ul>" + "".join(f"<li>{escape(line)}</li>" for line in report.problems) + "</ul>")
@@ -192,13 +200,13 @@ def render_html(report: Report) -> str:
     body.append("<h2>Turns</h2>" + _turn_table(report))
     body.append("<h2>Agreement at the last turn</h2>" + _matrix(report))
     if report.cruxes:
-        body.append("<h2>Cruxes</h2><p class='muted'>What keeps the debate open, most severe first.</p><ul>" + "".join(
-            f"<li><b>{escape(c.severity)}</b> {escape(c.slug)} vs {escape(', '.join(c.peers) or 'all')}: "
-            f"{escape(clip(c.text, 300))}" + (f" <i>(resolves if: {escape(c.resolves_if)})</i>" if c.resolves_if
-                                               else "") + "</li>" for c in report.cruxes) + "</ul>")
+        # whole items, sub-bullets included (session text: escaped by _markdown); `resolves if:` is in the text
+        body.append("<h2>Cruxes</h2><p class='muted'>What keeps the debate open, most severe first.</p>" + _markdown(
+            "\n".join(f"- **{'not rated' if c.severity == 'unrated' else c.severity}** {c.slug} vs "
+                      f"{', '.join(c.peers) or 'all'}: {c.text}" for c in report.cruxes)))
     if report.unresolved:
-        body.append("<h2>Remaining disagreements (minor ones included)</h2><ul>" + "".join(
-            f"<li><b>{escape(s)}</b>: {escape(t)}</li>" for s, t in report.unresolved) + "</ul>")
+        body.append("<h2>Remaining disagreements (minor ones included)</h2>" + _markdown(
+            "\n".join(f"- **{s}**: {t}" for s, t in report.unresolved)))
     body.append("<h2>Flags</h2>")
     if report.analysis.flags:
         body.append("".join(f"<p class='flag'><b>{escape(f.kind)}</b> (turn {f.turn}): {escape(f.detail)}</p>"

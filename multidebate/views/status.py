@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import NamedTuple
 
-from ..analysis.integrity import file_problems, problem_lines
+from ..analysis.dropouts import Dropout, dropout_line, dropouts
+from ..analysis.integrity import deleted_files, file_problems, problem_lines
 from ..analysis.verdict import Verdict, judge
 from ..protocol.findings import Finding
 from ..protocol.judgment import Judgment
+from ..protocol.naming import parse_turn_name
 from ..state.debate import Debate, Entry, load_debate
+from .advice import advice
 
 __all__ = ["Cell", "TurnRow", "Status", "debate_status", "render_status"]
 
@@ -56,6 +60,9 @@ class Status(NamedTuple):
     judge: str | None = None  # the judge's slug, when the debate has one
     judgment: Judgment | None = None  # its judgment, once written
     judgment_due: bool = False  # the debate ended so that the judge writes now
+    deleted: tuple[str, ...] = ()  # missing participants whose turn file was deleted (E081): no one to wait for
+    dropouts: tuple[Dropout, ...] = ()  # participants that stopped writing (dropouts.py)
+    advice: str = ""  # what the reader should do, in one sentence, while the debate is open
 
     def progress(self, turn: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(who has written `turn`, who has not), sealed files included."""
@@ -85,6 +92,8 @@ class Status(NamedTuple):
             "judge": self.judge,
             "judgment": self.judgment.as_dict() if self.judgment is not None else None,
             "judgment_due": self.judgment_due,
+            "dropouts": [d.as_dict() for d in self.dropouts],
+            "advice": self.advice or None,
         }
 
 
@@ -138,10 +147,14 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     verdict = judge(debate, problems)
     if verdict.review is not None and verdict.final:
         missing, waiting = (), None  # the review ended: no one is waited for
+    names = [parse_turn_name(os.path.basename(f.path)) for f in deleted_files(debate, list(missing))]
+    deleted = tuple(dict.fromkeys(name.slug for name in names if name is not None))
+    dropped = tuple(d for d in dropouts(debate, now) if d.slug not in deleted)
     lines = problem_lines(debate, problems)
-    from ..analysis.review_case import review_problem_lines
+    if debate.task is not None and debate.task.review:  # an open debate does not load the review's rules
+        from ..analysis.review_case import review_problem_lines
 
-    lines += review_problem_lines(debate, verdict.review)
+        lines += review_problem_lines(debate, verdict.review)
     from ..analysis.verdict import judgment_due
     from ..protocol.judgment import read_judgment
 
@@ -149,7 +162,7 @@ def debate_status(folder: str, now: float | None = None) -> Status:
                   waiting, rows, verdict, outsiders, sealed,
                   bool(debate.task and debate.task.participants), lines,
                   debate.task.judge if debate.task else None, read_judgment(folder, debate.task.judge if debate.task else None),
-                  judgment_due(debate.task, verdict))
+                  judgment_due(debate.task, verdict), deleted, dropped, advice(folder, verdict, missing, dropped))
 
 
 def _duration(seconds: float) -> str:
@@ -203,8 +216,13 @@ def render_status(status: Status) -> str:
         lines.append("cells: confidence, then converged (yes/no); * turn incomplete; ! file has errors; ~ warnings "
                      "(see `multidebate validate`)")
     if status.missing:
-        waited = f" (waiting {_duration(status.waiting_seconds)})" if status.waiting_seconds is not None else ""
-        lines.append(f"missing from turn {status.current_turn}: {', '.join(status.missing)}{waited}")
+        awaited = [s for s in status.missing if s not in status.deleted]
+        waited = f" (waiting {_duration(status.waiting_seconds)})" if status.waiting_seconds is not None and awaited \
+            else ""
+        named = [s + (" (a turn file of it was deleted: see problem)" if s in status.deleted else "")
+                 for s in status.missing]
+        lines.append(f"missing from turn {status.current_turn}: {', '.join(named)}{waited}")
+    lines.extend(dropout_line(status.folder, d, status.current_turn) for d in status.dropouts)
     for turn, slugs in sorted(status.sealed.items()):
         lines.append(f"turn {turn}: {len(slugs)}/{len(status.participants)} sealed "
                      "(published when every participant has written it)")
@@ -231,4 +249,6 @@ def render_status(status: Status) -> str:
         lines.append(f"  next turn: {verdict.next_step}")
     if verdict.extra_files:
         lines.append(f"  written after convergence: {', '.join(verdict.extra_files)}")
+    if status.advice:
+        lines.append(f"what to do: {status.advice}")
     return "\n".join(lines)

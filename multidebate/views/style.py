@@ -11,7 +11,7 @@ import click
 
 from ..protocol.findings import Finding
 
-__all__ = ["color_setting", "verdict_line", "status_text", "finding_line", "state_word", "change_word"]
+__all__ = ["color_setting", "verdict_line", "status_text", "finding_line", "state_word", "change_word", "STATE_WORDS"]
 
 _VERDICT_COLORS = {
     "converged": "green",
@@ -57,8 +57,13 @@ def finding_line(item: Finding) -> str:
     return f"{printable(item.path)}:{item.line}: {code} {printable(item.message)}"
 
 
+# what `skill list` shows people for a state (the JSON keeps the state's name: programs read it)
+STATE_WORDS = {"missing": "not installed"}
+
+
 def state_word(state: str, width: int = 0) -> str:
-    return click.style(state.ljust(width), fg=_STATE_COLORS.get(state), dim=state == "missing")
+    shown = STATE_WORDS.get(state, state)
+    return click.style(shown.ljust(width), fg=_STATE_COLORS.get(state), dim=state == "missing")
 
 
 def change_word(action: str, verb: str, width: int = 0) -> str:
