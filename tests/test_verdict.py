@@ -667,3 +667,15 @@ def test_a_session_that_moves_to_a_new_name_has_changed(tmp_path: Path) -> None:
         {"a": "**Squash-merge every pull request.**", "b": "**Merge with Mergify's queue, rebase first.**"}]
     v = verdict_of(tmp_path, turns, participants=("a", "b"), max_turns=5)
     assert v.state == "in_progress", v
+
+
+def test_a_session_that_joins_after_the_end_is_told_it_never_wrote(tmp_path: Path) -> None:
+    """d66: a late joiner read "do not write another turn" as if it had written one."""
+    from click.testing import CliRunner
+
+    from multidebate.cli import cli
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
+    out = CliRunner().invoke(cli, ["next", folder, "--slug", "late"]).stdout
+    assert "The debate converged at turn 2 before you joined: do not write a turn." in out
+    assert "multidebate write" not in out

@@ -49,7 +49,7 @@ def test_released_when_the_peer_writes(debate: str, running: list[Running]) -> N
     assert "TOML after all" in briefing["peers"][0]["text"]
     # said in the briefing (stdout), where a session reads it in order, not only on stderr
     assert len(briefing["notes"]) == 1 and briefing["notes"][0].startswith("Waited ")
-    assert briefing["notes"][0].endswith(" s for b to write turn 2.")
+    assert briefing["notes"][0].endswith(" s: b has now written turn 2.")
 
 
 def test_timeout_answers_with_what_exists(debate: str, running: list[Running]) -> None:

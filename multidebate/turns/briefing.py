@@ -426,8 +426,11 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
                         "Do not write another turn; tell the user (`multidebate report` shows the case).")
     elif verdict.state == "converged":
         # what to tell: a session that joined after the end has seen no answer at all
-        notes.insert(0, f"The debate converged at turn {verdict.turn}: do not write another turn. Tell the user; "
-                        f"`multidebate report {shlex.quote(os.path.abspath(folder))}` shows the agreed answer.")
+        # d66: a late joiner read "another turn" as if it had written one
+        wrote = turn > 1 or debate.scan.own_count(slug) > 0
+        notes.insert(0, f"The debate converged at turn {verdict.turn}" + (
+            ": do not write another turn." if wrote else " before you joined: do not write a turn.")
+            + f" Tell the user; `multidebate report {shlex.quote(os.path.abspath(folder))}` shows the agreed answer.")
     elif verdict.final:
         # only the bold lines follow: the peers' last Disagreements are in the report (sessions did not know)
         notes.insert(0, f"The debate ended: {verdict.state} at turn {verdict.turn} ({verdict.detail}). Do not write "

@@ -106,8 +106,9 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
                             return briefing  # a moment's wait: nothing to say
                         # said in the briefing itself (stdout): a session that reads stdout and stderr
                         # apart cannot tell otherwise whether, and for whom, it waited
-                        note = (f"Waited {clock() - started:.0f} s for {', '.join(waited_for)} to write turn "
-                                f"{briefing.reads}.")
+                        # d65: "Waited 30 s for x" after "Waiting up to 300 s" read as a wait cut short
+                        note = (f"Waited {clock() - started:.0f} s: {', '.join(waited_for)} "
+                                f"{'has' if len(waited_for) == 1 else 'have'} now written turn {briefing.reads}.")
                         return briefing._replace(notes=(note,) + briefing.notes)  # first: it came first
                     # still waiting (an empty-looking file, a participant who joined): for a change
                     briefed_at, last = _looks(folder, list(awaited.values()), briefing), None
