@@ -107,7 +107,7 @@ def test_released_when_an_empty_peer_file_is_filled(debate: str, running: list[R
     target.write_bytes(full)
     assert proc.finish() == 0
     briefing = json.loads("\n".join(proc.seen))
-    assert len(briefing["notes"]) == 1 and briefing["notes"][0].endswith(" s for b to write turn 2.")
+    assert len(briefing["notes"]) == 1 and briefing["notes"][0].endswith(" s: b has now written turn 2.")
     assert "TOML now" in briefing["peers"][0]["text"]
 
 
@@ -130,7 +130,7 @@ def test_no_roster_and_no_peer_yet_waits_for_the_first_peer(tmp_path: Path, runn
     assert proc.finish() == 0
     briefing = json.loads("\n".join(proc.seen))
     assert [(p["slug"], p["turn"]) for p in briefing["peers"]] == [("b", 1)]
-    assert briefing["notes"][-1].endswith(" s for a peer to write turn 1.")
+    assert briefing["notes"][-1].endswith(" s: a peer has now written turn 1.")
 
 
 def test_no_peer_before_the_timeout_says_so(tmp_path: Path) -> None:
