@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from multidebate.analysis.comparison import Context, compare, quantities
+from multidebate.analysis.comparison import Context, compare
+from multidebate.analysis.words import quantities
 from multidebate.protocol.answer import AnswerSig, items_of, normalise_line
 from multidebate.protocol.terms import key_terms, recommendation, slug_words
 

@@ -34,295 +34,41 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from ..protocol.answer import AnswerSig, normalise_line, signature
-from ..protocol.terms import key_terms, weighs_over
-from ..protocol.terms import stem as _stem
+from ..protocol.terms import key_terms
+from .minimal_pairs import (
+    abbreviates,
+    adds_a_turn,
+    kept_against_adopted,
+    one_act,
+    restates,
+    short_answers_differ,
+    strip_label,
+    swapped_word,
+    word_parts,
+    yes_no,
+)
+from .words import (
+    CHANGE_STEMS,
+    KEEP_STEMS,
+    TOKEN_RE,
+    Quantity,
+    Token,
+    head_clause,
+    numeric,
+    quantities,
+    shown,
+    synonyms,
+    tokens,
+)
 
 __all__ = ["SAME", "DIFFERENT", "UNSURE", "Comparison", "Context", "compare", "compare_signatures", "restates"]
 
 SAME, DIFFERENT, UNSURE = "same", "different", "unsure"
 _CERTAIN_BASES = frozenset({"identical", "items", "letters", "refinement"})
 
-# Words that carry no decision: articles, glue, generic verbs of recommending.
-_GLUE = frozenset(
-    """a an the and of to in on at by for from with as is are be it its this that these those our your their we
-    you they i should would will can could may might must do does just also then so very really all any each
-    both use using used adopt adopting choose chose choosing pick recommend recommended recommending
-    prefer preferred suggest suggested propose proposed answer recommendation final position verdict decision
-    summary tl dr tldr option but yet however while under over via into onto behind through per across
-    within during""".split()
-)
-_NEGATORS = frozenset(
-    "not no never avoid without don't dont doesn't shouldn't won't isn't aren't cannot can't against nor "
-    "instead neither rather".split()
-)
-# Keep-versus-change: a line that keeps X and a line that replaces X recommend opposite things.
-_KEEP = frozenset("keep keeping retain retaining stay staying stick sticking maintain preserve continue remain".split())
-_CHANGE = frozenset(
-    "replace replacing switch switching migrate migrating move moving change changing drop dropping remove removing "
-    "rewrite rewriting abandon ditch deprecate retire swap swapping port porting convert converting split "
-    "splitting".split()
-)
-_KEEP_STEMS = frozenset(_stem(w) for w in _KEEP)
-_CHANGE_STEMS = frozenset(_stem(w) for w in _CHANGE)
-# A line that adds one of these followed by another option proposes more than the other line does.
-_ALTERNATIVE_GLUE = frozenset("plus alongside besides and".split())
-_UNITS = {
-    "ms": ("s", 0.001), "millisecond": ("s", 0.001), "milliseconds": ("s", 0.001), "msec": ("s", 0.001),
-    "s": ("s", 1.0), "sec": ("s", 1.0), "secs": ("s", 1.0), "second": ("s", 1.0), "seconds": ("s", 1.0),
-    "min": ("s", 60.0), "mins": ("s", 60.0), "minute": ("s", 60.0), "minutes": ("s", 60.0),
-    "h": ("s", 3600.0), "hr": ("s", 3600.0), "hour": ("s", 3600.0), "hours": ("s", 3600.0),
-    "day": ("s", 86400.0), "days": ("s", 86400.0), "d": ("s", 86400.0),
-    "week": ("s", 7 * 86400.0), "weeks": ("s", 7 * 86400.0), "wk": ("s", 7 * 86400.0),
-    # a month is 30 days ("30 days" and "a month" are one retention), a year 365 ("1 year", "365 days");
-    # 12 months are a year: see _scaled
-    "month": ("s", 30 * 86400.0), "months": ("s", 30 * 86400.0), "mo": ("s", 30 * 86400.0),
-    "year": ("s", 365 * 86400.0), "years": ("s", 365 * 86400.0), "yr": ("s", 365 * 86400.0),
-    "yrs": ("s", 365 * 86400.0),
-    # sizes in the binary sense people mean in configuration: "1 GB" and "1024 MB" are one limit
-    "b": ("b", 1.0), "byte": ("b", 1.0), "bytes": ("b", 1.0),
-    "kb": ("b", 1024.0), "mb": ("b", 1024.0 ** 2), "gb": ("b", 1024.0 ** 3), "tb": ("b", 1024.0 ** 4),
-    "kib": ("b", 1024.0), "mib": ("b", 1024.0 ** 2), "gib": ("b", 1024.0 ** 3), "tib": ("b", 1024.0 ** 4),
-    "%": ("%", 1.0), "percent": ("%", 1.0),
-}
-_NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
-                 "sixty": 60, "ninety": 90, "hundred": 100, "once": 1, "twice": 2, "single": 1, "double": 2}
-# number words a line may use for a count ("retry three times" is "retry 3 times")
-_COUNT_WORDS = frozenset(_NUMBER_WORDS) - {"once", "twice", "single", "double"}
-# words that name one thing under two spellings no prefix rule finds
-_ALIASES = {"k8s": "kubernetes"}
-# "turn caching on" / "turn caching off": after these verbs, or closing a line, "on" is a setting, not glue
-_SWITCH_VERBS = frozenset("turn turned turning switch switched switching leave left keep set toggle flip".split())
-# an identifier ("acks_late", "reject_on_worker_lost") is one token: its parts are not words of the line
-_TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)*|%|[A-Za-z][A-Za-z0-9+#]*(?:_[A-Za-z0-9+#]+)*(?:['\u2019.][A-Za-z0-9]+)*")
 _LETTER_RE = re.compile(
     r"\b(?:option|choice|answer|alternative|plan|variant|proposal)\s*\(?([A-H])\)?(?![A-Za-z0-9])"
     r"|^\s*\(?([A-H])\)\s|^\s*([A-H])\s*(?:[:.\u2014\u2013-]\s|$)|\(([A-H])\)", re.IGNORECASE | re.MULTILINE)
-
-
-_THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
-# a name with its version glued on: "UUIDv7", "TLSv1.3" (three letters at least: "dev1" is no version)
-_VERSIONED_RE = re.compile(r"([A-Za-z]{3,}?)v(\d+(?:\.\d+)*)")
-
-
-class Token(NamedTuple):
-    """One word of a line: its stem, and whether it looks like a name (an option one picks)."""
-
-    stem: str
-    name: bool
-
-
-@functools.lru_cache(maxsize=65536)
-def tokens(line: str, keep_glue: bool = False) -> tuple[Token, ...]:
-    """The content words of a recommendation line, in order (glue words dropped, negations kept as 'not').
-
-    `keep_glue`: every word, glue included (lowercased) and a capital letter A-H after the first word kept as
-    the option it names ("Pick A"): the form two lines are aligned in word by word (`_swapped_word`).
-    """
-    found: list[Token] = []
-    code_spans = {m.group(1).lower() for m in re.finditer(r"`([^`]+)`", line)}
-    # "nightly" and "every day" are one period: both read as '<seconds> period'
-    words = [m.group(0) for m in _TOKEN_RE.finditer(_FREQUENCY_RE.sub(_as_period, line.replace("\u2019", "'")))]
-    skip = False
-    for index, raw_word in enumerate(words):
-        if skip:
-            skip = False
-            continue
-        raw = re.sub(r"'s$", "", raw_word)
-        if _THOUSANDS_RE.fullmatch(raw):
-            raw = raw.replace(",", "")  # "1,000 entries" is "1000 entries"
-        raw = re.sub(r"^([A-Z0-9]{2,})s$", r"\1", raw)  # "UUIDs", "JWTs": the plural of a capitalised name
-        versioned = _VERSIONED_RE.fullmatch(raw)
-        if versioned:
-            # "UUIDv7" is "UUID v7", as "UUIDs (version 7)" says it
-            found.append(Token(versioned.group(1).lower(), True))
-            found.append(Token(f"v{versioned.group(2)}", True))
-            continue
-        word = raw.lower().rstrip(".")
-        following = words[index + 1].lower() if index + 1 < len(words) else ""
-        amount = _amount("1" if word in ("a", "an") and len(following) >= 3 else word, following)
-        if amount:
-            # "30 s", "30 seconds", "30000 ms", "half a minute" is not tried: one token for one duration or size
-            found.append(Token(amount, False))  # numbers are compared as quantities, not as names
-            skip = True
-            continue
-        if word in ("go", "going") and following in ("with", "for", "ahead"):
-            if keep_glue:
-                found.append(Token("use", False))
-            continue  # "go with Postgres" chooses as "use" does; "write it in Go" names a language
-        if word in _NEGATORS or word.endswith("n't") or word == "over" and weighs_over(
-                [w.lower() for w in words[:index]]):
-            found.append(Token("not", False))
-            continue
-        if word in _ALTERNATIVE_GLUE:
-            found.append(Token("+", False))  # kept: "X and Y" proposes more than "X"
-            continue
-        if word == "on" and (not following or index and words[index - 1].lower() in _SWITCH_VERBS):
-            found.append(Token("on", False))  # a setting: "turn caching on" is not "turn caching off"
-            continue
-        if keep_glue and index and len(raw) == 1 and raw in "ABCDEFGH":
-            found.append(Token(raw, True))  # "Pick A": an option letter, not an article
-            continue
-        if word in _GLUE:
-            if keep_glue:
-                found.append(Token(word, False))
-            continue
-        if word in _COUNT_WORDS:
-            found.append(Token(f"{_NUMBER_WORDS[word]}", True))  # "three replicas" is "3 replicas"
-            continue
-        if word == "version" and _is_number(following):
-            found.append(Token(f"v{following}", True))  # "version 2" is "v2"
-            skip = True
-            continue
-        if word in _ALIASES:
-            found.append(Token(_ALIASES[word], True))
-            continue
-        name = (any(c.isdigit() for c in raw) or any(c.isupper() for c in raw[1:])
-                or (raw[:1].isupper() and index > 0) or word in code_spans or "+" in raw or "#" in raw or "_" in raw)
-        found.append(Token(word if name else _stem(word), name))
-    return tuple(found)
-
-
-def _amount(word: str, unit: str) -> str:
-    """A number and its unit as one value in the unit family's base ('30 s' and '30000 ms' -> '30s'); else ''."""
-    if unit not in _UNITS or unit == "%" and not _is_number(word):
-        return ""
-    if _is_number(word):
-        value = float(word.replace(",", ""))
-    elif word in _COUNT_WORDS:
-        value = float(_NUMBER_WORDS[word])
-    else:
-        return ""
-    family, amount = _scaled(value, unit)
-    return f"{amount:g}{family}"
-
-
-def _scaled(value: float, unit: str) -> tuple[str, float]:
-    """A value in its unit family's base: (family, amount).  Whole years of months count as years."""
-    if unit in ("month", "months", "mo") and value and value % 12 == 0:
-        unit, value = "year", value / 12  # "12 months" is "1 year", not 360 days
-    family, scale = _UNITS[unit]
-    return family, round(value * scale, 6)
-
-
-class Quantity(NamedTuple):
-    value: float
-    unit: str  # a unit family ("s", "b", "%"), the word the number counts ("replica"), or ""
-    label: str  # what it sets: the content word before it ("connect 3 s", "read timeout 8 s"), or the unit
-    text: str  # as written, for the evidence ("10 MB")
-
-
-_NOT_LABELS = frozenset("about around approximately roughly up most least max maximum min minimum hard total over "
-                        "only exactly every each ~ than".split())
-
-
-def _is_number(word: str) -> bool:
-    return word.replace(",", "").replace(".", "", 1).isdigit()
-
-
-# "100 req/min", "10 requests/s": a slash before a unit of time is "per"
-_PER_SLASH_RE = re.compile(r"(?<=\w)\s*/\s*(?=(?:" + "|".join(
-    sorted((u for u, (family, _scale) in _UNITS.items() if family == "s"), key=len, reverse=True)) + r")\b)",
-    re.IGNORECASE)
-_PER = frozenset("per a an each every".split())
-_COUNT_NOUNS = {"req": "request", "reqs": "request", "msg": "message", "msgs": "message"}
-
-
-def _rate(value: float, following: list[str]) -> Quantity | None:
-    """A count per unit of time, per second: "10 requests per second" and "600 requests per minute" are one rate."""
-    if len(following) >= 2 and following[0] in _PER and _UNITS.get(following[1], ("",))[0] == "s":
-        noun, per, time = "", following[0], following[1]
-    elif len(following) >= 3 and following[0] not in _UNITS and not _is_number(following[0]) \
-            and following[1] in _PER and _UNITS.get(following[2], ("",))[0] == "s":
-        noun, per, time = _COUNT_NOUNS.get(following[0], _stem(following[0])), following[1], following[2]
-    else:
-        return None
-    per_second = round(value / _UNITS[time][1], 6)
-    unit = f"{noun}/s"
-    return Quantity(per_second, unit, unit, " ".join(w for w in (following[0] if noun else "", per, time) if w))
-
-
-@functools.lru_cache(maxsize=65536)
-def quantities(line: str) -> tuple[Quantity, ...]:
-    """Numbers in a line with what they measure and what they set: '3 replicas', 'read 8 s', '1 MB', 'twice'."""
-    parts = re.split(r"([;()\[\]]|,\s|:\s)", _FREQUENCY_RE.sub(_as_period, _PER_SLASH_RE.sub(
-        " per ", line.replace("\u2019", "'"))))
-    found: list[Quantity] = []
-    key = ""  # the content words of the clause before a ": ", which name what the next clause's value sets
-    for position in range(0, len(parts), 2):
-        clause = parts[position]
-        words = [w.lower() for w in _TOKEN_RE.findall(clause)]
-        slot, key = key, ""
-        if position + 1 < len(parts) and parts[position + 1].startswith(":"):
-            key = " ".join(_stem(w) for w in words if w not in _GLUE and w not in _NOT_LABELS and not _is_number(w))
-        for i, word in enumerate(words):
-            if _is_number(word):
-                value = float(word.replace(",", ""))
-            elif word in _NUMBER_WORDS and word not in ("one", "single") or word in ("once", "twice"):
-                value = float(_NUMBER_WORDS[word])
-            else:
-                continue
-            rate = _rate(value, words[i + 1:i + 4])
-            if rate is not None:
-                found.append(rate._replace(text=f"{word} {rate.text}"))
-                continue
-            following = [w for w in words[i + 1:i + 3] if w not in _GLUE]
-            unit = following[0] if following else ""
-            before = [w for w in words[:i] if w not in _GLUE and w not in _NOT_LABELS and not _is_number(w)
-                      and w not in _UNITS and w not in _NUMBER_WORDS]
-            # "pods: 12", "workers per pod: 10": a value opening its clause sets the whole key before the colon
-            label = _stem(before[-1]) if before else slot.rsplit(" ", 1)[-1]
-            if unit == "period" and i + 1 < len(words) and words[i + 1] == "period":
-                found.append(Quantity(value, "period", label, _period_text(value)))
-            elif word in ("once", "twice"):
-                # a frequency ("once a day"), never a duration: "at least once a day" is not "2 days"
-                unit = f"per {_UNITS[unit][0]}" if unit in _UNITS else "time"
-                found.append(Quantity(value, unit, label, word))
-            elif unit in _UNITS:
-                family, amount = _scaled(value, unit)
-                found.append(Quantity(amount, family, label, f"{word} {unit}"))
-            elif unit and not _is_number(unit):
-                found.append(Quantity(value, _stem(unit), _stem(unit), f"{word} {unit}"))
-            elif "." in word:
-                # a bare dotted number is a version more often than a fraction: "3.10" is not "3.1"
-                found.append(Quantity(_version_value(word), "version", label, word))
-            else:
-                found.append(Quantity(value, "", label, word))
-    return tuple(found)
-
-
-# "weekly", "every two weeks": how often, one unit family of its own (a period is no retention)
-_FREQUENCIES = {"hourly": 3600.0, "daily": 86400.0, "nightly": 86400.0, "weekly": 7 * 86400.0,
-                "biweekly": 14 * 86400.0, "fortnightly": 14 * 86400.0, "monthly": 30 * 86400.0,
-                "quarterly": 90 * 86400.0, "yearly": 365 * 86400.0, "annually": 365 * 86400.0}
-_FREQUENCY_RE = re.compile(r"\b(?:(" + "|".join(_FREQUENCIES) + r")|every\s+(?:(\d+|other|"
-                           + "|".join(w for w in _NUMBER_WORDS if w not in ("once", "twice", "single", "double"))
-                           + r")\s+)?(" + "|".join(u for u, (family, _s) in _UNITS.items() if family == "s")
-                           + r"))\b", re.IGNORECASE)
-
-
-def _as_period(match: re.Match[str]) -> str:
-    """'weekly' and 'every 2 weeks' as one spelling the number reader takes: '<seconds> period'."""
-    if match.group(1):
-        return f" {int(_FREQUENCIES[match.group(1).lower()])} period "
-    count = (match.group(2) or "1").lower()
-    value = float(count) if count.isdigit() else 2.0 if count == "other" else float(_NUMBER_WORDS[count])
-    return f" {round(_scaled(value, match.group(3).lower())[1])} period "
-
-
-def _period_text(seconds: float) -> str:
-    for name, length in sorted(_FREQUENCIES.items(), key=lambda item: item[1]):
-        if length == seconds:
-            return name
-    return f"every {seconds / 86400:g} days" if seconds >= 86400 else f"every {seconds:g} s"
-
-
-def _version_value(word: str) -> float:
-    """A dotted version as one ordered number, part by part ('3.9' < '3.10'); only equality is used."""
-    total = 0.0
-    for part in word.split(".")[:4]:
-        total = total * 10000 + float(part or 0)
-    return total
 
 
 _STRAY_LETTER_RE = re.compile(r"(?<![\w'/.-])([A-H])(?![\w'/-])")
@@ -340,8 +86,8 @@ def _letters(line: str) -> frozenset[str]:
 
 def _verb_class(toks: tuple[Token, ...]) -> str:
     stems = {t.stem for t in toks}
-    keep = bool(stems & _KEEP_STEMS)
-    change = bool(stems & _CHANGE_STEMS)
+    keep = bool(stems & KEEP_STEMS)
+    change = bool(stems & CHANGE_STEMS)
     return "keep" if keep and not change else "change" if change and not keep else ""
 
 
@@ -447,16 +193,6 @@ class Context:
     def forget(self) -> None:
         """Drop the memo (a long debate compares old turns no more)."""
         self._memo.clear()
-
-
-def _synonyms(a: str, b: str) -> bool:
-    """Two words that name one thing: one a prefix of the other (postgres / postgresql), or one stem."""
-    if a == b:
-        return True
-    if {a, b} <= _KEEP_STEMS or {a, b} <= _CHANGE_STEMS:
-        return True
-    short, long = sorted((a, b), key=len)
-    return len(short) >= 4 and (long.startswith(short) or long.endswith("." + short))
 
 
 def _compare_items(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison | None:
@@ -581,10 +317,10 @@ def _compare(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison:
     conflict = _quantity_conflict(left.recommendation, right.recommendation)
     if conflict:
         return Comparison(DIFFERENT, "numbers", f"different numbers: {conflict}", *lines)
-    answers = _yes_no(left.recommendation), _yes_no(right.recommendation)
+    answers = yes_no(left.recommendation), yes_no(right.recommendation)
     if all(answers) and answers[0] != answers[1]:
         return Comparison(DIFFERENT, "yes-no", "one line answers yes, the other no", *lines)
-    kept = _kept_against_adopted(left.recommendation, right.recommendation, ignore)
+    kept = kept_against_adopted(left.recommendation, right.recommendation, ignore)
     if kept:
         return Comparison(DIFFERENT, "verbs", kept, *lines)
     verbs_a, verbs_b = _verb_class(tokens(head_clause(left.recommendation))), _verb_class(
@@ -602,212 +338,19 @@ def _compare(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison:
     if found.relation == DIFFERENT or found.certain_same and found.basis != "refinement":
         return found
     # minimal pairs: what the rules above read past, a word-for-word reading still sees
-    swapped = _swapped_word(left.recommendation, right.recommendation, ignore)
+    swapped = swapped_word(left.recommendation, right.recommendation, ignore)
     if swapped:
         return Comparison(DIFFERENT, "substitution", f"'{swapped[0]}' vs '{swapped[1]}' in otherwise matching "
                           "lines", *lines)
-    short = _short_answers_differ(ta, tb, lines)
+    short = short_answers_differ(ta, tb, lines)
     if short:
         return Comparison(DIFFERENT, "short", short, *lines)
     if found.relation == SAME and found.basis in ("head", "refinement"):
-        turn = _adds_a_turn(left.recommendation, right.recommendation)
+        turn = adds_a_turn(left.recommendation, right.recommendation)
         if turn:
             # "Use SQLite" / "Use SQLite, just kidding: Postgres": more words, another recommendation
             return Comparison(UNSURE, found.basis, f"one line goes on with {turn}: more than detail", *lines)
     return found
-
-
-_LABEL_RE = re.compile(
-    r"^\W*(?:(?:my|our|the)\s+)?(?:(?:final|updated|revised|current|unchanged|same)\s+)?"
-    r"(?:recommendation|answer|position|verdict|decision|proposal|line)?\s*"
-    r"(?:\((?:unchanged|still|same|as before|restated|revised|updated|final)[^)]{0,20}\))?\s*[:\u2014\u2013-]\s+",
-    re.IGNORECASE)
-_RESTATED_RE = re.compile(r"^\W*(?:unchanged|still|as before|same as before|restated)\s*[:\u2014\u2013-]\s+",
-                          re.IGNORECASE)
-
-
-def strip_label(line: str) -> str:
-    """A line without the label that only announces it ("Recommendation (unchanged): ", "Still: ")."""
-    for pattern in (_LABEL_RE, _RESTATED_RE):
-        match = pattern.match(line)
-        if match and match.end() < len(line) and match.group(0).strip(" *_:-\u2014\u2013"):
-            line = line[match.end():]
-    return line
-
-
-_YES_NO_RE = re.compile(r"^\W*(yes|no)\b(?!-)", re.IGNORECASE)
-
-
-def _yes_no(line: str) -> str:
-    """'yes' or 'no' when a line opens with it ("Yes, move to uv now."), else ''."""
-    match = _YES_NO_RE.match(line)
-    return match.group(1).lower() if match else ""
-
-
-# words two lines may swap without changing what they recommend: articles, prepositions, modal and generic
-# verbs of recommending, pronouns, fillers
-_INTERCHANGEABLE = frozenset(
-    """a an the this that these those in on at by for from with to into onto via through across is are be it its
-    should would will can could may might must do does we you they i our your their use using adopt choose pick
-    recommend prefer suggest propose go just also then so very really simply now here definitely clearly
-    basically probably certainly strongly still answer option choice recommendation verdict final""".split())
-
-
-def _swapped_word(left: str, right: str, ignore: frozenset[str]) -> tuple[str, str] | None:
-    """The one word two otherwise matching lines swap ("Pick A" / "Pick B", "Answer: 42" / "Answer: 41").
-
-    Aligned word by word with the glue kept, so a letter or a number that is all a short line says is seen;
-    None when the swap is one value in two spellings, or a word that decides nothing.
-    """
-    full_a = [t for t in tokens(left, keep_glue=True) if t.stem not in ignore]
-    full_b = [t for t in tokens(right, keep_glue=True) if t.stem not in ignore]
-    a, b = [t.stem for t in full_a], [t.stem for t in full_b]
-    if not a or not b:
-        return None
-    found = _one_swap(a, b)
-    if found is None:
-        # "Choose option A" / "Choose B": read again without the words that decide nothing; then only a
-        # name, a number or a letter may be the swap
-        kept_a = [t for t in full_a if t.stem not in _INTERCHANGEABLE]
-        kept_b = [t for t in full_b if t.stem not in _INTERCHANGEABLE]
-        again = _one_swap([t.stem for t in kept_a], [t.stem for t in kept_b], least=1)
-        if again is None or not (_decides(kept_a[again[0]]) and _decides(kept_b[again[1]])):
-            return None
-        full_a, full_b, a, b, found = kept_a, kept_b, [t.stem for t in kept_a], [t.stem for t in kept_b], again
-    i1, j1 = found
-    x, y = a[i1], b[j1]
-    if _is_number(x) and _is_number(y) and float(x) == float(y):
-        return None  # "0640" / "640": one value
-    if _synonyms(x, y) or _one_act(x, y) or _abbreviates(x, b) or _abbreviates(y, a) \
-            or x in _INTERCHANGEABLE or y in _INTERCHANGEABLE:
-        return None
-    short = len([w for w in a if w not in _INTERCHANGEABLE]) <= _SHORT and len(
-        [w for w in b if w not in _INTERCHANGEABLE]) <= _SHORT
-    if not (short or _decides(full_a[i1]) or _decides(full_b[j1])):
-        return None  # in a long line, two ordinary words for one act ("store" / "save") are the alignment's
-    return (x, y) if (x, y) <= (y, x) else (y, x)
-
-
-def _one_swap(a: list[str], b: list[str], least: int = 2) -> tuple[int, int] | None:
-    """Where two word lists differ by exactly one word for one word: (index in a, index in b)."""
-    import difflib
-
-    if len(a) < least or len(b) < least or len(a) != len(b):
-        return None
-    ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
-    if len(ops) != 1 or ops[0][0] != "replace" or ops[0][2] - ops[0][1] != 1 or ops[0][4] - ops[0][3] != 1:
-        return None
-    return ops[0][1], ops[0][3]
-
-
-def _one_act(x: str, y: str) -> bool:
-    """A keep or change verb against a word of neither class ("keep" / "store" sessions in Redis): no decision."""
-    verbs = _KEEP_STEMS | _CHANGE_STEMS
-    return (x in verbs) != (y in verbs)
-
-
-_DECISIVE_WORDS = frozenset("yes no on off before after and or + not".split()) | _KEEP_STEMS | _CHANGE_STEMS
-
-
-def _decides(token: Token) -> bool:
-    """A word whose swap changes the answer: a name, a number or amount, an option letter, yes/no, on/off, ..."""
-    return token.name or _numeric(token.stem) or token.stem in _DECISIVE_WORDS
-
-
-_ADOPT_WORDS = frozenset("adopt adopting use using introduce introducing choose pick go".split())
-
-
-def _kept_against_adopted(left: str, right: str, ignore: frozenset[str]) -> str:
-    """One line keeps what is there, the other adopts something it never names ("Stay on pip-tools" / "Adopt uv")."""
-    sides = []
-    for line in (left, right):
-        head = head_clause(line)
-        words = {w.lower() for w in _TOKEN_RE.findall(head)}
-        toks = [t for t in tokens(head) if t.stem not in ignore]
-        stems = {t.stem for t in toks}
-        kind = "keep" if stems & _KEEP_STEMS and not stems & _CHANGE_STEMS else (
-            "adopt" if words & _ADOPT_WORDS and not stems & _KEEP_STEMS else "")
-        objects = {t.stem for t in toks if t.stem not in _KEEP_STEMS and t.stem not in _CHANGE_STEMS
-                   and t.stem not in ("not", "+")}
-        sides.append((kind, objects, {t.stem for t in tokens(line)}))
-    (kind_a, objects_a, all_a), (kind_b, objects_b, all_b) = sides
-    if {kind_a, kind_b} != {"keep", "adopt"} or not objects_a or not objects_b:
-        return ""
-    if objects_a & all_b or objects_b & all_a or any(_synonyms(x, y) for x in objects_a for y in objects_b):
-        return ""
-    keeps, adopts = (objects_a, objects_b) if kind_a == "keep" else (objects_b, objects_a)
-    return f"one line keeps {' '.join(sorted(keeps))}, the other adopts {' '.join(sorted(adopts))}"
-
-
-_SHORT = 3  # content words: an answer this short is compared word by word, never given the benefit of the doubt
-
-
-def _short_answers_differ(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str, str]) -> str:
-    """Two short answers that each say something the other does not ("Tabs" / "4 spaces", "Use uv" / "Stay on pip")."""
-    a = [t.stem for t in ta if t.stem not in ("+",)]
-    b = [t.stem for t in tb if t.stem not in ("+",)]
-    if not a or not b or len(a) > _SHORT or len(b) > _SHORT:
-        return ""
-    parts_a, parts_b = a + _word_parts(lines[0]), b + _word_parts(lines[1])
-    only_a = [x for x in a if not any(_synonyms(x, y) for y in b) and not _abbreviates(x, parts_b)]
-    only_b = [y for y in b if not any(_synonyms(x, y) for x in a) and not _abbreviates(y, parts_a)]
-    if not only_a or not only_b:
-        return ""  # one says all the other says, and perhaps more: a refinement, judged elsewhere
-    decisive = {t.stem for t in ta + tb if t.name or _numeric(t.stem)}
-    no_shared_word = len(only_a) == len(a) and len(only_b) == len(b) and len(a) <= 2 and len(b) <= 2
-    if not decisive & set(only_a + only_b) and not no_shared_word:
-        return ""  # ordinary words in other words ("keep tabs" / "stay with the current indentation")
-    return f"short answers that differ: '{_shown(only_a)}' vs '{_shown(only_b)}'"
-
-
-def _abbreviates(word: str, words: list[str]) -> bool:
-    """`word` is made of the openings of two or more consecutive `words` ("semver": semantic versioning), or is
-    one word's letters in order from its first ("otel": opentelemetry)."""
-    if len(word) < 2:
-        return False
-    if len(word) >= 3 and any(len(w) > len(word) and w[0] == word[0] and _in_order(word, w) for w in words):
-        return True
-    for start in range(len(words)):
-        if _spells(word, words[start:]):
-            return True
-    return False
-
-
-def _word_parts(line: str) -> list[str]:
-    """A line's words split where a name's capitals join them ("GitHub Actions": git, hub, actions)."""
-    return [part.lower() for word in _TOKEN_RE.findall(line)
-            for part in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", word)]
-
-
-def _in_order(letters: str, word: str) -> bool:
-    rest = iter(word)
-    return all(letter in rest for letter in letters)
-
-
-def _spells(word: str, words: list[str]) -> bool:
-    ends = {0}
-    for used, whole in enumerate(words[:4], start=1):
-        ends = {end + size for end in ends for size in range(1, len(whole) + 1)
-                if word[end:end + size] == whole[:size]}
-        if len(word) in ends and used >= 2:
-            return True
-        if not ends:
-            return False
-    return False
-
-
-# words that turn a line that begins like another into another recommendation: a condition, a contrast,
-# a negation, an alternative
-_TURNS = frozenset("""not no never don't dont without instead but however although though yet except unless until
-    if once only when whenever provided otherwise else or alternatively kidding actually rather""".split())
-
-
-def _adds_a_turn(left: str, right: str) -> str:
-    """The turning words one line has and the other lacks ("once", "but", "not"), as shown in evidence."""
-    words_a = {w.lower() for w in _TOKEN_RE.findall(left.replace("\u2019", "'"))}
-    words_b = {w.lower() for w in _TOKEN_RE.findall(right.replace("\u2019", "'"))}
-    added = sorted((words_a ^ words_b) & _TURNS)
-    return ", ".join(f"'{w}'" for w in added[:3])
 
 
 def _same_head(left: str, right: str, ta: tuple[Token, ...], tb: tuple[Token, ...],
@@ -822,17 +365,17 @@ def _same_head(left: str, right: str, ta: tuple[Token, ...], tb: tuple[Token, ..
     head_a, head_b = head_clause(left), head_clause(right)
     if normalise_line(head_a) != normalise_line(head_b):
         return None
-    raw_head = {w.lower() for w in _TOKEN_RE.findall(head_a)}
+    raw_head = {w.lower() for w in TOKEN_RE.findall(head_a)}
     head_tokens = [t for t in tokens(head_a) if t.stem not in ignore]
-    verbs = _KEEP_STEMS | _CHANGE_STEMS
+    verbs = KEEP_STEMS | CHANGE_STEMS
     if raw_head & ignore or not any(t.stem not in verbs for t in head_tokens):
         return None
     lines = left, right
     tail_a = set(t.stem for t in ta[len(head_tokens):])
     tail_b = set(t.stem for t in tb[len(head_tokens):])
     new_names = _new_names(ta, tb, ignore)
-    numbers_a = Counter(t.stem for t in ta if _numeric(t.stem))
-    numbers_b = Counter(t.stem for t in tb if _numeric(t.stem))
+    numbers_a = Counter(t.stem for t in ta if numeric(t.stem))
+    numbers_b = Counter(t.stem for t in tb if numeric(t.stem))
     if numbers_a and numbers_b and numbers_a - numbers_b and numbers_b - numbers_a:
         # each line has a number the other lacks: other values, never "the rest only adds detail"
         # (a number only one line adds, like "the gateway kills at 10 s", stays a detail)
@@ -857,14 +400,6 @@ def _same_head(left: str, right: str, ta: tuple[Token, ...], tb: tuple[Token, ..
                               f"differs: {rest.evidence}", *lines)
     return Comparison(SAME, "head", f"the same opening clause ('{head_a.strip(' *_')}'); the rest only adds "
                       "detail", *lines)
-
-
-_HEAD_BREAK_RE = re.compile(r"[,;:(\[\u2014\u2013]|\s-\s|\.\s")
-
-
-def head_clause(line: str) -> str:
-    """A line up to its first clause break: where it names what it chooses."""
-    return _HEAD_BREAK_RE.split(line, maxsplit=1)[0]
 
 
 @functools.lru_cache(maxsize=65536)
@@ -947,7 +482,7 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
     inserted = [w for op, _i1, _i2, j1, j2 in ops if op == "insert" for w in b[j1:j2]]
     names_a, names_b = _names(ta, ignore), _names(tb, ignore)
     if replaced and not deleted and not inserted and all(
-            len(old) == len(new) and all(_synonyms(x, y) for x, y in zip(old, new)) for old, new, _o, _n in replaced):
+            len(old) == len(new) and all(synonyms(x, y) for x, y in zip(old, new)) for old, new, _o, _n in replaced):
         return Comparison(SAME, "identical", "the same words but for spelling ("
                           + ", ".join(f"{' '.join(o)} / {' '.join(n)}" for o, n, _a, _b in replaced) + ")", *lines)
     # one word swapped for another in lines that otherwise match: that word decides
@@ -956,17 +491,17 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
         content = [w for w in old + new if w not in ("+", "not")]
         # one word for one or two ("merge"/"rebase", "tabs"/"4 spaces"), in lines that share at least as much
         if min(len(old), len(new)) == 1 and max(len(old), len(new)) <= equal + 1 and content \
-                and not any(_synonyms(x, y) or _one_act(x, y) for x in old for y in new) \
-                and not any(_abbreviates(x, new) for x in old) and not any(_abbreviates(y, old) for y in new):
-            return Comparison(DIFFERENT, "substitution", f"'{_shown(old)}' vs '{_shown(new)}' in otherwise "
+                and not any(synonyms(x, y) or one_act(x, y) for x in old for y in new) \
+                and not any(abbreviates(x, new) for x in old) and not any(abbreviates(y, old) for y in new):
+            return Comparison(DIFFERENT, "substitution", f"'{shown(old)}' vs '{shown(new)}' in otherwise "
                               "matching lines", *lines)
     for old, new, old_t, new_t in early:
         swapped_a = {t.stem for t in old_t if t.name} - names_b
         swapped_b = {t.stem for t in new_t if t.name} - names_a
-        if swapped_a and swapped_b and not any(_synonyms(x, y) for x in swapped_a for y in swapped_b) \
-                and not any(_abbreviates(x, _word_parts(lines[1])) for x in swapped_a) \
-                and not any(_abbreviates(y, _word_parts(lines[0])) for y in swapped_b) \
-                and any(not _numeric(w) for w in swapped_a) and any(not _numeric(w) for w in swapped_b):
+        if swapped_a and swapped_b and not any(synonyms(x, y) for x in swapped_a for y in swapped_b) \
+                and not any(abbreviates(x, word_parts(lines[1])) for x in swapped_a) \
+                and not any(abbreviates(y, word_parts(lines[0])) for y in swapped_b) \
+                and any(not numeric(w) for w in swapped_a) and any(not numeric(w) for w in swapped_b):
             # each side names an option: a number against a name ('two at most' / 'CI') is no choice between options
             return Comparison(DIFFERENT, "options", f"{_listed(old_t, swapped_a)} vs {_listed(new_t, swapped_b)} "
                               "in the same place of the two lines", *lines)
@@ -977,8 +512,8 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
         if new_names and _CONDITIONAL & set(added):
             return Comparison(UNSURE, "refinement", f"one line adds {', '.join(sorted(new_names))} as an "
                               "alternative or a condition", *lines)
-        shown = " ".join(w for w in added[:8] if w != "+")
-        return Comparison(SAME, "refinement", f"one line only adds detail ({shown})" if shown else "the same words",
+        added_words = " ".join(w for w in added[:8] if w != "+")
+        return Comparison(SAME, "refinement", f"one line only adds detail ({added_words})" if added_words else "the same words",
                           *lines)
     set_a, set_b = set(a) - {"not", "+"}, set(b) - {"not", "+"}
     shorter, longer = sorted((set_a, set_b), key=len)
@@ -990,9 +525,9 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
     head_a, head_b = _head(ta), _head(tb)
     chosen_a, chosen_b = _names(head_a, ignore), _names(head_b, ignore)
     if chosen_a and chosen_b and not (chosen_a & names_b) and not (chosen_b & names_a) and not any(
-            _synonyms(x, y) for x in chosen_a for y in chosen_b) and not any(
-            _abbreviates(x, b + _word_parts(lines[1])) for x in chosen_a) and not any(
-            _abbreviates(y, a + _word_parts(lines[0])) for y in chosen_b):
+            synonyms(x, y) for x in chosen_a for y in chosen_b) and not any(
+            abbreviates(x, b + word_parts(lines[1])) for x in chosen_a) and not any(
+            abbreviates(y, a + word_parts(lines[0])) for y in chosen_b):
         return Comparison(DIFFERENT, "options", f"different named options: {', '.join(sorted(chosen_a))} vs "
                           f"{', '.join(sorted(chosen_b))}", *lines)
     return Comparison(UNSURE, "none", "worded differently; no word that decides was found", *lines)
@@ -1000,13 +535,8 @@ def _by_alignment(ta: tuple[Token, ...], tb: tuple[Token, ...], lines: tuple[str
 
 def _listed(toks: tuple[Token, ...], names: set[str], most: int = 3) -> str:
     """Names in the order the line gives them, the first few: evidence a person reads, not a token dump."""
-    ordered = list(dict.fromkeys(t.stem for t in toks if t.stem in names and not _numeric(t.stem)))
+    ordered = list(dict.fromkeys(t.stem for t in toks if t.stem in names and not numeric(t.stem)))
     return ", ".join(ordered[:most]) + (", ..." if len(ordered) > most else "")
-
-
-def _shown(words: list[str]) -> str:
-    """Stems as a person reads them in evidence ('+' is the 'and' of the line)."""
-    return " ".join("and" if w == "+" else w for w in words)
 
 
 def _new_names(ta: tuple[Token, ...], tb: tuple[Token, ...], ignore: frozenset[str]) -> set[str]:
@@ -1015,11 +545,6 @@ def _new_names(ta: tuple[Token, ...], tb: tuple[Token, ...], ignore: frozenset[s
     words_b = {part for t in tb for part in re.split(r"[.-]", t.stem)}
     return ({n for n in _names(ta, ignore) if not set(re.split(r"[.-]", n)) & words_b}
             | {n for n in _names(tb, ignore) if not set(re.split(r"[.-]", n)) & words_a})
-
-
-def _numeric(stem: str) -> bool:
-    """A number or an amount token ('10', '2.5', '30s', '1e+06b')."""
-    return bool(stem) and stem[0].isdigit()
 
 
 def _head(toks: tuple[Token, ...]) -> tuple[Token, ...]:
@@ -1036,25 +561,3 @@ def compare(left: str, right: str, context: Context | None = None) -> Comparison
     """Compare two Answers' texts."""
     return compare_signatures(signature(left), signature(right), context)
 
-
-# words a session uses to say it holds its line: no part of what the line recommends
-_RESTATING = frozenset(_stem(w) for w in """stay stays remain remains unchanged still same hold holds held keep keeps
-    my our position stand stands again""".split()) | frozenset("""stay stays remain remains unchanged still same hold
-    holds held keep keeps my our position stand stands again""".split())
-
-
-def restates(before: list[str], after: str, context: Context) -> bool:
-    """Does the line `after` say again what the lines `before` (one session's, so far) said, in other words?
-
-    What `after` chooses (its opening clause, the words that say "I hold it"
-    left out) must all be words said before, with no name, number or
-    negation of its own.  Used for "did this session's recommendation
-    change", never for "do two sessions agree".
-    """
-    ignore = context.ignore
-    old = [t.stem for line in before for t in tokens(strip_label(line)) if t.stem not in ignore]
-    head = [t for t in tokens(head_clause(strip_label(after))) if t.stem not in ignore
-            and t.stem not in _RESTATING and t.stem not in ("+",)]
-    if not old or not head or any(t.stem == "not" for t in head):
-        return False
-    return all(any(_synonyms(t.stem, w) for w in old) for t in head)

@@ -83,7 +83,7 @@ REPORTING_VERBS = frozenset("cited cite argued argue said say claimed claim note
 
 def _foreign_names(claim: str, available: set[str]) -> list[str]:
     """Names and numbers of the claim ("MongoDB", "10 s", `acks_late`) that the peer's text lacks."""
-    from .comparison import tokens
+    from .words import tokens
 
     return [t.stem for t in tokens(claim) if t.name and t.stem not in available and _prefix(t.stem) not in available]
 

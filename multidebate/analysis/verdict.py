@@ -38,8 +38,9 @@ from ..protocol.answer import normalise_line
 from ..protocol.findings import Finding
 from ..protocol.terms import slug_words
 from ..state.debate import Debate, Entry
-from .comparison import DIFFERENT, SAME, UNSURE, Comparison, Context, restates
+from .comparison import DIFFERENT, UNSURE, Comparison, Context
 from .integrity import disowned, file_problems
+from .minimal_pairs import restates
 
 if TYPE_CHECKING:
     from ..state.task import Task
@@ -210,7 +211,7 @@ class _Judge:
             return True
         before_sig, after_sig = self.debate.details(old).sig, self.debate.details(new).sig
         relation = self.context.compare(before_sig, after_sig).relation
-        if relation == UNSURE and restates(self.lines_until(slug, before), after_sig.recommendation, self.context):
+        if relation == UNSURE and restates(self.lines_until(slug, before), after_sig.recommendation, self.context.ignore):
             return False  # "Squash-merge stays my recommendation: ..." after "Squash-merge every PR."
         return None if relation == UNSURE else relation == DIFFERENT
 

@@ -9,7 +9,14 @@ from typing import Any
 
 import click
 
-from .common import EXIT_INTERRUPTED, emit_json, json_option, key_options, library_errors, resolve_key
+from .common import (
+    EXIT_INTERRUPTED,
+    emit_json,
+    json_option,
+    key_options,
+    library_errors,
+    resolve_key,
+)
 
 __all__ = ["handover", "init", "next_", "retire", "slug", "write"]
 

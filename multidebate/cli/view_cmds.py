@@ -79,7 +79,13 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
     from ..protocol.errors import MultidebateError
     from ..views.terminal import printable
     from ..views.watch import reached, watch_folder
-    from ..views.watch_events import StateEvent, VerdictEvent, error_line, json_line, text_line
+    from ..views.watch_events import (
+        StateEvent,
+        VerdictEvent,
+        error_line,
+        json_line,
+        text_line,
+    )
 
     render = json_line if as_json else (lambda event: printable(text_line(event)))
     state = ""

@@ -99,7 +99,9 @@ def parse_entry(entry: Entry) -> ParsedTurn | None:
     read = read_text(entry.path, shown_as=entry.shown_as or entry.path)
     if read.text is None:
         return None
-    from ..protocol.parse import parse_turn  # the markdown parser loads only when a file is parsed
+    from ..protocol.parse import (
+        parse_turn,  # the markdown parser loads only when a file is parsed
+    )
 
     return parse_turn(read.text, entry.shown_as or entry.path, TurnName(entry.turn, entry.slug))
 

@@ -23,10 +23,17 @@ from ..state.debate import Debate, Entry, load_debate, read_entry
 from ..state.folder import TurnFile
 from ..state.layout import sealed_dir, served_path, write_json_state
 from ..state.session import check_identity, check_slug, next_turn_number
-from ..state.task import TASK_FILE, create_task, render_task, require_readable, same_task, word_limit
+from ..state.task import (
+    TASK_FILE,
+    create_task,
+    render_task,
+    require_readable,
+    same_task,
+    word_limit,
+)
 
 if TYPE_CHECKING:
-    from ..protocol.parse import ParsedTurn
+    pass
 
 __all__ = ["PeerFile", "Briefing", "BriefingPlan", "Served", "brief", "plan_briefing", "render_briefing",
            "PEER_PREAMBLE"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from html import escape
 
+from ..analysis.dropouts import dropout_line
 from ..analysis.trajectory import MATRIX_MAX
 from ..analysis.verdict import MEASURE
-from ..analysis.dropouts import dropout_line
 from .advice import verdict_words
 from .report import Report, clip, judgment_markdown, summary_markdown, turn_rows
 
