@@ -145,7 +145,7 @@ def _natural(name: str) -> tuple[str, int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--module", action="append", choices=("verdict", "trajectory", "final", "comparison"),
+    parser.add_argument("--module", action="append", choices=("verdict", "trajectory", "final", "comparison", "words", "minimal_pairs"),
                         help="a module of multidebate/analysis to mutate (repeatable; default: "
                              f"{', '.join(MODULES)})")
     parser.add_argument("--tests", nargs="+", default=list(TESTS), metavar="PATH",
