@@ -482,10 +482,11 @@ def test_next_warns_the_turn_that_may_end_the_debate_as_stalled(tmp_path: Path) 
     folder = str(tmp_path)
     held = {"a": "**Squash-merge every PR.**", "b": "**Merge commits, keep every commit.**"}
     make_debate(folder, [held, held], max_turns=4)
-    warning = ("At turn 2, no recommendation and no Converged changed. If none changes at turn 3 either, that is "
-               "three turns and the debate ends as stalled.")
+    warning = ("From turn 1 to turn 2, no recommendation and no Converged yes/no changed. If none changes at turn 3 "
+               "either (turns 1 to 3), the debate ends as stalled. Hold your line if you still hold it: a stall is a "
+               "fair end.")
     # one rule, one wording: the skill says what `next` says
-    assert "`stalled`: no recommendation and no Converged changed over three turns" in \
+    assert "`stalled`: no recommendation and no Converged yes/no changed over three turns" in \
         (Path(__file__).parent.parent / "SKILL.md").read_text(encoding="utf-8")
     code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
     assert code == 0 and warning in out
