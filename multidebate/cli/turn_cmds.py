@@ -284,16 +284,18 @@ def retire(folder: str, slug_: str, yes: bool) -> None:
     """Retire a participant: off the roster, its turns kept as history.
 
     For the user, when a session is gone or lost its key: later turns complete
-    without SLUG, which can write no more.  Recorded in TASK.md (`retired:`).
-    A session never runs this on its own.
+    without SLUG, which can write no more.  Recorded in TASK.md (`retired:`)
+    and, with the time and turn, in .multidebate/acts.jsonl; status and report
+    keep SLUG's turns and say it was retired.  A person's command: the skill
+    does not pre-approve it for sessions.
     """
-    from ..state.task import retire as retire_slug
+    from ..state.session import retire_participant
 
     if not yes:
         click.confirm(f"Retire `{slug_}` from {folder}? Its turns stay as history; it can no longer write, and "
                       "turns complete without it.", abort=True)
     with library_errors():
-        task = retire_slug(folder, slug_)
+        task = retire_participant(folder, slug_)
     left = ", ".join(task.participants) if task.participants else "whoever writes"
     click.echo(f"Retired `{slug_}` from {folder}. Participants now: {left}.")
 
@@ -307,8 +309,10 @@ def handover(folder: str, slug_: str, yes: bool) -> None:
 
     For the user, when the session writing as SLUG is gone or lost its key and
     another session is to carry SLUG on (retire ends SLUG instead).  Give the
-    printed key to the new session; its turns continue SLUG's.  A session
-    never runs this on its own.
+    printed key to the new session; its turns continue SLUG's.  Recorded with
+    the time and turn in .multidebate/acts.jsonl and shown by status and
+    report; the old key's next `next` or `write` is told.  A person's command:
+    the skill does not pre-approve it for sessions.
     """
     from ..state.session import hand_over
 

@@ -7,10 +7,11 @@ import shlex
 from ..protocol.errors import IdentityError, RosterError, SlugError, TurnConflict
 from ..protocol.naming import is_slug, slugify, turn_file_name
 from .folder import Scan
+from .acts import read_acts, record_act
 from .keys import KeyMismatch, check_key, free_slug, is_claimed, reissue
 from .task import Task
 
-__all__ = ["check_slug", "check_identity", "hand_over", "next_turn_number"]
+__all__ = ["check_slug", "check_identity", "hand_over", "next_turn_number", "retire_participant"]
 
 
 def check_slug(slug: str, task: Task | None) -> None:
@@ -36,6 +37,14 @@ def check_identity(folder: str, scan: Scan, task: Task | None, slug: str, key: s
         return check_key(folder, slug, key)
     except KeyMismatch:
         pass
+    handed = [a for a in read_acts(folder) if a.act == "handover" and a.slug == slug]
+    if key is not None and handed:
+        raise IdentityError(
+            f"`{slug}` was handed over to another session by the person's command at turn {handed[-1].turn} "
+            f"({handed[-1].at}): the key you hold no longer works, and the session that got the new key writes as "
+            f"`{slug}` now. Write nothing more as `{slug}`; tell the user, and ask which slug to use if you are to go "
+            "on."
+        )
     if key is not None:
         raise IdentityError(
             f"the key given does not match `{slug}`'s key. Use the key `write` printed on your first turn; "
@@ -95,9 +104,33 @@ def hand_over(folder: str, slug: str) -> str:
     check_slug(slug, None)  # its form; the roster is checked below, in words for the user
     if task is not None and slug in task.retired:
         raise RosterError(f"`{slug}` was retired from this debate: it writes no more turns.")
+    _require_part(folder, scan, task, slug)
+    key = reissue(folder, slug)
+    record_act(folder, "handover", slug, scan.current_turn)
+    return key
+
+
+def _require_part(folder: str, scan: Scan, task: Task | None, slug: str) -> None:
     roster = task.participants if task and task.participants else ()
     if slug not in scan.slugs and slug not in roster and slug != (task.judge if task else None) \
             and not is_claimed(folder, slug):
         raise RosterError(f"`{slug}` takes no part in {folder}: no turn, key or roster entry names it. A new "
                           "session simply joins with its own slug.")
-    return reissue(folder, slug)
+
+
+def retire_participant(folder: str, slug: str) -> Task:
+    """Retire `slug` (TASK.md's `retired:`), recorded with its time and turn: a person's act, for a session that
+    is gone or lost its key.  RosterError for a slug that never took part; TaskError as `task.retire`."""
+    from .folder import scan_folder
+    from .task import retire
+
+    scan = scan_folder(folder)
+    check_slug(slug, None)
+    from .task import load_task
+
+    task = load_task(folder) if scan.has_task else None
+    if task is not None and slug not in task.retired:
+        _require_part(folder, scan, task, slug)
+    retired = retire(folder, slug)
+    record_act(folder, "retire", slug, scan.current_turn)
+    return retired

@@ -9,11 +9,13 @@ from typing import NamedTuple
 from ..analysis.final import FinalAnswer, final_answer
 from ..analysis.integrity import file_problems, problem_lines
 from ..analysis.quotes import Attribution, check_attributions
+from ..analysis.retirements import Retirement, person_acts, retirements
 from ..analysis.review_case import Case, review_problem_lines
 from ..analysis.review_summary import Summary, summarise
 from ..analysis.trajectory import MATRIX_MAX, Analysis, analyse
 from ..analysis.verdict import MEASURE, judge
 from ..protocol.judgment import Judgment, read_judgment
+from ..state.acts import Act, read_acts
 from ..state.debate import Debate, load_debate
 
 __all__ = ["Report", "build_report", "render_markdown", "render_json"]
@@ -33,6 +35,12 @@ class Report:
     judgment: Judgment | None = None  # the judge's, once written
     summary: Summary | None = None  # a review's summary for the person who decides
     cruxes: tuple[Crux, ...] = ()  # an unconverged debate's 1-3 most severe disagreements at its last turn
+    retired: tuple[Retirement, ...] = ()  # retired slugs, the person's act, and what they held then
+    handovers: tuple[Act, ...] = ()  # slugs a person handed over to another session
+
+    def person_lines(self) -> list[str]:
+        """One sentence per retirement and handover, shown right under the verdict."""
+        return [r.sentence() for r in self.retired] + [a.sentence() for a in self.handovers]
 
     def as_dict(self) -> dict[str, object]:
         verdict = self.analysis.verdict
@@ -50,6 +58,8 @@ class Report:
             "judgment": self.judgment.as_dict() if self.judgment is not None else None,
             "summary": self.summary.as_dict() if self.summary is not None else None,
             "cruxes": [c._asdict() for c in self.cruxes],
+            "retired": [r.as_dict() for r in self.retired],
+            "handovers": [a.as_dict() for a in self.handovers],
         }
 
 
@@ -159,10 +169,12 @@ def build_report(folder: str, weighted: bool = False) -> Report:
     analysis = Analysis(analysis.verdict, analysis.participants, analysis.turns, tuple(flags))
     judgment = read_judgment(folder, debate.task.judge if debate.task else None)
     summary = summarise(verdict.review, judgment) if verdict.review is not None else None
+    acts = read_acts(folder)
     return Report(folder, debate.task.text if debate.task else None, analysis, final, attributions,
                   _unresolved(debate, final.turn),
                   problem_lines(debate, problems) + review_problem_lines(debate, verdict.review), judgment, summary,
-                  _cruxes(debate, final.turn, verdict.state == "converged") if verdict.review is None else ())
+                  _cruxes(debate, final.turn, verdict.state == "converged") if verdict.review is None else (),
+                  retirements(debate, acts), person_acts(debate, acts))
 
 
 def render_json(report: Report) -> str:
@@ -192,6 +204,15 @@ def render_markdown(report: Report) -> str:
         out += [f"Answers are compared by their recommendation lines ({MEASURE}): identical lines, the same value "
                 "for every item, or a line that only adds detail count as the same; a different option, number, "
                 "letter, keep-or-change verb, negation or item counts as different; anything else is unsure.", ""]
+    if report.person_lines():
+        out += ["## Retired and handed over", "", "The verdict counts only the participants left; by the person's "
+                "commands:", ""]
+        for retired in report.retired:
+            out.append(f"- {retired.sentence()}")
+            out += [f"  - turn {turn}: {_cell(answer) or '(review turn)'} (converged: "
+                    f"{ {True: 'yes', False: 'no', None: '?'}[converged]})" for turn, answer, converged in retired.history]
+        out += [f"- {act.sentence()}" for act in report.handovers]
+        out.append("")
     if report.problems:
         out += ["## Problems", "", "Act on these before trusting this report (`multidebate validate` explains):", ""]
         out += [f"- {line}" for line in report.problems]

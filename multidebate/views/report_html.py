@@ -161,6 +161,10 @@ def render_html(report: Report) -> str:
         body.append(f"<h2>Task</h2><p>{escape(report.task.strip())}</p>")
     body.append(f"<h2>Verdict</h2><p><span class='verdict {escape(verdict.state)}'>{escape(verdict.state)}</span> "
                 + (f"at turn {verdict.turn} " if verdict.turn else "") + f"&mdash; {escape(verdict.detail)}</p>")
+    if report.person_lines():
+        body.append("<h2>Retired and handed over</h2><p>The verdict counts only the participants left; by the "
+                    "person's commands:</p><ul>" + "".join(f"<li>{escape(line)}</li>" for line in report.person_lines())
+                    + "</ul>")
     if report.problems:
         body.append("<h2>Problems</h2><p>Act on these before trusting this report (<code>multidebate validate</code> "
                     "explains):</p><ul>" + "".join(f"<li>{escape(line)}</li>" for line in report.problems) + "</ul>")

@@ -6,9 +6,11 @@ import time
 from typing import NamedTuple
 
 from ..analysis.integrity import file_problems, problem_lines
+from ..analysis.retirements import Retirement, person_acts, retirements
 from ..analysis.verdict import Verdict, judge
 from ..protocol.findings import Finding
 from ..protocol.judgment import Judgment
+from ..state.acts import Act, read_acts
 from ..state.debate import Debate, Entry, load_debate
 
 __all__ = ["Cell", "TurnRow", "Status", "debate_status", "render_status"]
@@ -56,6 +58,8 @@ class Status(NamedTuple):
     judge: str | None = None  # the judge's slug, when the debate has one
     judgment: Judgment | None = None  # its judgment, once written
     judgment_due: bool = False  # the debate ended so that the judge writes now
+    retired: tuple[Retirement, ...] = ()  # retired slugs: their columns stay, the person's act is shown
+    handovers: tuple[Act, ...] = ()  # slugs a person handed over to another session
 
     def progress(self, turn: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(who has written `turn`, who has not), sealed files included."""
@@ -85,6 +89,8 @@ class Status(NamedTuple):
             "judge": self.judge,
             "judgment": self.judgment.as_dict() if self.judgment is not None else None,
             "judgment_due": self.judgment_due,
+            "retired": [r.as_dict() for r in self.retired],
+            "handovers": [a.as_dict() for a in self.handovers],
         }
 
 
@@ -145,11 +151,12 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     from ..analysis.verdict import judgment_due
     from ..protocol.judgment import read_judgment
 
+    acts = read_acts(folder)
     return Status(folder, debate.task.text if debate.task else None, debate.participants, current, missing,
                   waiting, rows, verdict, outsiders, sealed,
                   bool(debate.task and debate.task.participants), lines,
                   debate.task.judge if debate.task else None, read_judgment(folder, debate.task.judge if debate.task else None),
-                  judgment_due(debate.task, verdict))
+                  judgment_due(debate.task, verdict), retirements(debate, acts), person_acts(debate, acts))
 
 
 def _duration(seconds: float) -> str:
@@ -182,7 +189,9 @@ def render_status(status: Status) -> str:
                          + [f"problem: {line}" for line in status.problems]
                          + [f"verdict: {status.verdict.state} - {status.verdict.detail}"])
     names = list(status.participants) + [s for s in status.outsiders if s not in status.participants]
-    header = ["turn"] + names
+    names += [r.slug for r in status.retired if r.last_turn is not None and r.slug not in names]
+    retired = {r.slug for r in status.retired}
+    header = ["turn"] + [f"{n} (retired)" if n in retired else n for n in names]
     rows = [header]
     for turn_row in status.turns:
         label = f"{turn_row.turn}" + ("" if turn_row.complete else "*")
@@ -217,6 +226,8 @@ def render_status(status: Status) -> str:
 
         lines.append(f"findings after round {review.rounds}:" if review.rounds else "findings raised so far:")
         lines.extend("  " + line for line in case_lines(review) or ["- none"])
+    lines.extend(f"retired: {r.sentence()}" for r in status.retired)
+    lines.extend(f"handed over: {a.sentence()}" for a in status.handovers)
     lines.append(f"verdict: {verdict.state}" + (f" at turn {verdict.turn}" if verdict.turn else "")
                  + f" - {verdict.detail}")
     lines.extend(f"  note: {note}" for note in verdict.notes)

@@ -1,0 +1,103 @@
+"""Hardening, round two (issue 24): attacks on retire, handover, judgments, file text in the tool's own
+lines, and report -o, each a test that failed before its fix.  Debates are made the way sessions make them
+(`next` then `write`, with keys); hostile files are written by hand, as an attacker would."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from helpers import key_of, make_debate, write_keyed
+from test_review import critic, new_finding, review
+
+from multidebate.cli import cli
+from multidebate.state.acts import read_acts
+
+
+def run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=input, env=env)
+    return result.exit_code, result.stdout, result.stderr
+
+
+# 3. retire is a person's command, recorded and shown ----------------------------------------------------------
+
+
+def _one_dissenter(folder: str) -> str:
+    return make_debate(folder, [{"a": "Use TOML.", "b": "Use TOML.", "c": "Use YAML."},
+                                {"a": ("Use TOML.", True), "b": ("Use TOML.", True), "c": "Use YAML."}],
+                       participants=("a", "b", "c"))
+
+
+def test_retiring_the_one_dissenter_is_shown_with_its_turns_and_answer(tmp_path: Path) -> None:
+    folder = _one_dissenter(str(tmp_path / "d"))
+    code, out, err = run("retire", folder, "c", "--yes")
+    assert code == 0, err
+    code, text, _ = run("status", folder)
+    assert "c (retired)" in text.splitlines()[1]  # its column stays in the table
+    assert "retired: c was retired at turn 2 by the person's command" in text
+    assert "had not agreed (retired dissent)" in text and "\u201cUse YAML.\u201d" in text
+    data = json.loads(run("status", folder, "--json")[1])
+    [retired] = data["retired"]
+    assert retired["slug"] == "c" and retired["recorded"] and retired["turn"] == 2 and retired["dissent"]
+    assert [t["turn"] for t in retired["turns"]] == [1, 2]
+    report = run("report", folder)[1]
+    assert "## Retired and handed over" in report and "c was retired at turn 2 by the person's command" in report
+    assert "retired dissent" in report
+    assert json.loads(run("report", folder, "--format", "json")[1])["retired"][0]["slug"] == "c"
+    [act] = read_acts(folder)
+    assert (act.act, act.slug, act.turn) == ("retire", "c", 2)
+
+
+def test_a_retirement_made_by_editing_task_md_is_named(tmp_path: Path) -> None:
+    folder = _one_dissenter(str(tmp_path / "d"))
+    task = Path(folder, "TASK.md")
+    text = task.read_text()
+    task.write_text(text.replace("  - c\n", "retired:\n  - c\n", 1))
+    _, out, _ = run("status", folder)
+    assert "c is retired in TASK.md with no record of the person's `multidebate retire`" in out
+
+
+def test_retiring_a_slug_that_never_took_part_is_refused(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}])
+    code, _, err = run("retire", folder, "zz", "--yes")
+    assert code == 1 and "`zz` takes no part in" in err
+    assert read_acts(folder) == ()
+
+
+def test_retiring_a_critic_shows_the_findings_that_stop_counting(tmp_path: Path) -> None:
+    folder = review(tmp_path, ("ca", "cb"))
+    write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL")))
+    write_keyed(folder, "cb", critic())
+    assert run("retire", folder, "ca", "--yes")[0] == 0
+    _, out, _ = run("status", folder)
+    line = next(ln for ln in out.splitlines() if ln.startswith("retired: ca"))
+    assert "its findings no longer count toward the verdict: F1 (FATAL, severity 9)" in line
+    assert out.index("retired: ca") < out.index("verdict:")  # next to the verdict, not lost among the notes
+
+
+# 8. handover is recorded, shown, and the old owner is told -----------------------------------------------------
+
+
+def test_a_handover_is_recorded_shown_and_told_to_the_old_owner(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}], participants=("a", "b"))
+    old_key = key_of(folder, "a")
+    code, out, err = run("handover", folder, "a", "--yes")
+    assert code == 0, err
+    _, status, _ = run("status", folder)
+    assert "handed over: a was handed over to another session at turn 1 by the person's command" in status
+    assert json.loads(run("status", folder, "--json")[1])["handovers"][0]["slug"] == "a"
+    assert "a was handed over to another session" in run("report", folder)[1]
+    for command in ("next", "write"):
+        code, _, err = run(command, folder, "--slug", "a", "--key", old_key, input="## Answer\nx\n")
+        assert code == 1
+        assert "`a` was handed over to another session by the person's command at turn 1 (" in err, err
+        assert "no longer works" in err
+
+
+def test_the_bundled_skill_preapproves_only_a_sessions_commands() -> None:
+    from multidebate.skill.install import bundled_skill
+
+    line = next(ln for ln in bundled_skill().decode().splitlines() if ln.startswith("allowed-tools:"))
+    assert "retire" not in line and "handover" not in line and "init" not in line
+    assert "Bash(multidebate:*)" not in line and "Bash(multidebate next:*)" in line
