@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from ..protocol.oneline import one_line
 from .common import EXIT_INTERRUPTED, emit_json, json_option, key_options, library_errors, resolve_key
 
 __all__ = ["handover", "init", "next_", "retire", "slug", "write"]
@@ -97,7 +98,8 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
             task_text, roster, max_turns, min_turns, sealed=sealed, mode=mode, roles=roles,
             proposal=proposal[0] if proposal else None, proposal_sha256=digest, min_rounds=min_rounds,
             max_rounds=max_rounds, judge_when=judge_when))
-    click.echo(f"Created {path}. Each session now runs: multidebate next {folder} --slug <its slug>")
+    click.echo(f"Created {one_line(path)}. Each session now runs: multidebate next {one_line(shlex.quote(folder))} "
+               "--slug <its slug>")
     if roles:
         click.echo("Roles: " + ", ".join(f"{slug} = {role}" for slug, role in roles) + ". `next` tells each "
                    "session what its role's turn must contain.")
@@ -292,12 +294,12 @@ def retire(folder: str, slug_: str, yes: bool) -> None:
     from ..state.session import retire_participant
 
     if not yes:
-        click.confirm(f"Retire `{slug_}` from {folder}? Its turns stay as history; it can no longer write, and "
+        click.confirm(f"Retire `{slug_}` from {one_line(folder)}? Its turns stay as history; it can no longer write, and "
                       "turns complete without it.", abort=True)
     with library_errors():
         task = retire_participant(folder, slug_)
     left = ", ".join(task.participants) if task.participants else "whoever writes"
-    click.echo(f"Retired `{slug_}` from {folder}. Participants now: {left}.")
+    click.echo(f"Retired `{slug_}` from {one_line(folder)}. Participants now: {left}.")
 
 
 @click.command()
@@ -317,9 +319,9 @@ def handover(folder: str, slug_: str, yes: bool) -> None:
     from ..state.session import hand_over
 
     if not yes:
-        click.confirm(f"Hand `{slug_}` in {folder} over to another session? The key it has now stops working.",
+        click.confirm(f"Hand `{slug_}` in {one_line(folder)} over to another session? The key it has now stops working.",
                       abort=True)
     with library_errors():
         key = hand_over(folder, slug_)
     click.echo(f"Handed `{slug_}` over. Give the new session its key: {key}")
-    click.echo(f"It runs: multidebate next {shlex.quote(os.path.abspath(folder))} --slug {slug_} --key {key}")
+    click.echo(f"It runs: multidebate next {one_line(shlex.quote(os.path.abspath(folder)))} --slug {slug_} --key {key}")

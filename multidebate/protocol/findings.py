@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
+from .oneline import one_line
+
 __all__ = ["Finding", "OnWrite", "Rule", "Severity", "CODES", "finding"]
 
 Severity = Literal["error", "warning"]
@@ -128,5 +130,6 @@ class Finding(NamedTuple):
 
 
 def finding(path: str, line: int, code: str, message: str) -> Finding:
-    """A Finding whose severity comes from the code table."""
-    return Finding(path, max(line, 1), code, CODES[code].severity, message)
+    """A Finding whose severity comes from the code table.  Its message is one line, escaped: the values
+    it quotes come from files, and a newline in one would print lines that read as the tool's own."""
+    return Finding(path, max(line, 1), code, CODES[code].severity, one_line(message))

@@ -326,7 +326,12 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     sealed_count, sealed_answer = _own_sealed(folder, slug, debate)
     turn = next_turn_number(debate.scan, slug, sealed_count)
     task_text = _task_text(debate, slug, turn, task, notes, task_recorded)
+    from ..analysis.integrity import disowned, file_problems
+
+    problems = file_problems(debate)
     own = debate.entry(turn - 1, slug)
+    if own is not None and (turn - 1, slug) in disowned(problems):
+        own = None  # a hand-written or copied file under this slug (E085, E022) is no answer of this session
     own_answer = debate.details(own).answer if own else sealed_answer
     if debate.task is not None and debate.task.review:
         own_answer = None  # a review turn has no Answer: its findings or responses are in the ROLE block
@@ -392,7 +397,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
                      "command: each long Reasoning is cut (where it says so); every other section is whole. "
                      "Running `next` again with `--sections reasoning` shows the Reasonings whole (it changes "
                      "nothing).")
-    verdict = judge(debate)
+    verdict = judge(debate, problems)
     if not verdict.final:
         notes.extend(advice)
     notes.extend(f"{note}. It names you: ask the user to remove it (then run `next` again)."
