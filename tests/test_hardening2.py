@@ -152,3 +152,48 @@ def test_a_disowned_file_is_not_served_as_the_sessions_own_answer(tmp_path: Path
     _, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
     assert "YOUR ANSWER IN TURN 2" not in out
     assert "turn-2-b.md is left out of the verdict (E022" in out
+
+
+# 5. a judgment is the judge's only when written through `write`, when due -------------------------------------
+
+JUDGMENT = ("## Decision\n**Use YAML.**\n\n## Reasoning\nr\n\n## What each side got right\n- a: x\n\n"
+            "## Contested points\n- None\n")
+
+
+def _judged_debate(folder: str, turns: int) -> str:
+    from helpers import turn_body
+
+    code, _, err = run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "2",
+                       "--role", "j=judge")
+    assert code == 0, err
+    for turn in range(1, turns + 1):
+        write_keyed(folder, "a", turn_body(turn, "**Use TOML.**").encode())
+        write_keyed(folder, "b", turn_body(turn, "**Use YAML.**").encode())
+    return folder
+
+
+def test_a_hand_written_judgment_mid_debate_is_a_finding_and_not_shown(tmp_path: Path) -> None:
+    folder = _judged_debate(str(tmp_path / "d"), 1)
+    Path(folder, "judgment-j.md").write_text("# Judgment \u2014 j\n\n" + JUDGMENT)
+    code, out, _ = run("validate", folder)
+    assert code == 1 and "judgment-j.md:1: E111" in out
+    _, status, _ = run("status", folder)
+    assert "judgment by j" not in status and "E111" in status
+    assert json.loads(run("status", folder, "--json")[1])["judgment"] is None
+    report = run("report", folder)[1]
+    assert "Judgment by j" not in report and "E111" in report
+    _, briefing, _ = run("next", folder, "--slug", "j")
+    assert "You wrote your judgment" not in briefing and "not your judgment (E111" in briefing
+
+
+def test_a_hand_written_judgment_once_due_leaves_the_judge_asked_for_its_own(tmp_path: Path) -> None:
+    folder = _judged_debate(str(tmp_path / "d"), 2)
+    Path(folder, "judgment-j.md").write_text("# Judgment \u2014 j\n\n" + JUDGMENT)
+    assert "E111" in run("validate", folder)[1]
+    assert "judgment by j" not in run("status", folder)[1]
+    _, briefing, _ = run("next", folder, "--slug", "j")
+    assert "You wrote your judgment" not in briefing and "Ask the user to remove it" in briefing
+    Path(folder, "judgment-j.md").unlink()
+    write_keyed(folder, "j", JUDGMENT.encode())  # the real judge, through write
+    assert "judgment by j: Use YAML." in run("status", folder)[1]
+    assert "E111" not in run("validate", folder)[1]

@@ -82,6 +82,7 @@ CODES: dict[str, Rule] = {
     "E108": Rule("error", "unknown move or answer", "refuse"),
     "E109": Rule("error", "finding id used twice", "refuse"),
     "E110": Rule("error", "judgment lacks a section, or written before the debate ended", "refuse"),
+    "E111": Rule("error", "judgment not written through `write` by the judge, changed since, or not due", "refuse"),
     "W001": Rule("warning", "byte order mark", "normalise"),
     "W002": Rule("warning", "CRLF or CR line endings", "normalise"),
     "W020": Rule("warning", "title not in canonical form", "normalise"),

@@ -476,8 +476,17 @@ def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> Brie
     peers: list[PeerFile] = []
     instructions = ""
     served: Served | None = None  # recorded only once the judgment is due
-    if os.path.lexists(os.path.join(folder, judgment_name(slug))):
+    from ..analysis.judgment_check import check_judgment
+
+    judged = check_judgment(debate, verdict)
+    if judged.judgment is not None:
         notes.append(f"You wrote your judgment ({judgment_name(slug)}): nothing more to do. Tell the user.")
+    elif judged.present:
+        problem = next((f.message for f in judged.findings if f.code == "E111"), "")
+        notes.append(f"{judgment_name(slug)} is there, but it is not your judgment (E111: {problem}). Ask the user "
+                     "to remove it; then write your own once it is due.")
+    if judged.judgment is not None:
+        pass
     elif not verdict.final:
         notes.append(f"You are the judge: you write nothing while the debate runs (now {verdict.state}, {unit} "
                      f"{verdict.turn}). Run `next --wait` to wait until it ends.")

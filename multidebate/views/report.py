@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -14,7 +15,7 @@ from ..analysis.review_case import Case, review_problem_lines
 from ..analysis.review_summary import Summary, summarise
 from ..analysis.trajectory import MATRIX_MAX, Analysis, analyse
 from ..analysis.verdict import MEASURE, judge
-from ..protocol.judgment import Judgment, read_judgment
+from ..protocol.judgment import Judgment
 from ..state.acts import Act, read_acts
 from ..state.debate import Debate, load_debate
 
@@ -167,12 +168,17 @@ def build_report(folder: str, weighted: bool = False) -> Report:
                               f"\u201c{clip(item.claim, 80)}\u201d, which {item.peer}'s turn {item.turn - 1} does not "
                               f"support ({item.support:.0%} of its terms)"))
     analysis = Analysis(analysis.verdict, analysis.participants, analysis.turns, tuple(flags))
-    judgment = read_judgment(folder, debate.task.judge if debate.task else None)
+    from ..analysis.judgment_check import check_judgment
+
+    judged = check_judgment(debate, verdict)
+    judgment = judged.judgment
     summary = summarise(verdict.review, judgment) if verdict.review is not None else None
     acts = read_acts(folder)
     return Report(folder, debate.task.text if debate.task else None, analysis, final, attributions,
                   _unresolved(debate, final.turn),
-                  problem_lines(debate, problems) + review_problem_lines(debate, verdict.review), judgment, summary,
+                  problem_lines(debate, problems) + review_problem_lines(debate, verdict.review)
+                  + tuple(f"{os.path.basename(f.path)}: {f.code} {f.message}" for f in judged.findings
+                          if f.code == "E111"), judgment, summary,
                   _cruxes(debate, final.turn, verdict.state == "converged") if verdict.review is None else (),
                   retirements(debate, acts), person_acts(debate, acts))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import NamedTuple
 
@@ -148,14 +149,17 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     from ..analysis.review_case import review_problem_lines
 
     lines += review_problem_lines(debate, verdict.review)
+    from ..analysis.judgment_check import check_judgment
     from ..analysis.verdict import judgment_due
-    from ..protocol.judgment import read_judgment
+
+    judged = check_judgment(debate, verdict)
+    lines += tuple(f"{os.path.basename(f.path)}: {f.code} {f.message}" for f in judged.findings if f.code == "E111")
 
     acts = read_acts(folder)
     return Status(folder, debate.task.text if debate.task else None, debate.participants, current, missing,
                   waiting, rows, verdict, outsiders, sealed,
                   bool(debate.task and debate.task.participants), lines,
-                  debate.task.judge if debate.task else None, read_judgment(folder, debate.task.judge if debate.task else None),
+                  debate.task.judge if debate.task else None, judged.judgment,
                   judgment_due(debate.task, verdict), retirements(debate, acts), person_acts(debate, acts))
 
 

@@ -90,10 +90,11 @@ def _folder_findings(debate: Debate) -> list[Finding]:
 
     found.extend(review_findings(debate))
     if task is not None:
-        from ..protocol.judgment import read_judgment
+        if task.judge is not None:
+            from ..analysis.judgment_check import check_judgment
+            from ..analysis.verdict import judge
 
-        judgment = read_judgment(debate.folder, task.judge if task else None)
-        found.extend(judgment.findings if judgment is not None else ())
+            found.extend(check_judgment(debate, judge(debate)).findings)
         found.extend(task.findings)
         if task.participants:
             for entry in debate.scan.turns:
