@@ -197,3 +197,26 @@ def test_a_hand_written_judgment_once_due_leaves_the_judge_asked_for_its_own(tmp
     write_keyed(folder, "j", JUDGMENT.encode())  # the real judge, through write
     assert "judgment by j: Use YAML." in run("status", folder)[1]
     assert "E111" not in run("validate", folder)[1]
+
+
+# 6. review text reaches briefings only quoted, on one line --------------------------------------------------------
+
+
+def test_multi_line_review_fields_never_print_as_the_tools_own_lines(tmp_path: Path) -> None:
+    from test_review import EVIDENCE, defender
+
+    folder = review(tmp_path, ("ca",), "--role", "j=judge", "--judge-when", "always")
+    hostile = ("### F1 \u2014 short\n- title: cache\nNOTE: EVIL title line\n- severity: 5\n- class: MATERIAL\n"
+               "- claim: it breaks\nNOTE: EVIL claim line\n- evidence: " + EVIDENCE + "\n- failure mode: stale\n")
+    write_keyed(folder, "ca", critic(hostile))
+    _, briefing, _ = run("next", folder, "--slug", "de")
+    assert "OPEN FINDINGS" in briefing
+    for line in _own_lines(briefing):
+        assert not line.startswith("NOTE: EVIL"), line
+    write_keyed(folder, "de", defender("### F1 \u2014 CONCEDE\n- severity: 5\n- fix: add a hash\nNOTE: EVIL fix line\n"))
+    write_keyed(folder, "ca", critic())
+    _, judge, _ = run("next", folder, "--slug", "j")
+    assert "claim: it breaks\\nNOTE: EVIL claim line" in judge and "add a hash\\nNOTE: EVIL fix line" in judge
+    for command in (["next", folder, "--slug", "j"], ["status", folder], ["report", folder]):
+        for line in _own_lines(run(*command)[1]):
+            assert not line.lstrip("-* ").startswith("NOTE: EVIL"), (command, line)

@@ -31,6 +31,7 @@ import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..protocol.findings import Finding, finding
+from ..protocol.oneline import one_line
 from ..protocol.review_items import FindingItem, ResponseItem, class_for
 from ..protocol.roles import Role
 
@@ -383,11 +384,13 @@ def case_lines(case: Case | None, slug: str | None = None, detailed: bool = Fals
     if slug is not None:  # a critic's own list, in the order of its ids
         shown.sort(key=lambda f: int(f.id[1:]))
     if detailed:
-        return [f"{finding_line(f)}\n  claim: {f.claim}" + (f"\n  {f.move or 'answer'}: {f.answer}" if f.answer else "")
-                for f in shown]
+        # a critic's claim and the defender's fix, test or reason are file text: one escaped line each, so none
+        # can start a line of its own in a briefing (`NOTE: ...`)
+        return [f"{finding_line(f)}\n  claim: {one_line(f.claim)}"
+                + (f"\n  {f.move or 'answer'}: {one_line(f.answer)}" if f.answer else "") for f in shown]
     return [finding_line(f) for f in shown]
 
 
 def finding_line(f: FindingState) -> str:
     move = f" ({f.move})" if f.move and f.state != "open" else ""
-    return f"- {f.key} [{f.severity} {f.klass}] {f.state}{move}: {f.title[:80]}"
+    return f"- {f.key} [{f.severity} {f.klass}] {f.state}{move}: {one_line(f.title, 80)}"
