@@ -220,3 +220,32 @@ def test_multi_line_review_fields_never_print_as_the_tools_own_lines(tmp_path: P
     for command in (["next", folder, "--slug", "j"], ["status", folder], ["report", folder]):
         for line in _own_lines(run(*command)[1]):
             assert not line.lstrip("-* ").startswith("NOTE: EVIL"), (command, line)
+
+
+# 9. a key given by file or environment is never printed back --------------------------------------------------
+
+
+def test_a_key_from_a_file_or_the_environment_is_not_printed_back(tmp_path: Path) -> None:
+    from helpers import turn_body
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}], participants=("a", "b"))
+    key = key_of(folder, "a")
+    key_file = tmp_path / "a.key"
+    key_file.write_text(key + "\n")
+    by_file = ("--key-file", str(key_file))
+    code, out, err = run("next", folder, "--slug", "a", *by_file)
+    assert code == 0, err
+    assert key not in out and f"--key-file {key_file}" in out
+    code, out, err = run("next", folder, "--slug", "a", env={"MULTIDEBATE_KEY": key})
+    assert code == 0, err
+    assert key not in out and "--key" not in out.split("WRITE YOUR TURN", 1)[1]
+    code, out, err = run("write", folder, "--slug", "a", *by_file, input=turn_body(2, "Use TOML."))
+    assert code == 0, err
+    assert key not in out + err and f"--key-file {key_file}" in out
+    write_keyed(folder, "b", turn_body(2, "Use YAML.").encode())
+    code, out, err = run("write", folder, "--slug", "b", input=turn_body(3, "Use YAML."),
+                         env={"MULTIDEBATE_KEY": key_of(folder, "b")})
+    assert code == 0, err
+    assert key_of(folder, "b") not in out + err
+    # typed on the command line, it is repeated as typed
+    assert f"--key {key}" in run("next", folder, "--slug", "a", "--key", key)[1]

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from ..protocol.oneline import one_line
-from .common import EXIT_INTERRUPTED, emit_json, json_option, key_options, library_errors, resolve_key
+from .common import EXIT_INTERRUPTED, emit_json, json_option, key_argument, key_options, library_errors, resolve_key
 
 __all__ = ["handover", "init", "next_", "retire", "slug", "write"]
 
@@ -207,6 +207,7 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
     from ..turns.briefing import brief, render_briefing, section_names
     from ..views.terminal import printable
 
+    shown_key = key_argument(key, key_file)
     key = resolve_key(key, key_file)
 
     sections = None
@@ -231,6 +232,7 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
                 briefing = brief(folder, slug_, task_text, create=True, key=key, sections=sections)
     except KeyboardInterrupt:
         sys.exit(EXIT_INTERRUPTED)
+    briefing = briefing._replace(key_option=shown_key)
     if as_json:
         emit_json(briefing.as_dict())
     else:
@@ -256,6 +258,7 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
     from ..turns.write import write_turn
     from ..views.terminal import printable
 
+    shown_key = key_argument(key, key_file)
     key = resolve_key(key, key_file)
     if source is sys.stdin.buffer and sys.stdin.isatty():
         raise click.UsageError("give the sections on stdin (a heredoc) or with --file")
@@ -274,7 +277,7 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
         emit_json(data)
         return
     with library_errors():
-        text = result.render(key)
+        text = result.render(shown_key)
     click.echo(printable(text))
 
 

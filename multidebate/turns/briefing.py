@@ -76,10 +76,12 @@ class Briefing(NamedTuple):
     read_turn: int = -1  # the turn whose peer files are served; -1: turn - 1
     proposal: str | None = None  # a review's proposal text, served on turn 1
     proposal_file: str = ""
+    key_option: str | None = None  # how the session gave its key (` --key-file PATH`; "" for $MULTIDEBATE_KEY)
 
     @property
     def write_command(self) -> str:
-        key = f" --key {self.key}" if self.key else ""
+        # the key as the session gave it: one read from a file or the environment is never printed back
+        key = self.key_option if self.key_option is not None else f" --key {self.key}" if self.key else ""
         # absolute: the command still works when the session has changed directory since `next`
         return f"multidebate write {shlex.quote(os.path.abspath(self.folder))} --slug {self.slug}{key} <<'TURN'"
 

@@ -112,11 +112,12 @@ class WriteResult:
                 "progress": {"written": written, "waiting": waiting}, "key": self.key, "sealed": self.sealed,
                 "published": self.published, "debate": {"state": verdict.state, "turn": verdict.turn}}
 
-    def render(self, key: str | None = None) -> str:
-        """What `write` tells a session after the key notice; `key`: the key it gave, repeated in the next command."""
-        return "\n".join(self.lines(key))
+    def render(self, key_option: str = "") -> str:
+        """What `write` tells a session after the key notice; `key_option`: how it gave its key (` --key K`,
+        ` --key-file PATH`, "" for $MULTIDEBATE_KEY), repeated in the next command."""
+        return "\n".join(self.lines(key_option))
 
-    def lines(self, key: str | None = None) -> list[str]:
+    def lines(self, key_option: str = "") -> list[str]:
         """`render`'s lines: what was written, what was repaired or warned of, how far the turn is, what next."""
         verdict = self.standing.verdict
         folder = shlex.quote(os.path.abspath(self.folder))
@@ -148,8 +149,7 @@ class WriteResult:
             lines.append(f"The debate ended: {verdict.state} at turn {verdict.turn} ({verdict.detail}). Tell the user.")
         if not verdict.final:
             # what to run next, without what peers answered: `next` shows their turn when it is time
-            given = self.key or key
-            key_option = f" --key {given}" if given else ""
+            key_option = f" --key {self.key}" if self.key else key_option  # a key claimed now was printed already
             last = self.standing.max_turns is not None and self.turn >= self.standing.max_turns
             # sessions did not know, after writing the last turn, that only the outcome was left to learn
             shows = ("this was the last turn, so it shows how the debate ended once all have written it" if last
