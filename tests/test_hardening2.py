@@ -5,6 +5,7 @@ lines, and report -o, each a test that failed before its fix.  Debates are made 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -249,3 +250,34 @@ def test_a_key_from_a_file_or_the_environment_is_not_printed_back(tmp_path: Path
     assert key_of(folder, "b") not in out + err
     # typed on the command line, it is repeated as typed
     assert f"--key {key}" in run("next", folder, "--slug", "a", "--key", key)[1]
+
+
+# 15. report -o writes only a new report file ---------------------------------------------------------------------
+
+
+def test_report_output_never_writes_through_a_hard_link_to_a_turn(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}])
+    turn = Path(folder, "turn-1-a.md")
+    before = turn.read_bytes()
+    link = tmp_path / "report.md"
+    os.link(turn, link)
+    code, _, err = run("report", folder, "-o", str(link))
+    assert code == 1 and "an existing file (give --force" in err
+    code, _, err = run("report", folder, "-o", str(link), "--force")
+    assert code == 0, err
+    assert turn.read_bytes() == before and link.read_text().startswith("# Debate report")
+    assert run("validate", folder)[0] == 0
+
+
+def test_report_output_refuses_files_not_named_as_reports_and_existing_files(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}])
+    keys = tmp_path / "authorized_keys"
+    code, _, err = run("report", folder, "-o", str(keys))
+    assert code == 1 and "not named as a report" in err and not keys.exists()
+    existing = tmp_path / "notes.md"
+    existing.write_text("mine\n")
+    code, _, err = run("report", folder, "-o", str(existing))
+    assert code == 1 and existing.read_text() == "mine\n"
+    fresh = tmp_path / "r.md"
+    assert run("report", folder, "-o", str(fresh))[0] == 0 and fresh.read_text().startswith("# Debate report")
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
