@@ -281,3 +281,24 @@ def test_report_output_refuses_files_not_named_as_reports_and_existing_files(tmp
     fresh = tmp_path / "r.md"
     assert run("report", folder, "-o", str(fresh))[0] == 0 and fresh.read_text().startswith("# Debate report")
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
+
+
+# 16. a directory (or any non-regular file) under a turn name is no turn ------------------------------------------
+
+
+def test_a_directory_named_as_a_turn_is_a_finding_and_no_turn(tmp_path: Path) -> None:
+    from helpers import turn_body
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}], participants=("a", "b"))
+    write_keyed(folder, "b", turn_body(2, "Use YAML.").encode())
+    os.mkdir(os.path.join(folder, "turn-2-a.md"))
+    code, out, _ = run("validate", folder)
+    assert code == 1 and "turn-2-a.md:1: E007" in out
+    status = json.loads(run("status", folder, "--json")[1])
+    assert status["turns"][1]["complete"] is False and status["verdict"]["state"] == "in_progress"
+    assert any("turn-2-a.md: E007" in line for line in status["problems"])
+    code, _, err = run("write", folder, "--slug", "a", "--key", key_of(folder, "a"), input=turn_body(2, "x"))
+    assert code == 1 and "turn-2-a.md is a directory, not a turn file" in err
+    assert not os.path.exists(os.path.join(folder, "turn-3-a.md"))
+    code, _, err = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
+    assert code == 1 and "Ask the user to remove it (then your next turn is 2)" in err

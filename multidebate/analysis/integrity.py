@@ -20,9 +20,9 @@ from ..state.ledger import read_ledger
 __all__ = ["disowned", "file_problems", "problem_lines", "ledger_findings", "ledger_slugs",
            "reading_findings", "recorded_file_exists"]
 
-# what a turn file's integrity problem means for the verdict: E085 and E022 files are no turn of the slug
+# what a turn file's integrity problem means for the verdict: E085, E022, E006 and E007 entries are no turn of the slug
 # they name (left out); an E080 file is that slug's turn, changed (a verdict cannot rest on it)
-DISOWNING = frozenset({"E085", "E022"})
+DISOWNING = frozenset({"E085", "E022", "E006", "E007"})
 
 
 def ledger_slugs(debate: Debate) -> list[str]:
@@ -107,7 +107,7 @@ def file_problems(debate: Debate) -> dict[tuple[int, str], Finding]:
     found: dict[tuple[int, str], Finding] = {}
     for (turn, slug), entry in debate.entries.items():
         for item in entry.findings:
-            if item.code == "E022":
+            if item.code in ("E022", "E006", "E007"):  # a copy, a link or no regular file: no turn of the slug
                 found[(turn, slug)] = item
     for slug in debate.scan.slugs:
         for item in ledger_findings(debate, slug, rehash=True)[0]:

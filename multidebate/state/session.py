@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 
 from ..protocol.errors import IdentityError, RosterError, SlugError, TurnConflict
@@ -72,6 +73,16 @@ def check_identity(folder: str, scan: Scan, task: Task | None, slug: str, key: s
 def next_turn_number(scan: Scan, slug: str, sealed_own: int = 0) -> int:
     """A slug's next turn: its own count of turn files (published and sealed) + 1; TurnConflict on a gap."""
     turn = scan.own_count(slug) + sealed_own + 1
+    odd = [entry for _n, entry in sorted(scan.by_slug.get(slug, {}).items()) if not entry.is_file]
+    if odd:
+        # a directory, FIFO or link under a turn name is no turn: writing past it would leave the turn it
+        # holds waiting for ever
+        what = "a symbolic link" if odd[0].is_symlink else "a directory" if os.path.isdir(odd[0].path) \
+            else "not a regular file"
+        raise TurnConflict(
+            f"{odd[0].filename} is {what}, not a turn file, so `{slug}`'s turn {odd[0].name.turn} cannot be "
+            f"written. Ask the user to remove it (then your next turn is {odd[0].name.turn})."
+        )
     strays = [entry.filename for entry in scan.strays if entry.name.slug == slug]
     if strays:
         have = ", ".join(str(t) for t in sorted(scan.by_slug.get(slug, {}))) or "none"

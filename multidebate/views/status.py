@@ -6,7 +6,7 @@ import os
 import time
 from typing import NamedTuple
 
-from ..analysis.integrity import file_problems, problem_lines
+from ..analysis.integrity import disowned, file_problems, problem_lines
 from ..analysis.retirements import Retirement, person_acts, retirements
 from ..analysis.verdict import Verdict, judge
 from ..protocol.findings import Finding
@@ -131,7 +131,9 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     problems = file_problems(debate)
     current = debate.current_turn
     cells = _cells(debate, problems)
-    rows = tuple(TurnRow(t, debate.complete(t), cells.get(t, {})) for t in range(1, current + 1))
+    left_out = disowned(problems)  # a copied, hand-written or non-regular file does not complete its turn
+    rows = tuple(TurnRow(t, debate.complete(t) and not any(key[0] == t for key in left_out), cells.get(t, {}))
+                 for t in range(1, current + 1))
     missing = debate.missing(current) if current else ()
     waiting = None
     if missing and current:
