@@ -302,3 +302,36 @@ def test_a_directory_named_as_a_turn_is_a_finding_and_no_turn(tmp_path: Path) ->
     assert not os.path.exists(os.path.join(folder, "turn-3-a.md"))
     code, _, err = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
     assert code == 1 and "Ask the user to remove it (then your next turn is 2)" in err
+
+
+# 23. a ledger names only its slug's own files ---------------------------------------------------------------------
+
+
+def test_a_ledger_entry_naming_a_file_outside_the_folder_is_never_opened(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}])
+    outside = tmp_path / "secret.txt"
+    outside.write_text("not the debate's\n")
+    ledger = Path(folder, ".multidebate", "ledger", "a.jsonl")
+    last = json.loads(ledger.read_text().splitlines()[-1])
+    import hashlib
+
+    forged = dict(last, file="../secret.txt", turn=2,
+                  prev=hashlib.sha256(ledger.read_text().splitlines()[-1].encode()).hexdigest())
+    with ledger.open("a") as handle:
+        handle.write(json.dumps(forged, sort_keys=True, separators=(",", ":")) + "\n")
+    opened: list[str] = []
+    import builtins
+
+    real_open = builtins.open
+
+    def spying_open(file, *args, **kwargs):  # type: ignore[no-untyped-def]
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    real_os_open = os.open
+    monkeypatch.setattr(builtins, "open", spying_open)
+    monkeypatch.setattr(os, "open", lambda path, *a, **k: (opened.append(str(path)), real_os_open(path, *a, **k))[1])
+    code, out, _ = run("validate", folder)
+    monkeypatch.undo()
+    assert not any("secret" in path for path in opened), opened
+    assert code == 1 and "names `../secret.txt`, which is no turn file or judgment of `a`" in out

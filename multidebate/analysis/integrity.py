@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from ..protocol.findings import Finding, finding
+from ..protocol.judgment import judgment_name
 from ..protocol.naming import parse_turn_name
 from ..state.debate import Debate, Entry
 from ..state.layout import ledger_dir, sealed_dir
@@ -59,6 +60,11 @@ def ledger_findings(debate: Debate, slug: str, rehash: bool = False) -> tuple[li
     recorded = {e.file: e for e in ledger.entries}
     for name, entry in recorded.items():
         turn_name = parse_turn_name(name)
+        if (turn_name is None or turn_name.slug != slug) and name != judgment_name(slug):
+            # a ledger names only its slug's own files, by bare name: `../../etc/hostname` is never opened
+            found.append(finding(ledger.path, entry.line, "E082", f"line {entry.line} names `{name}`, which is no "
+                                 f"turn file or judgment of `{slug}` in this folder: the ledger was edited"))
+            continue
         path = os.path.join(debate.folder, name)
         current = debate.entry(turn_name.turn, turn_name.slug) if turn_name else None
         if turn_name is None and os.path.lexists(path):
