@@ -335,3 +335,51 @@ def test_a_ledger_entry_naming_a_file_outside_the_folder_is_never_opened(tmp_pat
     monkeypatch.undo()
     assert not any("secret" in path for path in opened), opened
     assert code == 1 and "names `../secret.txt`, which is no turn file or judgment of `a`" in out
+
+
+# 10, 11. the key is shown before the file exists; a turn without its ledger entry is no success -----------------
+
+
+def test_the_key_is_shown_before_the_turn_file_is_created(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from helpers import turn_body
+
+    import multidebate.turns.write as write_module
+
+    folder = str(tmp_path / "d")
+    make_debate(folder, [], participants=("a", "b"))
+    seen_before_create: list[str] = []
+
+    def killed_after_create(path: str, data: bytes) -> bool:
+        seen_before_create.append(printed.getvalue())
+        raise KeyboardInterrupt  # the write dies once its file is there
+
+    import io
+
+    printed = io.StringIO()
+    monkeypatch.setattr(write_module, "create_exclusive", killed_after_create)
+    monkeypatch.setattr("click.echo", lambda message=None, err=False, **_: printed.write(f"{message}\n"))
+    CliRunner().invoke(cli, ["write", folder, "--slug", "a"], input=turn_body(1, "Use TOML."))
+    assert seen_before_create and "Your key for `a` is " in seen_before_create[0]
+
+
+def test_a_turn_whose_ledger_entry_fails_is_no_success(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import errno
+
+    from helpers import turn_body
+
+    import multidebate.turns.write as write_module
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}], participants=("a", "b"))
+
+    def full_disk(*_args: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(write_module, "append_entry", full_disk)
+    code, out, err = run("write", folder, "--slug", "a", "--key", key_of(folder, "a"), input=turn_body(2, "Use TOML."))
+    assert code == 1 and "Wrote" not in out
+    assert "cannot record" in err and "No space left on device" in err and "nothing was written" in err
+    assert not os.path.exists(os.path.join(folder, "turn-2-a.md"))
+    monkeypatch.undo()
+    assert run("validate", folder)[0] == 0  # nothing half-done is left
+    code, _, err = run("write", folder, "--slug", "a", "--key", key_of(folder, "a"), input=turn_body(2, "Use TOML."))
+    assert code == 0, err

@@ -263,13 +263,21 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
     if source is sys.stdin.buffer and sys.stdin.isatty():
         raise click.UsageError("give the sections on stdin (a heredoc) or with --file")
     content = source.read()
+    shown: list[str] = []
+
+    def show_key(claimed: Any) -> None:
+        # at once, before the file is created: a write killed or timed out after this point has not lost the key
+        notice = claimed.key_notice()
+        if notice is not None:
+            click.echo(notice, err=as_json)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            shown.append(notice)
+
     with library_errors(as_json):
-        result = write_turn(folder, slug_, content, key)
-    notice = result.key_notice()
-    if notice is not None:
-        # at once, before anything slow: a write killed or timed out after this point has not lost the key
-        click.echo(notice, err=as_json)
-        sys.stdout.flush()
+        result = write_turn(folder, slug_, content, key, on_key=show_key)
+    if not shown:
+        show_key(result)  # a judge's first write claims its slug with the judgment
     # what follows reads where the debate stands (WriteResult.standing): the slow part on a big debate
     if as_json:
         with library_errors(as_json):

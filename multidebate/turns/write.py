@@ -256,12 +256,17 @@ def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn:
     return parsed, normalised
 
 
-def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -> WriteResult:
+def write_turn(folder: str, slug: str, content: bytes, key: str | None = None,
+               on_key: Callable[[WriteResult], None] | None = None) -> WriteResult:
     """Validate `content` as `slug`'s next turn and create its file; see the CLI's `write`.
 
     Reads only names, TASK.md and the turn N-1 peer files (never the whole
     debate).  InvalidTurn lists every problem at once; TurnConflict when the
-    file exists; IdentityError when the slug is another session's.
+    file exists; IdentityError when the slug is another session's; FolderError
+    when the file or its ledger entry cannot be written (the file is then
+    removed again).  `on_key`: called with the key notice's result as soon as a
+    first write claims the slug, before the file is created, so a write killed
+    after creating it has shown the key.
     """
     scan, task, _pending = visible_scan(folder)
     require_readable(task)
@@ -298,6 +303,8 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
         if unclaimed and new_key is None:
             raise IdentityError(f"`{slug}` was claimed by another session a moment ago; nothing was written. "
                                 f"Use the free slug `{free_slug(folder, scan, slug)}`.")
+        if new_key is not None and on_key is not None:
+            on_key(WriteResult(folder, path, turn, slug, None, None, (), (), new_key))
         written_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         peers = _peers_read(folder, scan, slug, turn)
         data = compose(parsed, slug, turn, peers, written_at).encode("utf-8")
@@ -313,8 +320,8 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
         )
     try:
         append_entry(folder, slug, os.path.basename(path), data, turn, written_at)
-    except OSError:
-        pass  # the turn is written; validate names a turn without ledger entry
+    except OSError as exc:
+        _unrecorded(folder, slug, path, new_key, sealed_mode, exc)
     sweep_stale_temps(folder)  # what writers killed mid-write left behind
     published = False
     if sealed_mode and task is not None and task.participants:
@@ -329,6 +336,25 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
                        new_key, sealed_mode, published,
                        _ahead_warnings(scan, participants, slug, turn, peers) + _limit_warnings(parsed, task)
                        + tuple(review_warnings))
+
+
+def _unrecorded(folder: str, slug: str, path: str, new_key: str | None, sealed_mode: bool, exc: OSError) -> None:
+    """The ledger entry of a file just created could not be written: take the file back (a turn without its
+    entry would count as hand-written, E085, and never complete), and say so.  Raises FolderError."""
+    created = os.path.join(sealed_dir(folder), os.path.basename(path)) if sealed_mode else path
+    reason = exc.strerror or str(exc)
+    try:
+        os.unlink(created)
+    except OSError as undo:
+        raise FolderError(
+            f"wrote {path} but could not record it in the ledger ({reason}), nor remove it again "
+            f"({undo.strerror or undo}): the turn is NOT complete; `multidebate validate` reports the file (E085 or "
+            "W080). Ask the user to free space or fix the permissions of .multidebate/ledger and to remove the "
+            "file, then write the turn again"
+        ) from exc
+    _release(folder, slug, new_key)
+    raise FolderError(f"cannot record {path} in the ledger ({reason}); the file was removed again and nothing was "
+                      "written: fix .multidebate/ledger (space, permissions) and write the turn again") from exc
 
 
 def _body(text: str) -> str:
