@@ -383,3 +383,30 @@ def test_a_turn_whose_ledger_entry_fails_is_no_success(tmp_path: Path, monkeypat
     assert run("validate", folder)[0] == 0  # nothing half-done is left
     code, _, err = run("write", folder, "--slug", "a", "--key", key_of(folder, "a"), input=turn_body(2, "Use TOML."))
     assert code == 0, err
+
+
+# 7. a severity the critic never accepted does not decide the case -------------------------------------------------
+
+
+def test_a_last_round_concession_at_severity_zero_does_not_decide_the_case(tmp_path: Path) -> None:
+    from test_review import defender, response
+
+    folder = review(tmp_path, ("ca",), "--min-rounds", "1", "--max-rounds", "1")
+    write_keyed(folder, "ca", critic(new_finding("F1", 10, "FATAL")))
+    write_keyed(folder, "de", defender(response("F1", "CONCEDE", 0, "none needed")))
+    data = json.loads(run("status", folder, "--json")[1])
+    assert data["verdict"]["review"]["verdict"] == "critique_wins", data["verdict"]
+    [held] = data["verdict"]["review"]["findings"]
+    assert held["severity"] == 10 and "never accepted by ca" in held["history"][-1]
+    report = run("report", folder)[1]
+    assert "the critic accepted" not in report
+
+
+def test_a_last_round_rebuttal_is_not_reported_as_accepted(tmp_path: Path) -> None:
+    from test_review import defender, response
+
+    folder = review(tmp_path, ("ca",), "--min-rounds", "1", "--max-rounds", "1")
+    write_keyed(folder, "ca", critic(new_finding("F1", 5, "MATERIAL")))
+    write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 5, "by design")))
+    report = run("report", folder)[1]
+    assert "the critic accepted" not in report and "which its critic had no turn to answer" in report

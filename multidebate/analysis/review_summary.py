@@ -78,25 +78,28 @@ def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
     actions = []
     dissent = []
     for f in case.findings:
+        title, answer, claim = one_line(f.title), one_line(f.answer), one_line(f.claim)  # file text: one line
         if f.state == "conceded":
-            resolved.append(f"{f.key} ({one_line(f.title)}): conceded; fix: {one_line(f.answer)}")
-            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"Fix: {one_line(f.answer)}", f.key))
+            resolved.append(f"{f.key} ({title}): conceded; fix: {answer}")
+            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"Fix: {answer}", f.key))
         elif f.state == "deferred":
-            resolved.append(f"{f.key} ({one_line(f.title)}): settled by a test: {one_line(f.answer)}")
-            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"Run the test: {one_line(f.answer)}", f.key))
+            resolved.append(f"{f.key} ({title}): settled by a test: {answer}")
+            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"Run the test: {answer}", f.key))
         elif f.state == "withdrawn":
-            resolved.append(f"{f.key} ({one_line(f.title)}): withdrawn by its critic")
+            resolved.append(f"{f.key} ({title}): withdrawn by its critic")
+        elif f.state == "rebutted" and f.unanswered and case.stop == "max_rounds":
+            resolved.append(f"{f.key} ({title}): rebutted ({f.move}) in the last round, which its critic had no turn "
+                            f"to answer: {answer}")
         elif f.state == "rebutted" and not _contested(f):
-            resolved.append(f"{f.key} ({one_line(f.title)}): rebutted ({f.move}), the critic accepted: {one_line(f.answer)}")
+            resolved.append(f"{f.key} ({title}): rebutted ({f.move}), the critic accepted: {answer}")
         if f.state not in TERMINAL:
-            decisions.append(Decision(f"{f.key} ({one_line(f.title)}) was left open at the end",
-                                      (f"treat it as the critic says: {one_line(f.claim)}", "ask the defender to answer it")))
+            decisions.append(Decision(f"{f.key} ({title}) was left open at the end",
+                                      (f"treat it as the critic says: {claim}", "ask the defender to answer it")))
         elif f.state == "rebutted" and _contested(f):
-            decisions.append(Decision(f"{f.key} ({one_line(f.title)}): the critic re-raised it and the defender still rebuts "
-                                      "it", (f"the critic: {one_line(f.claim)}", f"the defender: {one_line(f.answer)}")))
+            decisions.append(Decision(f"{f.key} ({title}): the critic re-raised it and the defender still rebuts it",
+                                      (f"the critic: {claim}", f"the defender: {answer}")))
         if f.state == "rebutted" and _raised_severity(f) >= 6:
-            dissent.append(f"{f.key} ({one_line(f.title)}), raised at severity {_raised_severity(f)}: {one_line(f.claim)} "
-                           f"(rebutted: {one_line(f.answer)})")
+            dissent.append(f"{f.key} ({title}), raised at severity {_raised_severity(f)}: {claim} (rebutted: {answer})")
     if judgment is not None and judgment.sections.get("Contested points"):
         for line in judgment.sections["Contested points"].splitlines():
             text = line.strip().lstrip("-*+ ").strip()

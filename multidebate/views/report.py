@@ -216,7 +216,8 @@ def render_markdown(report: Report) -> str:
         for retired in report.retired:
             out.append(f"- {retired.sentence()}")
             out += [f"  - turn {turn}: {_cell(answer) or '(review turn)'} (converged: "
-                    f"{ {True: 'yes', False: 'no', None: '?'}[converged]})" for turn, answer, converged in retired.history]
+                    f"{ {True: 'yes', False: 'no', None: '?'}[converged]})"
+                    for turn, answer, converged in retired.history]
         out += [f"- {act.sentence()}" for act in report.handovers]
         out.append("")
     if report.problems:
