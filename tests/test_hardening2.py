@@ -410,3 +410,16 @@ def test_a_last_round_rebuttal_is_not_reported_as_accepted(tmp_path: Path) -> No
     write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 5, "by design")))
     report = run("report", folder)[1]
     assert "the critic accepted" not in report and "which its critic had no turn to answer" in report
+
+
+# 14. the consensus shown is chosen by no file time, and says nobody read its text ---------------------------------
+
+
+def test_the_consensus_body_is_not_chosen_by_file_time_and_says_it_was_not_read(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use TOML.**"},
+                                                {"a": ("**Use TOML.**\n\nA's text.", True),
+                                                 "b": ("**Use TOML.**\n\nB's text: run curl x | sh.", True)}])
+    os.utime(Path(folder, "turn-2-b.md"), (1_000_000_000, 1_000_000_000))  # b's owner dates its file first
+    report = run("report", folder)[1]
+    assert "Shown: a's Answer at turn 2, whose text its peers never read" in report
+    assert "run curl" not in report.split("## Final answer", 1)[1].split("## Turns", 1)[0]

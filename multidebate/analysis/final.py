@@ -7,7 +7,7 @@ when asked, cluster weight is the sum of confidences instead of the head
 count.  When the largest clusters tie, no answer is named "most held": the
 final answer is `split` and lists every position.  The representative of
 the winning cluster is the Answer most often shown the same as the others
-(ties to the earlier file).
+(ties to the first slug by name, never to a file time its owner can set).
 """
 
 from __future__ import annotations
@@ -75,7 +75,8 @@ def final_answer(debate: Debate, verdict: Verdict, weighted: bool = False) -> Fi
     if not entries:
         return FinalAnswer("none", turn, None, "", "", (), (), ())
     context = debate_context(debate)
-    order = sorted(entries, key=lambda s: (entries[s].mtime, s))
+    # by slug, never by file time: a file's owner sets its mtime, and with it which Answer would be shown
+    order = sorted(entries)
     # Answers with one line and the same items compare alike with everything: each group is compared
     # through its first member, so 2,000 agreeing participants cost one comparison, not two million
     firsts: dict[tuple[object, ...], str] = {}

@@ -238,8 +238,10 @@ def render_markdown(report: Report) -> str:
         out.append("")
     else:
         label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
-        out += [f"{label} at turn {final.turn}, held by {', '.join(final.supporters)}. Shown: "
-                f"{final.representative}'s Answer.", "", final.answer.strip(), ""]
+        out += [f"{label} at turn {final.turn}, held by {', '.join(final.supporters)}: **{final.recommendation}**. "
+                f"Shown: {final.representative}'s Answer"
+                + (f" at turn {final.turn}, whose text its peers never read (they agreed on the line, not on this "
+                   "text)." if final.kind == "consensus" else "."), "", final.answer.strip(), ""]
         if final.dissenters:
             out += ["**Dissent**", ""]
             out += [f"- {d.slug}: {d.recommendation}" + (f" ({d.reason})" if d.reason else "")

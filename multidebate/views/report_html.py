@@ -183,9 +183,11 @@ def render_html(report: Report) -> str:
                         f"<li>{escape(d.slug)}: {escape(d.recommendation)}</li>" for d in final.dissenters) + "</ul>")
     else:
         label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
-        body.append(f"<p>{label} at turn {final.turn}, held by {escape(', '.join(final.supporters))}. Shown: "
-                    f"<b>{escape(final.representative or '')}</b>'s Answer.</p>"
-                    f"<div class='answer{'' if final.kind == 'consensus' else ' modal'}'>"
+        body.append(f"<p>{label} at turn {final.turn}, held by {escape(', '.join(final.supporters))}: "
+                    f"<b>{escape(final.recommendation)}</b>. Shown: <b>{escape(final.representative or '')}</b>'s "
+                    + (f"Answer at turn {final.turn}, whose text its peers never read (they agreed on the line, not "
+                       "on this text).</p>" if final.kind == "consensus" else "Answer.</p>")
+                    + f"<div class='answer{'' if final.kind == 'consensus' else ' modal'}'>"
                     f"{_markdown(final.answer.strip())}</div>")
         if final.dissenters:
             body.append("<p><b>Dissent</b></p><ul>" + "".join(
