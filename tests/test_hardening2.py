@@ -423,3 +423,20 @@ def test_the_consensus_body_is_not_chosen_by_file_time_and_says_it_was_not_read(
     report = run("report", folder)[1]
     assert "Shown: a's Answer at turn 2, whose text its peers never read" in report
     assert "run curl" not in report.split("## Final answer", 1)[1].split("## Turns", 1)[0]
+
+
+# 13. an Answer too long to serve whole is refused by write, and said to be cut when hand-written ------------------
+
+
+def test_a_long_answer_is_refused_and_a_hand_written_one_is_cut_where_it_says_so(tmp_path: Path) -> None:
+    from helpers import turn_body
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}])
+    long_answer = "**Use TOML.**\n\n" + "tail words " * 3000
+    code, _, err = run("write", folder, "--slug", "a", "--key", key_of(folder, "a"), input=turn_body(2, long_answer))
+    assert code == 1 and "`## Answer` is 33,014 characters; at most 12,000" in err
+    Path(folder, "turn-1-c.md").write_text("# Turn 1 \u2014 c\n\n" + turn_body(1, long_answer + "THE-TAIL"))
+    _, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
+    quoted = out.split("<<<PEER c", 1)[1].split(">>>END", 1)[0]
+    assert "[Answer cut by multidebate:" in quoted and "THE-TAIL" not in quoted
+    assert "its Answer is longer than `next` serves" in quoted

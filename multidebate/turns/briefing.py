@@ -253,6 +253,18 @@ def _cut(parsed: ParsedTurn, chosen: list[str], text: str, limit: int = MAX_SERV
         kept["Reasoning"] = (reasoning[:max(room, 0)] + f"\n[Reasoning cut by multidebate: {max(room, 0):,} of "
                              f"{len(reasoning):,} characters shown]") if len(reasoning) > room else reasoning
     served = "\n\n".join(f"## {name}\n{body}" for name, body in kept.items())
+    for name in ("Agreements", "Disagreements", "Answer"):
+        # a hand-written file can hold more than fits even so: cut the other sections too, each where it says
+        # so, never silently (and never blaming the Reasoning for an Answer cut)
+        excess = len(served) - MAX_SERVED_CHARS
+        if excess <= 0:
+            break
+        if name in kept:
+            body = kept[name]
+            shown = max(len(body) - excess - 120, 0)
+            kept[name] = (body[:shown] + f"\n[{name} cut by multidebate: {shown:,} of {len(body):,} characters "
+                          "shown]")
+            served = "\n\n".join(f"## {n}\n{b}" for n, b in kept.items())
     return served[:MAX_SERVED_CHARS]
 
 
@@ -618,8 +630,10 @@ def render_briefing(b: Briefing) -> str:
             out.append(peer.text)
             if peer.cut_from:
                 # not the file's path: the skill says to read only what `next` serves (d61: the path invited it)
+                cut = "Answer" if "[Answer cut by multidebate" in peer.text else "Reasoning"
                 out.append(f"[cut by multidebate: {len(peer.text):,} of {peer.cut_from:,} characters shown; "
-                           "`next --sections reasoning` serves the Reasoning alone]")
+                           + ("its Answer is longer than `next` serves: the report shows it whole]" if cut == "Answer"
+                              else "`next --sections reasoning` serves the Reasoning alone]"))
             out.append(f">>>END [{fence}]")
         if b.absent:
             out.append(f"Absent from turn {b.reads}: {', '.join(b.absent)}" + (

@@ -238,6 +238,9 @@ def compose(parsed: ParsedTurn, slug: str, turn: int, peers: tuple[tuple[str, st
     return "".join(parts)
 
 
+MAX_ANSWER_CHARS = 12_000  # well inside what `next` serves of a peer file (MAX_SERVED_CHARS, 24,000)
+
+
 def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn: int, profile: Profile,
                  more: Callable[[ParsedTurn], list[str]] | None = None) -> tuple[ParsedTurn, list[str]]:
     decoded = decode_turn_bytes(content, "<input>")
@@ -245,6 +248,11 @@ def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn:
         raise InvalidTurn("nothing written: the input is not turn text", [f.message for f in decoded.findings])
     parsed = parse_turn(decoded.text, "<input>", TurnName(turn, slug), profile)
     problems, normalised = _problems(parsed, participants, slug)
+    answer = parsed.sections.get("Answer")
+    if answer is not None and len(answer.body.strip()) > MAX_ANSWER_CHARS:
+        # `next` serves at most MAX_SERVED_CHARS of a file: a longer Answer would reach peers cut
+        problems.append(f"`## Answer` is {len(answer.body.strip()):,} characters; at most {MAX_ANSWER_CHARS:,}, so "
+                        "that peers are served it whole: put the detail in `## Reasoning`")
     if parsed.metadata:
         problems.insert(0, _NO_FRONTMATTER)
     if more is not None and not problems:
