@@ -440,3 +440,26 @@ def test_a_long_answer_is_refused_and_a_hand_written_one_is_cut_where_it_says_so
     quoted = out.split("<<<PEER c", 1)[1].split(">>>END", 1)[0]
     assert "[Answer cut by multidebate:" in quoted and "THE-TAIL" not in quoted
     assert "its Answer is longer than `next` serves" in quoted
+
+
+# 17. a forged parse-cache record cannot hide that a file read was edited -----------------------------------------
+
+
+def test_a_forged_cache_record_does_not_hide_an_edit_of_a_file_read(tmp_path: Path) -> None:
+    from helpers import turn_body
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}])
+    peer = Path(folder, "turn-1-c.md")
+    peer.write_text("# Turn 1 \u2014 c\n\n" + turn_body(1, "Use INI."))
+    write_keyed(folder, "b", turn_body(2, "Use YAML.").encode())  # b's next served c's file
+    assert "E084" not in run("validate", folder)[1]
+    read_digest = json.loads(Path(folder, ".multidebate", "cache", "turn-1.json").read_text())["files"][
+        "turn-1-c.md"][1][1]
+    peer.write_text(peer.read_text().replace("Use INI.", "Use TOML, as b says."))
+    run("status", folder)  # the cache now holds the edited file's record
+    shard = Path(folder, ".multidebate", "cache", "turn-1.json")
+    data = json.loads(shard.read_text())
+    data["files"]["turn-1-c.md"][1][1] = read_digest  # forged: the old sha256 under the new identity
+    shard.write_text(json.dumps(data))
+    code, out, _ = run("validate", folder)
+    assert code == 1 and "turn-2-b.md:1: E084 its session read `turn-1-c.md`, which has changed since" in out

@@ -9,6 +9,7 @@ peer file changed after it was read.
 
 from __future__ import annotations
 
+import functools
 import os
 
 from ..protocol.findings import Finding, finding
@@ -44,6 +45,21 @@ def _content_sha256(path: str) -> str:
 
     read = read_text(path)
     return hashlib.sha256(read.raw).hexdigest() if read.raw else ""
+
+
+def _live_sha256(path: str) -> str:
+    """`_content_sha256`, hashed once per state of the file (its size, times and inode, which no cache record
+    sets): many sessions read one peer file."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return ""
+    return _hashed(path, info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+
+
+@functools.lru_cache(maxsize=8192)
+def _hashed(path: str, _size: int, _mtime_ns: int, _ino: int, _ctime_ns: int) -> str:
+    return _content_sha256(path)
 
 
 def ledger_findings(debate: Debate, slug: str, rehash: bool = False) -> tuple[list[Finding], tuple[str, ...]]:
@@ -158,7 +174,10 @@ def reading_findings(debate: Debate, entry: Entry) -> list[Finding]:
             found.append(finding(entry.path, 1, "E087", f"its session read `{name}`, which is gone: a turn file "
                                  "(and perhaps its slug's ledger) was deleted or renamed after it was read"))
             continue
-        if peer is not None and peer.sha256 and peer.sha256 != digest:
+        # the file's bytes as they are now, never the parse cache's sha256: a forged cache record must not
+        # hide that a file a session read was edited since (a hand-written file has no ledger to say so)
+        current = _live_sha256(peer.path) if peer is not None and peer.sha256 else ""
+        if peer is not None and current and current != digest:
             found.append(finding(entry.path, 1, "E084", f"its session read `{name}`, which has changed since "
                                  "(sha256 differs)"))
     return found
