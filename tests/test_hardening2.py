@@ -463,3 +463,53 @@ def test_a_forged_cache_record_does_not_hide_an_edit_of_a_file_read(tmp_path: Pa
     shard.write_text(json.dumps(data))
     code, out, _ = run("validate", folder)
     assert code == 1 and "turn-2-b.md:1: E084 its session read `turn-1-c.md`, which has changed since" in out
+
+
+# 26. write reads no more input than a turn may hold ----------------------------------------------------------------
+
+
+def test_write_reads_at_most_one_byte_past_the_limit(tmp_path: Path) -> None:
+    import io
+
+    from multidebate.protocol.textfile import MAX_BYTES
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}])
+    asked: list[int] = []
+
+    class Endless(io.RawIOBase):
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def,override]
+            if sum(asked) >= 8 * MAX_BYTES:
+                return 0  # an end, so that a reader that reads it all fails this test instead of hanging it
+            asked.append(len(buffer))
+            buffer[:] = b"x" * len(buffer)
+            return len(buffer)
+
+    endless = io.BufferedReader(Endless())
+    from unittest import mock
+
+    with mock.patch("click.File.convert", return_value=endless):
+        code, _, err = run("write", folder, "--slug", "a", "--key", key_of(folder, "a"), "--file", "/dev/zero")
+    assert code == 1 and "over 1 MiB" in err
+    assert sum(asked) <= 2 * (MAX_BYTES + 1)
+
+
+# 19. init, retire and handover print a folder name escaped -----------------------------------------------------------
+
+
+def test_init_and_retire_print_a_folder_name_with_escapes_visibly(tmp_path: Path) -> None:
+    from helpers import turn_body
+
+    folder = str(tmp_path / "d\x1b[2Jfake\nverdict: converged")
+    code, out, err = run("init", folder, "--task", "Pick.", "--participants", "a,b")
+    assert code == 0, err
+    for slug, answer in (("a", "Use TOML."), ("b", "Use YAML.")):
+        write_keyed(folder, slug, turn_body(1, answer).encode())
+    for command in (["retire", folder, "b", "--yes"], ["handover", folder, "a", "--yes"]):
+        code, text, err = run(*command)
+        assert code == 0, err
+        out += text
+    assert "\x1b" not in out and "\\x1b[2J" in out
+    assert not any(line.startswith("verdict:") for line in out.splitlines())

@@ -262,7 +262,9 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
     key = resolve_key(key, key_file)
     if source is sys.stdin.buffer and sys.stdin.isatty():
         raise click.UsageError("give the sections on stdin (a heredoc) or with --file")
-    content = source.read()
+    from ..protocol.textfile import MAX_BYTES
+
+    content = source.read(MAX_BYTES + 1)  # a byte past the limit says it all: never all of `--file /dev/zero`
     shown: list[str] = []
 
     def show_key(claimed: Any) -> None:
@@ -305,7 +307,8 @@ def retire(folder: str, slug_: str, yes: bool) -> None:
     from ..state.session import retire_participant
 
     if not yes:
-        click.confirm(f"Retire `{slug_}` from {one_line(folder)}? Its turns stay as history; it can no longer write, and "
+        click.confirm(f"Retire `{slug_}` from {one_line(folder)}? Its turns stay as history; it can no longer "
+                      "write, and "
                       "turns complete without it.", abort=True)
     with library_errors():
         task = retire_participant(folder, slug_)
@@ -330,7 +333,8 @@ def handover(folder: str, slug_: str, yes: bool) -> None:
     from ..state.session import hand_over
 
     if not yes:
-        click.confirm(f"Hand `{slug_}` in {one_line(folder)} over to another session? The key it has now stops working.",
+        click.confirm(f"Hand `{slug_}` in {one_line(folder)} over to another session? The key it has now stops "
+                      "working.",
                       abort=True)
     with library_errors():
         key = hand_over(folder, slug_)
