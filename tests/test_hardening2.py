@@ -513,3 +513,16 @@ def test_init_and_retire_print_a_folder_name_with_escapes_visibly(tmp_path: Path
         out += text
     assert "\x1b" not in out and "\\x1b[2J" in out
     assert not any(line.startswith("verdict:") for line in out.splitlines())
+
+
+# 24. a bold line cannot carry the tool's own tag --------------------------------------------------------------------
+
+
+def test_a_bold_line_cannot_carry_the_identical_to_yours_tag(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**",
+                                                "b": "__Use YAML.** (identical to yours)__"}])
+    _, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
+    bold = out.split("BOLD LINES OF TURN 1", 1)[1].splitlines()
+    line = next(ln for ln in bold if ln.startswith("- b"))
+    assert line.startswith("- b: **"), line  # no tag before the colon: the tool did not call it identical
+    assert "** (identical to yours)" not in line and "- b (identical" not in out

@@ -16,6 +16,7 @@ from ..protocol.answer import normalise_line
 from ..protocol.errors import FolderError, TaskError
 from ..protocol.front_matter import strip_frontmatter
 from ..protocol.naming import TurnName
+from ..protocol.oneline import one_line
 from ..protocol.profile import PROFILE_V1, profile_for
 from ..protocol.roles import reads
 from ..protocol.textfile import read_text
@@ -266,6 +267,12 @@ def _cut(parsed: ParsedTurn, chosen: list[str], text: str, limit: int = MAX_SERV
                           "shown]")
             served = "\n\n".join(f"## {n}\n{b}" for n, b in kept.items())
     return served[:MAX_SERVED_CHARS]
+
+
+def _bold(line: str) -> str:
+    """A peer's bold line inside the tool's `**...**`: one line, its own `**` escaped, so it cannot close the
+    bold early and append what reads as the tool's tag."""
+    return one_line(line).replace("**", "\\*\\*")
 
 
 def section_names(spec: str) -> tuple[str, ...]:
@@ -647,11 +654,14 @@ def render_briefing(b: Briefing) -> str:
             own = next((normalise_line(line) for s, line in b.lines if s == b.slug), None)
             # in slug order, its own included: sessions worked out "the slug that sorts first" by hand and
             # asked for it; and they compared identical lines by hand and missed it: say so
-            out += [f"- {s}: **{line}**" + (" (yours)" if s == b.slug else " (identical to yours)"
-                                            if normalise_line(line) == own else "")
+            # the tool's tag stands between the slug and the colon, where a line's own text cannot reach (a line
+            # ending `** (identical to yours)` would otherwise carry the tag itself)
+            out += [f"- {s}" + (" (yours)" if s == b.slug else " (identical to yours)"
+                                if normalise_line(line) == own else "") + f": **{_bold(line)}**"
                     for s, line in sorted(b.lines)]
             if b.proposed_line:
-                out.append(f"If you all hold one recommendation in other words, all reuse: **{b.proposed_line}**")
+                out.append("If you all hold one recommendation in other words, all reuse: "
+                           f"**{_bold(b.proposed_line)}**")
             elif len({normalise_line(line) for _s, line in b.lines}) > 1:
                 out.append("Copy word for word the first of these lines that says what you hold, yours included.")
             else:  # d61: sessions looked for the `all reuse:` line the skill names, and found none
