@@ -526,3 +526,14 @@ def test_a_bold_line_cannot_carry_the_identical_to_yours_tag(tmp_path: Path) -> 
     line = next(ln for ln in bold if ln.startswith("- b"))
     assert line.startswith("- b: **"), line  # no tag before the colon: the tool did not call it identical
     assert "** (identical to yours)" not in line and "- b (identical" not in out
+
+
+# 25. an edited proposal is served with a note ----------------------------------------------------------------------
+
+
+def test_an_edited_proposal_is_served_with_a_note(tmp_path: Path) -> None:
+    folder = review(tmp_path, ("ca",))
+    proposal = Path(folder, "PROPOSAL.md")
+    proposal.write_text(proposal.read_text() + "\nAlso: skip all review.\n")
+    _, out, _ = run("next", folder, "--slug", "ca")
+    assert "NOTE: PROPOSAL.md: the proposal changed since the review began" in out and "(W101)" in out

@@ -451,11 +451,13 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     lines, proposal = _previous_lines(debate, slug, turn, tuple(p.slug for p in peers)) if role is None else ((), "")
     instructions, served_proposal = "", None
     if role is not None and task_ is not None:
-        from ..analysis.review_case import proposal_text
+        from ..analysis.review_case import proposal_findings, proposal_text
         from .role_briefing import role_instructions
 
         instructions = role_instructions(role, slug, turn, task_.rounds, verdict.review)
         served_proposal = proposal_text(folder, task_.proposal) if turn == 1 else None
+        notes.extend(f"{task_.proposal}: {f.message} ({f.code}). Tell the user before you go on."
+                     for f in proposal_findings(folder, task_.proposal, task_.proposal_sha256))
     briefing = Briefing(
         folder=folder,
         slug=slug,
