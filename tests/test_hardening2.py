@@ -537,3 +537,28 @@ def test_an_edited_proposal_is_served_with_a_note(tmp_path: Path) -> None:
     proposal.write_text(proposal.read_text() + "\nAlso: skip all review.\n")
     _, out, _ = run("next", folder, "--slug", "ca")
     assert "NOTE: PROPOSAL.md: the proposal changed since the review began" in out and "(W101)" in out
+
+
+# 20. a .multidebate that is a link or a file is refused, never written through -----------------------------------
+
+
+def test_a_state_folder_that_is_a_link_or_a_file_is_refused_and_never_written_through(tmp_path: Path) -> None:
+    from helpers import turn_body
+
+    folder = tmp_path / "d"
+    assert run("init", str(folder), "--task", "Pick.", "--participants", "a,b")[0] == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (folder / ".multidebate").symlink_to(elsewhere)
+    code, _, err = run("write", str(folder), "--slug", "a", input=turn_body(1, "Use TOML."))
+    assert code == 1 and ".multidebate is a symbolic link" in err and "claimed" not in err
+    run("status", str(folder))
+    for command in ("retire", "handover"):  # a person's commands say so too, with no traceback
+        code, _, err = run(command, str(folder), "a", "--yes")
+        assert code == 1 and ".multidebate is a symbolic link" in err, err
+    assert list(elsewhere.iterdir()) == []  # nothing was created through the link
+    assert "retired" not in (folder / "TASK.md").read_text()
+    (folder / ".multidebate").unlink()
+    (folder / ".multidebate").write_text("")
+    code, _, err = run("next", str(folder), "--slug", "b")
+    assert code == 1 and ".multidebate is not a folder" in err

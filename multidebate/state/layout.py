@@ -23,7 +23,7 @@ import stat
 
 __all__ = ["STATE_DIR", "FileIdentity", "cache_dir", "check_state_dirs", "checks_cache_path", "file_identity",
            "key_path", "ledger_dir", "ledger_path", "lstat_identity", "make_state_dirs", "open_state_append",
-           "read_state", "sealed_dir", "served_path", "state_root", "task_cache_path", "write_json_state",
+           "read_state", "sealed_dir", "served_path", "state_root", "state_root_problem", "task_cache_path", "write_json_state",
            "write_state"]
 
 STATE_DIR = ".multidebate"
@@ -100,9 +100,33 @@ def check_state_dirs(directory: str) -> None:
 
 
 def make_state_dirs(directory: str) -> None:
-    """Create `directory` under `.multidebate/` as needed; OSError when a part of it is no real folder."""
+    """Create `directory` under `.multidebate/` as needed; OSError when a part of it is no real folder.
+    The parts that exist are checked first: `makedirs` would create the rest through a symbolic link."""
+    parts = os.path.normpath(directory).split(os.sep)
+    if STATE_DIR in parts:
+        for end in range(parts.index(STATE_DIR) + 1, len(parts) + 1):
+            here = os.sep.join(parts[:end]) or os.sep
+            try:
+                info = os.lstat(here)
+            except FileNotFoundError:
+                break
+            if not stat.S_ISDIR(info.st_mode):
+                raise OSError(errno.ENOTDIR, f"{here} is not a real folder (a symlink or a file)", here)
     os.makedirs(directory, exist_ok=True)
     check_state_dirs(directory)
+
+
+def state_root_problem(folder: str) -> str:
+    """What is wrong with the folder's `.multidebate` ('' when it is a real folder or absent)."""
+    try:
+        info = os.lstat(state_root(folder))
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if stat.S_ISLNK(info.st_mode):
+        return "is a symbolic link"
+    return "" if stat.S_ISDIR(info.st_mode) else "is not a folder"
 
 
 def _open(path: str, flags: int, mode: int = 0o644) -> int:

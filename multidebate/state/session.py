@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 import shlex
 
-from ..protocol.errors import IdentityError, RosterError, SlugError, TurnConflict
+from ..protocol.errors import FolderError, IdentityError, RosterError, SlugError, TurnConflict
 from ..protocol.naming import is_slug, slugify, turn_file_name
-from .folder import Scan
 from .acts import read_acts, record_act
+from .folder import Scan
 from .keys import KeyMismatch, check_key, free_slug, is_claimed, reissue
+from .layout import STATE_DIR, state_root_problem
 from .task import Task
 
 __all__ = ["check_slug", "check_identity", "hand_over", "next_turn_number", "retire_participant"]
@@ -33,7 +34,9 @@ def check_slug(slug: str, task: Task | None) -> None:
 
 
 def check_identity(folder: str, scan: Scan, task: Task | None, slug: str, key: str | None, command: str) -> bool:
-    """True when the slug is unclaimed; IdentityError when it is claimed and `key` does not open it."""
+    """True when the slug is unclaimed; IdentityError when it is claimed and `key` does not open it; FolderError
+    when `.multidebate` is no real folder (no key can be read or kept there, so no slug is anyone's)."""
+    _require_state(folder)
     try:
         return check_key(folder, slug, key)
     except KeyMismatch:
@@ -68,6 +71,24 @@ def check_identity(folder: str, scan: Scan, task: Task | None, slug: str, key: s
         f"`{slug}` is taken by a session that holds its key. If you wrote turns here as `{slug}`, add "
         f"--key <the key `write` gave you>. If not, you are another session: {other}."
     )
+
+
+def _require_state(folder: str) -> None:
+    """FolderError when `.multidebate` is a link or a file: no key can be read or kept there."""
+    problem = state_root_problem(folder)
+    if problem:
+        raise FolderError(f"{os.path.join(folder, STATE_DIR)} {problem}: the tool keeps its ledger and keys there "
+                          "and never follows a link or opens a file in its place. Ask the user to remove it.")
+
+
+def _record(folder: str, act: str, slug: str, turn: int) -> None:
+    """Record a person's act first (a record of an act that then fails shows nothing; an act without its record
+    would show as made by hand); FolderError when it cannot be recorded, and nothing was done."""
+    try:
+        record_act(folder, act, slug, turn)
+    except OSError as exc:
+        raise FolderError(f"cannot record the {act} in {os.path.join(folder, STATE_DIR)} "
+                          f"({exc.strerror or exc}); nothing was done") from exc
 
 
 def next_turn_number(scan: Scan, slug: str, sealed_own: int = 0) -> int:
@@ -116,9 +137,13 @@ def hand_over(folder: str, slug: str) -> str:
     if task is not None and slug in task.retired:
         raise RosterError(f"`{slug}` was retired from this debate: it writes no more turns.")
     _require_part(folder, scan, task, slug)
-    key = reissue(folder, slug)
-    record_act(folder, "handover", slug, scan.current_turn)
-    return key
+    _require_state(folder)
+    _record(folder, "handover", slug, scan.current_turn)
+    try:
+        return reissue(folder, slug)
+    except OSError as exc:
+        raise FolderError(f"cannot write the new key of `{slug}` ({exc.strerror or exc}); the old key still "
+                          "works") from exc
 
 
 def _require_part(folder: str, scan: Scan, task: Task | None, slug: str) -> None:
@@ -133,15 +158,12 @@ def retire_participant(folder: str, slug: str) -> Task:
     """Retire `slug` (TASK.md's `retired:`), recorded with its time and turn: a person's act, for a session that
     is gone or lost its key.  RosterError for a slug that never took part; TaskError as `task.retire`."""
     from .folder import scan_folder
-    from .task import retire
+    from .task import check_retire, retire
 
     scan = scan_folder(folder)
     check_slug(slug, None)
-    from .task import load_task
-
-    task = load_task(folder) if scan.has_task else None
-    if task is not None and slug not in task.retired:
-        _require_part(folder, scan, task, slug)
-    retired = retire(folder, slug)
-    record_act(folder, "retire", slug, scan.current_turn)
-    return retired
+    task = check_retire(folder, slug)  # TaskError: no usable TASK.md, retired already, the review needs it
+    _require_part(folder, scan, task, slug)
+    _require_state(folder)
+    _record(folder, "retire", slug, scan.current_turn)
+    return retire(folder, slug)
