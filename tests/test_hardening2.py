@@ -562,3 +562,26 @@ def test_a_state_folder_that_is_a_link_or_a_file_is_refused_and_never_written_th
     (folder / ".multidebate").write_text("")
     code, _, err = run("next", str(folder), "--slug", "b")
     assert code == 1 and ".multidebate is not a folder" in err
+
+
+# 18. two retires at once both hold ------------------------------------------------------------------------------------
+
+
+def test_two_retires_at_once_both_hold(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from multidebate.state.task import load_task
+
+    for trial in range(4):
+        folder = make_debate(str(tmp_path / f"d{trial}"), [{s: "Use TOML." for s in ("a", "b", "c", "d")}],
+                             participants=("a", "b", "c", "d"))
+        racers = [subprocess.Popen([sys.executable, "-m", "multidebate", "retire", folder, slug, "--yes"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for slug in ("c", "d")]
+        for racer in racers:
+            _out, err = racer.communicate(timeout=120)
+            assert racer.returncode == 0, err
+        task = load_task(folder)
+        assert task is not None and sorted(task.retired) == ["c", "d"], (trial, task.retired)
+        assert task.participants == ("a", "b")
+        assert sorted(a.slug for a in read_acts(folder)) == ["c", "d"]

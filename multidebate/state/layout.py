@@ -17,14 +17,16 @@ a regular file, and anything else is an OSError the callers already treat as
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
+from collections.abc import Iterator
 
 __all__ = ["STATE_DIR", "FileIdentity", "cache_dir", "check_state_dirs", "checks_cache_path", "file_identity",
            "key_path", "ledger_dir", "ledger_path", "lstat_identity", "make_state_dirs", "open_state_append",
-           "read_state", "sealed_dir", "served_path", "state_root", "state_root_problem", "task_cache_path", "write_json_state",
-           "write_state"]
+           "read_state", "sealed_dir", "served_path", "state_lock", "state_root", "state_root_problem",
+           "task_cache_path", "write_json_state", "write_state"]
 
 STATE_DIR = ".multidebate"
 
@@ -152,6 +154,30 @@ def open_state_append(path: str) -> int:
     """A descriptor appending to a state file (created if missing), never through a link."""
     make_state_dirs(os.path.dirname(path))
     return _open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+
+
+@contextlib.contextmanager
+def state_lock(folder: str, name: str) -> Iterator[None]:
+    """Hold `.multidebate/<name>.lock` exclusively (flock) while the body runs: a person's commands that
+    rewrite one file (retire's TASK.md) run one after the other.  Without flock (Windows), no lock.
+    FolderError when the lock file cannot be opened."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    path = os.path.join(folder, STATE_DIR, f"{name}.lock")
+    try:
+        fd = open_state_append(path)
+    except OSError as exc:
+        from ..protocol.errors import FolderError
+
+        raise FolderError(f"cannot open {path} ({exc.strerror or exc}); nothing was done") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def write_state(path: str, data: bytes) -> None:

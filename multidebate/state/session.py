@@ -10,7 +10,7 @@ from ..protocol.naming import is_slug, slugify, turn_file_name
 from .acts import read_acts, record_act
 from .folder import Scan
 from .keys import KeyMismatch, check_key, free_slug, is_claimed, reissue
-from .layout import STATE_DIR, state_root_problem
+from .layout import STATE_DIR, state_lock, state_root_problem
 from .task import Task
 
 __all__ = ["check_slug", "check_identity", "hand_over", "next_turn_number", "retire_participant"]
@@ -162,8 +162,9 @@ def retire_participant(folder: str, slug: str) -> Task:
 
     scan = scan_folder(folder)
     check_slug(slug, None)
-    task = check_retire(folder, slug)  # TaskError: no usable TASK.md, retired already, the review needs it
-    _require_part(folder, scan, task, slug)
     _require_state(folder)
-    _record(folder, "retire", slug, scan.current_turn)
-    return retire(folder, slug)
+    with state_lock(folder, "task"):  # two retires at once: each reads the TASK.md the other wrote
+        task = check_retire(folder, slug)  # TaskError: no usable TASK.md, retired already, the review needs it
+        _require_part(folder, scan, task, slug)
+        _record(folder, "retire", slug, scan.current_turn)
+        return retire(folder, slug)
