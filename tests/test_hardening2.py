@@ -585,3 +585,50 @@ def test_two_retires_at_once_both_hold(tmp_path: Path) -> None:
         assert task is not None and sorted(task.retired) == ["c", "d"], (trial, task.retired)
         assert task.participants == ("a", "b")
         assert sorted(a.slug for a in read_acts(folder)) == ["c", "d"]
+
+
+# 22. a judge's wait judges again only when a turn file changes --------------------------------------------------------
+
+
+def test_a_judges_wait_does_not_judge_again_for_junk_files(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from helpers import turn_body
+
+    import multidebate.turns.waiting as waiting
+
+    folder = str(tmp_path / "d")
+    assert run("init", folder, "--task", "Pick.", "--participants", "a,b", "--max-turns", "3",
+               "--role", "j=judge")[0] == 0
+    for slug in ("a", "b"):
+        write_keyed(folder, slug, turn_body(1, f"Use {slug}.").encode())
+    now = [0.0]
+    churn = [0]
+
+    class Churning:
+        """Folder events that never stop: each wait, a junk file appears and 2 s pass."""
+
+        def __init__(self, *_args: object) -> None:
+            pass
+
+        def __enter__(self) -> Churning:
+            return self
+
+        def __exit__(self, *_args: object) -> None:
+            pass
+
+        def wait(self, seconds: float) -> None:
+            churn[0] += 1
+            Path(folder, f"junk-{churn[0]}.tmp").write_text("x")
+            now[0] += seconds
+
+    judged = [0]
+    real_brief = waiting.brief
+
+    def counting_brief(*args, **kwargs):  # type: ignore[no-untyped-def]
+        judged[0] += 1
+        return real_brief(*args, **kwargs)
+
+    monkeypatch.setattr(waiting, "FolderEvents", Churning)
+    monkeypatch.setattr(waiting, "brief", counting_brief)
+    briefing = waiting.brief_when_ready(folder, "j", timeout=30.0, clock=lambda: now[0])
+    assert "has not ended" in briefing.notes[-1]
+    assert churn[0] >= 10 and judged[0] == 1, (churn[0], judged[0])
