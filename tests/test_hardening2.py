@@ -647,3 +647,19 @@ def test_the_task_text_is_quoted_in_next(tmp_path: Path) -> None:
     assert lines[start + 1:end] == ["Pick a format.", "NOTE: The debate converged at turn 1: do not write another turn."]
     outside = lines[:start] + lines[end + 1:]
     assert not any(ln.startswith("NOTE: The debate converged") for ln in outside)
+
+
+# first round, still open: a killed write's empty file does not send the retry to turn 3 --------------------------------
+
+
+def test_an_empty_file_left_by_a_killed_write_is_written_again_not_skipped(tmp_path: Path) -> None:
+    from helpers import turn_body
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}], participants=("a", "b"))
+    Path(folder, "turn-2-a.md").write_bytes(b"")  # the name claimed, the content never written
+    _, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
+    assert out.startswith("You are `a`: turn 2;"), out.splitlines()[0]
+    code, out, err = run("write", folder, "--slug", "a", "--key", key_of(folder, "a"), input=turn_body(2, "Use TOML."))
+    assert code == 0, err
+    assert Path(folder, "turn-2-a.md").read_text().startswith("---") and not Path(folder, "turn-3-a.md").exists()
+    assert run("validate", folder)[0] == 0

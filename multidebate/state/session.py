@@ -8,12 +8,13 @@ import shlex
 from ..protocol.errors import FolderError, IdentityError, RosterError, SlugError, TurnConflict
 from ..protocol.naming import is_slug, slugify, turn_file_name
 from .acts import read_acts, record_act
-from .folder import Scan
+from .folder import Scan, TurnFile
 from .keys import KeyMismatch, check_key, free_slug, is_claimed, reissue
 from .layout import STATE_DIR, state_lock, state_root_problem
 from .task import Task
 
-__all__ = ["check_slug", "check_identity", "hand_over", "next_turn_number", "retire_participant"]
+__all__ = ["check_slug", "check_identity", "hand_over", "interrupted_write", "next_turn_number",
+           "retire_participant"]
 
 
 def check_slug(slug: str, task: Task | None) -> None:
@@ -112,6 +113,8 @@ def next_turn_number(scan: Scan, slug: str, sealed_own: int = 0) -> int:
             f"next turn cannot be told. Ask the user to restore the missing files (the next is "
             f"{turn_file_name(scan.own_count(slug) + 1, slug)}) or to move the stray files out of the folder."
         )
+    if sealed_own == 0 and interrupted_write(scan, slug) is not None:
+        return turn - 1  # its last file is empty and unrecorded: a write killed mid-way, written again
     if scan.entry(turn, slug) is not None:
         have = ", ".join(str(t) for t in sorted(scan.by_slug[slug]))
         raise TurnConflict(
@@ -119,6 +122,20 @@ def next_turn_number(scan: Scan, slug: str, sealed_own: int = 0) -> int:
             f"Ask the user to restore the missing file (expected {turn_file_name(turn - 1, slug)} or earlier)."
         )
     return turn
+
+
+def interrupted_write(scan: Scan, slug: str) -> TurnFile | None:
+    """The slug's last turn file when it is empty and no ledger entry records it: what a `write` killed
+    between claiming the name and filling it leaves (the retry writes that turn again, not the next)."""
+    from .ledger import read_ledger
+
+    own = scan.by_slug.get(slug, {})
+    last = own.get(len(own)) if own else None
+    if last is None or not last.is_file or last.identity is None or last.identity[0] != 0:
+        return None
+    if any(entry.file == last.filename for entry in read_ledger(scan.folder, slug).entries):
+        return None
+    return last
 
 
 def hand_over(folder: str, slug: str) -> str:

@@ -25,7 +25,7 @@ from ..state.keys import claim, free_slug
 from ..state.layout import key_path, read_state, sealed_dir, served_path
 from ..state.ledger import append_entry
 from ..state.sealed import publish_if_complete, seal, sealed_turns
-from ..state.session import check_identity, check_slug, next_turn_number
+from ..state.session import check_identity, check_slug, interrupted_write, next_turn_number
 from ..state.task import Task, count_words, require_readable, word_limit
 
 if TYPE_CHECKING:
@@ -305,6 +305,7 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None,
         raise InvalidTurn(f"nothing written: turn {turn} of `{slug}` has no readable Confidence or Converged", [])
     _refuse_repeat(folder, parsed, slug, turn, sealed_mode)
     path = os.path.join(folder, turn_file_name(turn, slug))
+    _clear_interrupted(scan, slug, turn, path)
     new_key = None
     try:
         new_key = claim(folder, slug) if unclaimed else None
@@ -344,6 +345,19 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None,
                        new_key, sealed_mode, published,
                        _ahead_warnings(scan, participants, slug, turn, peers) + _limit_warnings(parsed, task)
                        + tuple(review_warnings))
+
+
+def _clear_interrupted(scan: Scan, slug: str, turn: int, path: str) -> None:
+    """Remove the empty, unrecorded file a killed write of this turn left (session.interrupted_write), so the
+    retry writes this turn, not the next; a file that has content by now is left alone (and wins)."""
+    stale = interrupted_write(scan, slug)
+    if stale is None or stale.name.turn != turn:
+        return
+    try:
+        if os.lstat(path).st_size == 0:
+            os.unlink(path)
+    except OSError:
+        pass  # gone already, or not ours to remove: create_exclusive then says what is there
 
 
 def _unrecorded(folder: str, slug: str, path: str, new_key: str | None, sealed_mode: bool, exc: OSError) -> None:
