@@ -663,3 +663,33 @@ def test_an_empty_file_left_by_a_killed_write_is_written_again_not_skipped(tmp_p
     assert code == 0, err
     assert Path(folder, "turn-2-a.md").read_text().startswith("---") and not Path(folder, "turn-3-a.md").exists()
     assert run("validate", folder)[0] == 0
+
+
+# 21. a report is not quadratic in distinct answers ----------------------------------------------------------------
+
+
+def test_a_report_compares_answers_at_most_linearly_past_the_cluster_limit(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from helpers import turn_body
+
+    import multidebate.analysis.comparison as comparison
+    from multidebate.state.task import create_task, render_task
+    from multidebate.views.report import build_report
+
+    folder = tmp_path / "d"
+    folder.mkdir()
+    create_task(str(folder), render_task("Pick a number.", None, None))
+    count = 250  # past the 200 distinct lines that are compared pairwise
+    for i in range(count):  # hand-written: no key or ledger needed to show the cost
+        (folder / f"turn-1-p{i}.md").write_text(f"# Turn 1 \u2014 p{i}\n\n"
+                                                 + turn_body(1, f"**Use value {i * 7919 % 100003} in mode m{i}.**"))
+    calls = [0]
+    real = comparison.Context.compare
+
+    def counted(self, left, right):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return real(self, left, right)
+
+    monkeypatch.setattr(comparison.Context, "compare", counted)
+    report = build_report(str(folder))
+    assert report.final.kind == "split"
+    assert calls[0] <= 10 * count, calls[0]
