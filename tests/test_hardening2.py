@@ -37,7 +37,7 @@ def test_retiring_the_one_dissenter_is_shown_with_its_turns_and_answer(tmp_path:
     code, text, _ = run("status", folder)
     assert "c (retired)" in text.splitlines()[1]  # its column stays in the table
     assert "retired: c was retired at turn 2 by the person's command" in text
-    assert "had not agreed (retired dissent)" in text and "\u201cUse YAML.\u201d" in text
+    assert "it had not agreed: a retired dissent" in text and "\u201cUse YAML.\u201d" in text
     data = json.loads(run("status", folder, "--json")[1])
     [retired] = data["retired"]
     assert retired["slug"] == "c" and retired["recorded"] and retired["turn"] == 2 and retired["dissent"]

@@ -44,8 +44,8 @@ class Retirement(NamedTuple):
         if self.last_turn is None:
             parts.append("it wrote no turn")
         else:
-            stance = "had agreed" if self.agreed else "had not agreed (retired dissent)"
-            parts.append(f"its last answer, at turn {self.last_turn} ({stance}): \u201c{self.last_answer}\u201d")
+            stance = "it had agreed" if self.agreed else "it had not agreed: a retired dissent"
+            parts.append(f"its last answer, at turn {self.last_turn}, where {stance}: \u201c{self.last_answer}\u201d")
         if self.findings:
             parts.append(f"its findings no longer count toward the verdict: {', '.join(self.findings)}")
         return "; ".join(parts)

@@ -238,7 +238,8 @@ def render_markdown(report: Report) -> str:
         out.append("")
     else:
         label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
-        out += [f"{label} at turn {final.turn}, held by {', '.join(final.supporters)}: **{final.recommendation}**. "
+        end = "" if final.recommendation.endswith((".", "!", "?")) else "."
+        out += [f"{label} at turn {final.turn}, held by {', '.join(final.supporters)}: **{final.recommendation}**{end} "
                 f"Shown: {final.representative}'s Answer"
                 + (f" at turn {final.turn}, whose text its peers never read (they agreed on the line, not on this "
                    "text)." if final.kind == "consensus" else "."), "", final.answer.strip(), ""]
