@@ -693,3 +693,22 @@ def test_a_report_compares_answers_at_most_linearly_past_the_cluster_limit(tmp_p
     report = build_report(str(folder))
     assert report.final.kind == "split"
     assert calls[0] <= 10 * count, calls[0]
+
+
+def test_a_forged_checks_cache_record_does_not_hide_what_a_session_read(tmp_path: Path) -> None:
+    from helpers import turn_body
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}])
+    peer = Path(folder, "turn-1-c.md")
+    peer.write_text("# Turn 1 \u2014 c\n\n" + turn_body(1, "Use INI."))
+    write_keyed(folder, "b", turn_body(2, "Use YAML.").encode())
+    peer.write_text(peer.read_text().replace("Use INI.", "Use TOML, as b says."))
+    assert "E084" in run("validate", folder)[1]  # the checks cache now holds the group with E084
+    checks = Path(folder, ".multidebate", "cache", "checks.json")
+    data = json.loads(checks.read_text())
+    for record in data["files"].values() if "files" in data else data.values():
+        if isinstance(record, list) and len(record) == 3 and isinstance(record[2], list):
+            record[2] = [f for f in record[2] if "E084" not in json.dumps(f)]  # forged: the finding dropped
+    checks.write_text(json.dumps(data))
+    code, out, _ = run("validate", folder)
+    assert code == 1 and "E084" in out
