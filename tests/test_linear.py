@@ -68,7 +68,7 @@ READERS: dict[str, Callable[[str], object]] = {
     "frontmatter": lambda line: split_frontmatter(f"---\nslug: {line}\n---\n{line}\n"),
 }
 PIECES = [" ", "\t", "*", "**", "_", "__", "-", "--", "—", ":", "|", "[", "]", "(", ")", "#", ">", "`", "'", '"',
-          ".", ",", ";", "=", "/", "a", "F1", "1.", "1", "x ", "with ", "they ", "Q1", "\\"]
+          ".", ",", ";", "=", "/", "a", "F1", "1.", "1", "x ", "with ", "they ", "Q1", "\\", "<", "~", "<a ", "---"]
 pieces = st.lists(st.sampled_from(PIECES), max_size=4).map("".join)
 units = st.lists(st.sampled_from(PIECES), min_size=1, max_size=3).map("".join)
 
