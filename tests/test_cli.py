@@ -392,9 +392,9 @@ def test_next_marks_a_peer_line_identical_to_the_sessions_own(tmp_path: Path) ->
     make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "**Use TOML.**", "b": "**Use TOML.**"}])
     code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
     assert code == 0
-    assert "- b: **Use TOML.** (identical to yours)" in out
+    assert "- b (identical to yours): **Use TOML.**" in out
     code, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
-    assert "- a: **Use TOML.** (identical to yours)" in out
+    assert "- a (identical to yours): **Use TOML.**" in out
     # d61: with every line the same there is no `all reuse:` line, and sessions looked for one
     assert "Every line is the same: if it says what you hold, keep it word for word." in out
     assert "all reuse:" not in out and "Copy word for word" not in out
@@ -469,7 +469,7 @@ def test_next_lists_every_bold_line_in_slug_order_and_names_the_one_to_reuse(tmp
     code, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
     listed = [line for line in out.splitlines() if line.startswith("- ") and "**" in line]
     assert code == 0 and [line[2] for line in listed] == ["a", "b", "c"]
-    assert listed[1] == "- b: **Replace Celery with Dramatiq.** (yours)"
+    assert listed[1] == "- b (yours): **Replace Celery with Dramatiq.**"
     assert "Copy word for word the first of these lines that says what you hold, yours included." in out
     agreed = str(tmp_path / "agreed")
     make_debate(agreed, [{"a": "**Use PostgreSQL.**", "b": "**Use Postgres.**"}])

@@ -236,7 +236,7 @@ def test_weighted_final_answer_counts_confidence_instead_of_heads(tmp_path: Path
     assert weighted["confidence_weighted"] is True
     assert [d["slug"] for d in weighted["dissenters"]] == ["b", "c"]
     md = CliRunner().invoke(cli, ["report", folder, "--weighted"]).stdout
-    assert "held by a. Shown: a's Answer." in md
+    assert "held by a: **Use TOML" in md and "Shown: a's Answer." in md
 
 
 def test_weighted_final_answer_with_equal_confidence_sums_is_split(tmp_path: Path) -> None:
@@ -369,19 +369,20 @@ def test_the_agreement_matrix_is_the_last_turns_only(tmp_path: Path) -> None:
     assert [t["complete"] for t in turns] == [True, True]
 
 
-def test_final_answer_order_and_ties_follow_the_file_times(tmp_path: Path) -> None:
-    """Supporters are listed, and a tie for representative goes, in the order the files were written (not by
-    name); in a chain of refinements the bare line speaks for the lines that differ from each other."""
+def test_final_answer_order_and_ties_follow_the_slugs_never_the_file_times(tmp_path: Path) -> None:
+    """Supporters are listed, and a tie for representative goes, in the order of the slugs, never by the file
+    times a file's owner sets (issue 24, item 14); in a chain of refinements the bare line speaks for the lines
+    that differ from each other."""
     from helpers import write_keyed
 
     alike = str(tmp_path / "alike")
     make_debate(alike, [], max_turns=1)
     for slug in ("b", "a"):
         write_keyed(alike, slug, turn_body(1, "**Use TOML.**").encode())
-    os.utime(Path(alike, "turn-1-b.md"), (1_700_000_000, 1_700_000_000))  # b wrote first
+    os.utime(Path(alike, "turn-1-b.md"), (1_700_000_000, 1_700_000_000))  # b's owner dates its file first
     os.utime(Path(alike, "turn-1-a.md"), (1_700_000_010, 1_700_000_010))
     final = build_report(alike).final
-    assert (final.representative, final.supporters) == ("b", ("b", "a"))
+    assert (final.representative, final.supporters) == ("a", ("a", "b"))
     chain = str(tmp_path / "chain")  # 16 and 15 differ; the bare Postgres, written last, is the same as both
     make_debate(chain, [], max_turns=1)
     for slug, answer in (("a", "**Use Postgres 16.**"), ("b", "**Use Postgres 15.**"), ("c", "**Use Postgres.**")):

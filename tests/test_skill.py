@@ -33,7 +33,10 @@ def test_frontmatter_keys_are_the_specifications() -> None:
     assert set(data) <= ALLOWED_KEYS
     assert data["name"] == "multidebate"
     assert isinstance(data["description"], str) and 1 <= len(data["description"]) <= 1024
-    assert "Bash(multidebate:*)" in str(data["allowed-tools"])
+    # only a session's commands are pre-approved: retire and handover reach the person as a permission prompt
+    tools = [t.strip() for t in str(data["allowed-tools"]).split(",")]
+    assert tools == [f"Bash(multidebate {c}:*)" for c in ("next", "write", "status", "validate", "report", "slug")]
+    assert "Bash(multidebate:*)" not in tools
 
 
 def test_reference_validator_accepts_it(tmp_path: Path) -> None:

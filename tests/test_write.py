@@ -118,7 +118,7 @@ def test_a_write_result_says_what_write_prints_without_the_cli(tmp_path: Path) -
     assert second.standing.written == ("a", "b") and second.standing.waiting == ()
     third = write_turn(folder, "a", turn_body(2, "**Use TOML.**").encode(), result.key)
     assert third.key is None and third.key_notice() is None  # the slug was claimed already
-    assert third.lines(result.key)[-1].startswith(f"Next: multidebate next {tmp_path / 'd'} --slug a --key {result.key} ")
+    assert third.lines(f" --key {result.key}")[-1].startswith(f"Next: multidebate next {tmp_path / 'd'} --slug a --key {result.key} ")
 
 
 class _Endless(io.RawIOBase):

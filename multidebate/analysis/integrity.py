@@ -9,9 +9,11 @@ peer file changed after it was read.
 
 from __future__ import annotations
 
+import functools
 import os
 
 from ..protocol.findings import Finding, finding
+from ..protocol.judgment import judgment_name
 from ..protocol.naming import parse_turn_name
 from ..state.debate import Debate, Entry
 from ..state.layout import ledger_dir, sealed_dir
@@ -20,9 +22,9 @@ from ..state.ledger import read_ledger
 __all__ = ["deleted_files", "disowned", "file_problems", "problem_lines", "ledger_findings", "ledger_slugs",
            "reading_findings", "recorded_file_exists"]
 
-# what a turn file's integrity problem means for the verdict: E085 and E022 files are no turn of the slug
+# what a turn file's integrity problem means for the verdict: E085, E022, E006 and E007 entries are no turn of the slug
 # they name (left out); an E080 file is that slug's turn, changed (a verdict cannot rest on it)
-DISOWNING = frozenset({"E085", "E022"})
+DISOWNING = frozenset({"E085", "E022", "E006", "E007"})
 
 
 def ledger_slugs(debate: Debate) -> list[str]:
@@ -45,6 +47,21 @@ def _content_sha256(path: str) -> str:
     return hashlib.sha256(read.raw).hexdigest() if read.raw else ""
 
 
+def _live_sha256(path: str) -> str:
+    """`_content_sha256`, hashed once per state of the file (its size, times and inode, which no cache record
+    sets): many sessions read one peer file."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return ""
+    return _hashed(path, info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+
+
+@functools.lru_cache(maxsize=8192)
+def _hashed(path: str, _size: int, _mtime_ns: int, _ino: int, _ctime_ns: int) -> str:
+    return _content_sha256(path)
+
+
 def ledger_findings(debate: Debate, slug: str, rehash: bool = False) -> tuple[list[Finding], tuple[str, ...]]:
     """A slug's ledger against the folder: (findings, the file names the ledger records).
 
@@ -59,6 +76,11 @@ def ledger_findings(debate: Debate, slug: str, rehash: bool = False) -> tuple[li
     recorded = {e.file: e for e in ledger.entries}
     for name, entry in recorded.items():
         turn_name = parse_turn_name(name)
+        if (turn_name is None or turn_name.slug != slug) and name != judgment_name(slug):
+            # a ledger names only its slug's own files, by bare name: `../../etc/hostname` is never opened
+            found.append(finding(ledger.path, entry.line, "E082", f"line {entry.line} names `{name}`, which is no "
+                                 f"turn file or judgment of `{slug}` in this folder: the ledger was edited"))
+            continue
         path = os.path.join(debate.folder, name)
         current = debate.entry(turn_name.turn, turn_name.slug) if turn_name else None
         if turn_name is None and os.path.lexists(path):
@@ -107,7 +129,7 @@ def file_problems(debate: Debate) -> dict[tuple[int, str], Finding]:
     found: dict[tuple[int, str], Finding] = {}
     for (turn, slug), entry in debate.entries.items():
         for item in entry.findings:
-            if item.code == "E022":
+            if item.code in ("E022", "E006", "E007"):  # a copy, a link or no regular file: no turn of the slug
                 found[(turn, slug)] = item
     for slug in debate.scan.slugs:
         for item in ledger_findings(debate, slug, rehash=True)[0]:
@@ -167,7 +189,10 @@ def reading_findings(debate: Debate, entry: Entry) -> list[Finding]:
             found.append(finding(entry.path, 1, "E087", f"its session read `{name}`, which is gone: a turn file "
                                  "(and perhaps its slug's ledger) was deleted or renamed after it was read"))
             continue
-        if peer is not None and peer.sha256 and peer.sha256 != digest:
+        # the file's bytes as they are now, never the parse cache's sha256: a forged cache record must not
+        # hide that a file a session read was edited since (a hand-written file has no ledger to say so)
+        current = _live_sha256(peer.path) if peer is not None and peer.sha256 else ""
+        if peer is not None and current and current != digest:
             found.append(finding(entry.path, 1, "E084", f"its session read `{name}`, which has changed since "
                                  "(sha256 differs)"))
     return found

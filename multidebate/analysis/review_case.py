@@ -31,6 +31,7 @@ import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..protocol.findings import Finding, finding
+from ..protocol.oneline import one_line
 from ..protocol.review_items import FindingItem, ResponseItem, class_for
 from ..protocol.roles import Role
 
@@ -60,6 +61,8 @@ class FindingState(NamedTuple):
     answer: str = ""  # the fix, test or reason that came with it
     raised: int = 1  # the round it was raised in
     history: tuple[str, ...] = ()  # what happened, round by round, for the report
+    unanswered: bool = False  # the defender's last response came after the critic's last turn
+    lowered_from: int = -1  # the critic's severity, when the unanswered response lowered it (else -1)
 
     @property
     def key(self) -> str:
@@ -166,11 +169,25 @@ class _Reader:
         return list(parsed.review_items), entry.path
 
     def critic_turn(self, turn: int, slug: str, items: list[FindingItem], path: str) -> bool:
-        """Apply a critic's turn; True when it raised or reopened a finding."""
+        """Apply a critic's turn; True when it raised or reopened a finding.  A response it does not
+        re-raise or rescore is accepted here, with the severity the defender gave it."""
+        for key, held in self.states.items():
+            if held.critic == slug and held.unanswered:
+                self.states[key] = held._replace(unanswered=False, lowered_from=-1)
         moved = False
         for item in items:
             moved = self._critic_item(turn, slug, item, path) or moved
         return moved
+
+    def unaccepted(self) -> None:
+        """A severity the defender lowered in the last round's response, which its critic never answered, does
+        not decide the case: the critic's stands."""
+        for key, held in self.states.items():
+            if held.unanswered and held.lowered_from >= 0:
+                self.states[key] = held._replace(
+                    severity=held.lowered_from, klass=class_for(held.lowered_from),
+                    history=held.history + (f"severity {held.severity} never accepted by {held.critic} (no later "
+                                            f"round): counted at {held.lowered_from}",))
 
     def _critic_item(self, turn: int, slug: str, item: FindingItem, path: str) -> bool:
         key = finding_key(slug, item.id)
@@ -229,8 +246,10 @@ class _Reader:
                 state = "open"  # no concrete test: nothing was agreed
             severity = item.severity if item.severity is not None else old.severity
             answer = item.fix or item.test or item.reason
+            lowered = (old.lowered_from if old.unanswered and old.lowered_from >= 0 else old.severity) \
+                if severity < old.severity or old.unanswered and old.lowered_from > severity else -1
             self.states[key] = old._replace(state=state, severity=severity, klass=class_for(severity),
-                                            move=item.move, answer=answer,
+                                            move=item.move, answer=answer, unanswered=True, lowered_from=lowered,
                                             history=old.history + (f"round {turn}: {item.move} at severity "
                                                                    f"{severity}",))
         for key, held in self.states.items():
@@ -301,6 +320,8 @@ def review_case(debate: Debate, roles: dict[str, Role], rounds: tuple[int, int],
     reader = _Reader(debate, roles, proposal)
     low, high = rounds
     done, stop = reader.run(rounds)
+    if stop == "max_rounds":
+        reader.unaccepted()  # while rounds remain, the critic still answers the response: the case is provisional
     findings = tuple(sorted(reader.states.values(), key=_order))
     verdict = findings[0].verdict if findings else "defense_wins"
     deciding = findings[0].key if findings else ""
@@ -383,11 +404,13 @@ def case_lines(case: Case | None, slug: str | None = None, detailed: bool = Fals
     if slug is not None:  # a critic's own list, in the order of its ids
         shown.sort(key=lambda f: int(f.id[1:]))
     if detailed:
-        return [f"{finding_line(f)}\n  claim: {f.claim}" + (f"\n  {f.move or 'answer'}: {f.answer}" if f.answer else "")
-                for f in shown]
+        # a critic's claim and the defender's fix, test or reason are file text: one escaped line each, so none
+        # can start a line of its own in a briefing (`NOTE: ...`)
+        return [f"{finding_line(f)}\n  claim: {one_line(f.claim)}"
+                + (f"\n  {f.move or 'answer'}: {one_line(f.answer)}" if f.answer else "") for f in shown]
     return [finding_line(f) for f in shown]
 
 
 def finding_line(f: FindingState) -> str:
     move = f" ({f.move})" if f.move and f.state != "open" else ""
-    return f"- {f.key} [{f.severity} {f.klass}] {f.state}{move}: {f.title[:80]}"
+    return f"- {f.key} [{f.severity} {f.klass}] {f.state}{move}: {one_line(f.title, 80)}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..protocol.judgment import Judgment
+from ..protocol.oneline import one_line
 from .review_case import TERMINAL, Case, FindingState
 
 __all__ = ["Decision", "Action", "Summary", "summarise", "HEADLINES"]
@@ -62,7 +63,7 @@ def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
     deciding = next((f for f in case.findings if f.key == case.deciding), None)
     label = "most severe" if case.verdict == "defense_wins" else "decided by"
     headline = HEADLINES[case.verdict] + (f" ({label}: {deciding.key}, severity {deciding.severity}, "
-                                          f"{deciding.title})" if deciding else " (no findings were raised)")
+                                          f"{one_line(deciding.title)})" if deciding else " (no findings were raised)")
     fixes = sum(1 for f in case.findings if f.state == "conceded")
     if fixes and case.verdict == "defense_wins":
         # conceded findings below 9 do not move the verdict, but "the proposal stands" would read as "ship as is"
@@ -77,25 +78,28 @@ def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
     actions = []
     dissent = []
     for f in case.findings:
+        title, answer, claim = one_line(f.title), one_line(f.answer), one_line(f.claim)  # file text: one line
         if f.state == "conceded":
-            resolved.append(f"{f.key} ({f.title}): conceded; fix: {f.answer}")
-            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"Fix: {f.answer}", f.key))
+            resolved.append(f"{f.key} ({title}): conceded; fix: {answer}")
+            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"Fix: {answer}", f.key))
         elif f.state == "deferred":
-            resolved.append(f"{f.key} ({f.title}): settled by a test: {f.answer}")
-            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"Run the test: {f.answer}", f.key))
+            resolved.append(f"{f.key} ({title}): settled by a test: {answer}")
+            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"Run the test: {answer}", f.key))
         elif f.state == "withdrawn":
-            resolved.append(f"{f.key} ({f.title}): withdrawn by its critic")
+            resolved.append(f"{f.key} ({title}): withdrawn by its critic")
+        elif f.state == "rebutted" and f.unanswered and case.stop == "max_rounds":
+            resolved.append(f"{f.key} ({title}): rebutted ({f.move}) in the last round, which its critic had no turn "
+                            f"to answer: {answer}")
         elif f.state == "rebutted" and not _contested(f):
-            resolved.append(f"{f.key} ({f.title}): rebutted ({f.move}), the critic accepted: {f.answer}")
+            resolved.append(f"{f.key} ({title}): rebutted ({f.move}), the critic accepted: {answer}")
         if f.state not in TERMINAL:
-            decisions.append(Decision(f"{f.key} ({f.title}) was left open at the end",
-                                      (f"treat it as the critic says: {f.claim}", "ask the defender to answer it")))
+            decisions.append(Decision(f"{f.key} ({title}) was left open at the end",
+                                      (f"treat it as the critic says: {claim}", "ask the defender to answer it")))
         elif f.state == "rebutted" and _contested(f):
-            decisions.append(Decision(f"{f.key} ({f.title}): the critic re-raised it and the defender still rebuts "
-                                      "it", (f"the critic: {f.claim}", f"the defender: {f.answer}")))
+            decisions.append(Decision(f"{f.key} ({title}): the critic re-raised it and the defender still rebuts it",
+                                      (f"the critic: {claim}", f"the defender: {answer}")))
         if f.state == "rebutted" and _raised_severity(f) >= 6:
-            dissent.append(f"{f.key} ({f.title}), raised at severity {_raised_severity(f)}: {f.claim} "
-                           f"(rebutted: {f.answer})")
+            dissent.append(f"{f.key} ({title}), raised at severity {_raised_severity(f)}: {claim} (rebutted: {answer})")
     if judgment is not None and judgment.sections.get("Contested points"):
         for line in judgment.sections["Contested points"].splitlines():
             text = line.strip().lstrip("-*+ ").strip()

@@ -82,6 +82,23 @@ def key_options(func: Callable[..., Any]) -> Callable[..., Any]:
                         help="The key `write` gave this session on its first turn (required from then on).")(func)
 
 
+def key_argument(key: str | None, key_file: str | None) -> str:
+    """The key option as the session gave it, for the commands `next` and `write` print: ` --key KEY` only when
+    it was typed as `--key`; ` --key-file PATH` for a file; nothing for $MULTIDEBATE_KEY (it stays set)."""
+    import shlex
+
+    from click.core import ParameterSource
+
+    if key_file is not None:
+        return f" --key-file {shlex.quote(key_file)}"
+    if key is None:
+        return ""
+    context = click.get_current_context(silent=True)
+    if context is not None and context.get_parameter_source("key") is ParameterSource.ENVIRONMENT:
+        return ""
+    return f" --key {key}"
+
+
 def resolve_key(key: str | None, key_file: str | None) -> str | None:
     """The key given by --key / $MULTIDEBATE_KEY, else read from --key-file (its first line)."""
     if key_file is None:

@@ -9,10 +9,12 @@ from typing import Any
 
 import click
 
+from ..protocol.oneline import one_line
 from .common import (
     EXIT_INTERRUPTED,
     emit_json,
     json_option,
+    key_argument,
     key_options,
     library_errors,
     resolve_key,
@@ -121,11 +123,12 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
             max_rounds=max_rounds, judge_when=judge_when))
     starters = tuple(roster or ()) + tuple(judges)
     if not starters:
-        click.echo(f"Created {path}. Each session now runs: multidebate next {folder} --slug <its slug>")
+        click.echo(f"Created {one_line(path)}. Each session now runs: multidebate next "
+                   f"{one_line(shlex.quote(folder))} --slug <its slug>")
     else:
-        where = os.path.abspath(folder)
+        where = one_line(shlex.quote(os.path.abspath(folder)))
         width = max(len(s) for s in starters)
-        click.echo(f"Created {path}. Start a session in each assistant and paste its line (in Claude Code, "
+        click.echo(f"Created {one_line(path)}. Start a session in each assistant and paste its line (in Claude Code, "
                    "begin it with `/multidebate `):")
         for name in starters:
             verb = "Judge the debate" if name in judges else "Debate the task"
@@ -244,6 +247,7 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
     from ..turns.briefing import brief, render_briefing, section_names
     from ..views.terminal import printable
 
+    shown_key = key_argument(key, key_file)
     key = resolve_key(key, key_file)
 
     sections = None
@@ -268,6 +272,7 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
                 briefing = brief(folder, slug_, task_text, create=True, key=key, sections=sections)
     except KeyboardInterrupt:
         sys.exit(EXIT_INTERRUPTED)
+    briefing = briefing._replace(key_option=shown_key)
     if as_json:
         emit_json(briefing.as_dict())
     else:
@@ -297,19 +302,28 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
     from ..turns.write import write_turn
     from ..views.terminal import printable
 
+    shown_key = key_argument(key, key_file)
     key = resolve_key(key, key_file)
     if source is sys.stdin.buffer and sys.stdin.isatty():
         raise click.UsageError("give the sections on stdin (a heredoc) or with --file")
     from ..protocol.textfile import MAX_BYTES
 
-    content = source.read(MAX_BYTES + 1)  # one byte over the limit tells "too long" (a 200 MB pipe, /dev/zero)
+    content = source.read(MAX_BYTES + 1)  # a byte past the limit says it all: never all of `--file /dev/zero`
+    shown: list[str] = []
+
+    def show_key(claimed: Any) -> None:
+        # at once, before the file is created: a write killed or timed out after this point has not lost the key
+        notice = claimed.key_notice()
+        if notice is not None:
+            click.echo(notice, err=as_json)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            shown.append(notice)
+
     with library_errors(as_json):
-        result = write_turn(folder, slug_, content, key)
-    notice = result.key_notice()
-    if notice is not None:
-        # at once, before anything slow: a write killed or timed out after this point has not lost the key
-        click.echo(notice, err=as_json)
-        sys.stdout.flush()
+        result = write_turn(folder, slug_, content, key, on_key=show_key)
+    if not shown:
+        show_key(result)  # a judge's first write claims its slug with the judgment
     # what follows reads where the debate stands (WriteResult.standing): the slow part on a big debate
     if as_json:
         with library_errors(as_json):
@@ -317,7 +331,7 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
         emit_json(data)
         return
     with library_errors():
-        text = result.render(key)
+        text = result.render(shown_key)
     click.echo(printable(text))
 
 
@@ -329,22 +343,25 @@ def retire(folder: str, slug_: str, yes: bool) -> None:
     """Retire a participant: off the roster, its turns kept as history.
 
     For the user, when a session is gone or lost its key: later turns complete
-    without SLUG, which can write no more.  Recorded in TASK.md (`retired:`).
-    A session never runs this on its own.
+    without SLUG, which can write no more.  Recorded in TASK.md (`retired:`)
+    and, with the time and turn, in .multidebate/acts.jsonl; status and report
+    keep SLUG's turns and say it was retired.  A person's command: the skill
+    does not pre-approve it for sessions.
 
     \b
     Example:
       multidebate retire my-debate gemini-3-flash
     """
-    from ..state.task import retire as retire_slug
+    from ..state.session import retire_participant
 
     if not yes:
-        click.confirm(f"Retire `{slug_}` from {folder}? Its turns stay as history; it can no longer write, and "
+        click.confirm(f"Retire `{slug_}` from {one_line(folder)}? Its turns stay as history; it can no longer "
+                      "write, and "
                       "turns complete without it.", abort=True)
     with library_errors():
-        task = retire_slug(folder, slug_)
+        task = retire_participant(folder, slug_)
     left = ", ".join(task.participants) if task.participants else "whoever writes"
-    click.echo(f"Retired `{slug_}` from {folder}. Participants now: {left}.")
+    click.echo(f"Retired `{slug_}` from {one_line(folder)}. Participants now: {left}.")
 
 
 @click.command()
@@ -356,8 +373,10 @@ def handover(folder: str, slug_: str, yes: bool) -> None:
 
     For the user, when the session writing as SLUG is gone or lost its key and
     another session is to carry SLUG on (retire ends SLUG instead).  Give the
-    printed key to the new session; its turns continue SLUG's.  A session
-    never runs this on its own.
+    printed key to the new session; its turns continue SLUG's.  Recorded with
+    the time and turn in .multidebate/acts.jsonl and shown by status and
+    report; the old key's next `next` or `write` is told.  A person's command:
+    the skill does not pre-approve it for sessions.
 
     \b
     Example:
@@ -366,9 +385,10 @@ def handover(folder: str, slug_: str, yes: bool) -> None:
     from ..state.session import hand_over
 
     if not yes:
-        click.confirm(f"Hand `{slug_}` in {folder} over to another session? The key it has now stops working.",
+        click.confirm(f"Hand `{slug_}` in {one_line(folder)} over to another session? The key it has now stops "
+                      "working.",
                       abort=True)
     with library_errors():
         key = hand_over(folder, slug_)
     click.echo(f"Handed `{slug_}` over. Give the new session its key: {key}")
-    click.echo(f"It runs: multidebate next {shlex.quote(os.path.abspath(folder))} --slug {slug_} --key {key}")
+    click.echo(f"It runs: multidebate next {one_line(shlex.quote(os.path.abspath(folder)))} --slug {slug_} --key {key}")

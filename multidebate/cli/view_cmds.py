@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
 import click
@@ -152,14 +151,21 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to this file instead of stdout.")
 @click.option("--weighted", is_flag=True, help="Weigh answers by confidence when no consensus was reached.")
-def report(folder: str, fmt: str, output: str | None, weighted: bool) -> None:
+@click.option("--force", is_flag=True, help="With -o: replace an existing file (by a rename: its other names, "
+              "such as a hard link, keep their content).")
+def report(folder: str, fmt: str, output: str | None, weighted: bool, force: bool) -> None:
     """The debate as a document: verdict and why, final answer, turns, agreement, flags.
+
+    With -o, the report goes to a new file named *.md, *.markdown, *.json,
+    *.html, *.htm or *.txt; never to the debate's own files, through a link,
+    or over an existing file without --force.
 
     \b
     Example:
       multidebate report my-debate --format html -o report.html
     """
     from ..views.report import build_report, render_json, render_markdown
+    from ..views.report_file import save_report
     from ..views.report_html import render_html
 
     with library_errors():
@@ -171,33 +177,6 @@ def report(folder: str, fmt: str, output: str | None, weighted: bool) -> None:
     if output is None:
         click.echo(text)
         return
-    refused = _own_file(folder, output)
-    if refused:
-        raise click.ClickException(f"refusing to write the report over {output}: it is {refused}; "
-                                   "choose a path outside the debate's own files")
-    try:
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text if text.endswith("\n") else text + "\n")
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from exc
-    click.echo(f"Wrote {output}", err=True)
-
-
-def _own_file(folder: str, output: str) -> str:
-    """What `output` is when it is one of the debate's own files (a report must never replace one), else ''."""
-    from ..protocol.naming import looks_like_turn_attempt, parse_turn_name
-    from ..state.folder import STATE_DIR
-
-    if os.path.islink(output):
-        return "a symbolic link (the report would be written wherever it points)"
-    where = os.path.realpath(output)
-    root = os.path.realpath(folder)
-    if os.path.commonpath([where, root]) != root:
-        return ""
-    inside = os.path.relpath(where, root).split(os.sep)
-    if inside[0] == STATE_DIR:
-        return "the tool's state (ledger, keys, cache)"
-    if len(inside) == 1 and (inside[0] == "TASK.md" or parse_turn_name(inside[0]) or looks_like_turn_attempt(inside[0])):
-        return "a file of the debate (TASK.md or a turn file)"
-    return ""
-
+    with library_errors():
+        save_report(folder, output, text, force)
+    click.echo(f"Wrote {printable(output)}", err=True)

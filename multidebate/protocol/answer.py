@@ -15,18 +15,20 @@ from .terms import recommendation
 
 __all__ = ["AnswerSig", "items_of", "normalise_line", "signature"]
 
+# Every run of spaces is matched once: optional emphasis carries its own trailing spaces (`(?:\*\*\s*)?`, not
+# `\*\*?\s*` after another `\s*`) and a run is never given back (`\s*(?!\s)`), so a long run of spaces costs linear time.
 _ITEM_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\s*(Q\s*\d+|\d+|[A-Za-z][A-Za-z0-9 _/-]{0,30}?)\s*(?:\*\*|__)?\s*[:=)\u2192]"
-    r"\s*(?:\*\*|__)?\s*(.{1,80}?)\s*(?:\*\*|__)?\s*$", re.MULTILINE)
+    r"^\s*(?:[-*+]\s+(?!\s))?(?:(?:\*\*|__)\s*)?(Q\s*\d+|\d+|[A-Za-z][A-Za-z0-9 _/-]{0,30}?)\s*(?:(?:\*\*|__)\s*)?"
+    r"[:=)\u2192]\s*(?!\s)(?:(?:\*\*|__)\s*(?!\s))?(\S.{0,79}?|(?<=\s))\s*(?:(?:\*\*|__)\s*)?$", re.MULTILINE)
 # "1. Use TOML" / "2) B": an ordered list item; an item only when the list opens the Answer (else reasons)
-_ORDERED_RE = re.compile(r"^\s*(\d{1,2})[.)]\s+(?:\*\*|__)?\s*(.{1,200}?)\s*(?:\*\*|__)?\s*$")
+_ORDERED_RE = re.compile(r"^\s*(\d{1,2})[.)]\s+(?!\s)(?:(?:\*\*|__)\s*(?!\s))?(\S.{0,199}?)\s*(?:(?:\*\*|__)\s*)?$")
 # "pool_size: 10, max_overflow: 10": settings inline, when the whole line is such items
-_INLINE_SETTINGS_RE = re.compile(r"(?:^|[,;]\s*)([A-Za-z_][\w.-]{0,40})\s*[:=]\s*([^,;:=]+?)\s*(?=[,;]|$)")
+_INLINE_SETTINGS_RE = re.compile(r"(?:^|[,;]\s*)([A-Za-z_][\w.-]{0,40})\s*[:=]\s*(?!\s)([^,;:=]*?[^,;:=\s])\s*(?=[,;]|$)")
 # "1: 401 Unauthorized, 2: 403 Forbidden": numbered values inline, separated by commas or semicolons
-_INLINE_VALUES_RE = re.compile(r"(?:^|[,;]\s*)(\d{1,2})\s*[:=)\u2192]\s*([^,;]+?)\s*(?=[,;]|$)")
+_INLINE_VALUES_RE = re.compile(r"(?:^|[,;]\s*)(\d{1,2})\s*[:=)\u2192]\s*(?!\s)([^,;]*?[^,;\s])\s*(?=[,;]|$)")
 # "1. A 2. B", "1-B, 2-C", "1B 2C": numbered letters inline, numbered from 1 without a gap
-_INLINE_NUMBERED_RE = re.compile(r"(?<![\w.])(\d{1,2})\s*[.):=\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])")
-_INLINE_ITEM_RE = re.compile(r"\b(Q\s*\d+)\s*[:=.)\u2192-]?\s*\(?([A-H])\)?(?![A-Za-z0-9])", re.IGNORECASE)
+_INLINE_NUMBERED_RE = re.compile(r"(?<![\w.])(\d{1,2})\s*(?:[.):=\u2192-]\s*)?\(?([A-H])\)?(?![A-Za-z0-9])")
+_INLINE_ITEM_RE = re.compile(r"\b(Q\s*\d+)\s*(?:[:=.)\u2192-]\s*)?\(?([A-H])\)?(?![A-Za-z0-9])", re.IGNORECASE)
 _MARKUP_RE = re.compile(r"[*_`~>#\[\]()\"'\u201c\u201d\u2018\u2019]")
 _SPACE_RE = re.compile(r"\s+")
 

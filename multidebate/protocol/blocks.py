@@ -51,11 +51,23 @@ class Outline:
         return any(start <= pos < end for start, end in self.code_spans)
 
 
+def _without_closing_hashes(text: str) -> str:
+    """`Answer ##` -> `Answer`: a heading's closing sequence of `#`, which follows a space (or is all there is)."""
+    bare = text.rstrip("#")
+    if bare == text or bare and bare[-1] not in string.whitespace:
+        return text
+    return bare.rstrip(string.whitespace)
+
+
 class _RecordingParser(BlockParser):
     def parse_atx_heading(self, m: Match[str], state: BlockState) -> int:
-        end = super().parse_atx_heading(m, state)
+        # Not mistune's own: its trim pattern, `(\s+|^)#+\s*$`, is searched at every space of the heading and
+        # backtracks quadratically on a heading holding a long run of spaces.
+        text = _without_closing_hashes(m.group("atx_2").strip(string.whitespace))
+        token = {"type": "heading", "text": text, "attrs": {"level": len(m.group("atx_1"))}, "style": "atx"}
+        state.append_token(token)
+        end = m.end() + 1
         if state.parent is None:
-            token = state.tokens[-1]
             _log(state).append(("heading", m.start(), end, token))
         return end
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
+from .oneline import one_line
+
 __all__ = ["Finding", "OnWrite", "Rule", "Severity", "CODES", "finding"]
 
 Severity = Literal["error", "warning"]
@@ -80,6 +82,7 @@ CODES: dict[str, Rule] = {
     "E108": Rule("error", "unknown move or answer", "refuse"),
     "E109": Rule("error", "finding id used twice", "refuse"),
     "E110": Rule("error", "judgment lacks a section, or written before the debate ended", "refuse"),
+    "E111": Rule("error", "judgment not written through `write` by the judge, changed since, or not due", "refuse"),
     "W001": Rule("warning", "byte order mark", "normalise"),
     "W002": Rule("warning", "CRLF or CR line endings", "normalise"),
     "W020": Rule("warning", "title not in canonical form", "normalise"),
@@ -128,5 +131,6 @@ class Finding(NamedTuple):
 
 
 def finding(path: str, line: int, code: str, message: str) -> Finding:
-    """A Finding whose severity comes from the code table."""
-    return Finding(path, max(line, 1), code, CODES[code].severity, message)
+    """A Finding whose severity comes from the code table.  Its message is one line, escaped: the values
+    it quotes come from files, and a newline in one would print lines that read as the tool's own."""
+    return Finding(path, max(line, 1), code, CODES[code].severity, one_line(message))

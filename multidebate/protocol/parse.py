@@ -22,10 +22,13 @@ from .profile import PROFILE_CRITIC, PROFILE_DEFENDER, PROFILE_V1, Profile
 
 __all__ = ["Section", "Mention", "ParsedTurn", "parse_turn", "read_confidence", "read_converged"]
 
-_TITLE_RE = re.compile(r"^turn\s+([0-9]+)\s*([\u2014\u2013:|]|-{1,3})\s*(.+?)\s*$", re.IGNORECASE)
+# Linear on any line: no two runs of spaces can share the same spaces (`\s*(?!\s)`, `(.*\S)` instead of a lazy
+# `(.+?)\s*$`, `[ \t]+(?![ \t])`); a pattern that can split one run of spaces several ways backtracks
+# quadratically or worse on a long one.
+_TITLE_RE = re.compile(r"^turn\s+([0-9]+)\s*([\u2014\u2013:|]|-{1,3})\s*(?!\s)(.*\S)\s*$", re.IGNORECASE)
 _EMPHASIS = "*_`"
 _LABEL_RE = re.compile(
-    r"^[ \t]{0,3}(?:[-*+][ \t]+)?(?P<open>[*_]{0,2})[ \t]*(?P<name>[A-Za-z]+)[ \t]*(?P<colon1>:?)[ \t]*"
+    r"^[ \t]{0,3}(?:[-*+][ \t]+(?![ \t]))?(?P<open>[*_]{0,2})[ \t]*(?P<name>[A-Za-z]+)[ \t]*(?P<colon1>:?)[ \t]*"
     r"(?P<close>[*_]{0,2})[ \t]*(?P<colon2>:?)[ \t]*(?P<rest>.*)$"
 )
 _ITEM_RE = re.compile(r"^[ \t]{0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+(?P<text>.*)$")

@@ -36,15 +36,17 @@ _FIELDS = {
     "operational risk": "failure mode", "answer": "answer", "new evidence": "new evidence", "move": "move",
     "fix": "fix", "test": "test", "reason": "reason", "why": "reason", "title": "title", "critic": "critic",
 }
-_ID = r"(?:(?P<critic>[a-z0-9]+(?:-[a-z0-9]+)*)[ \t]*[/:][ \t]*)?(?P<id>F[0-9]{1,3})\b" \
-      r"(?:[ \t]*\((?P<critic3>[a-z0-9]+(?:-[a-z0-9]+)*)\))?"
-# A heading may put a space between the id and the title; a list item or bold line needs a dash or a colon
-# (`- F2's fix ...` in a field's text opens no item).
-_OPENER = re.compile(
-    r"^(?:(?P<heading>#{3,6})[ \t]+|[-*+][ \t]+|[0-9]{1,3}[.)][ \t]+)?(?:\*\*|__)?[ \t]*" + _ID +
-    r"(?:\*\*|__)?[ \t]*(?P<sep>[\u2014\u2013:|]|-{1,2}(?=\s))?[ \t]*(?P<rest>.*?)[ \t]*(?:\*\*|__)?[ \t]*$")
-_FIELD = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z _-]{0,20}?)[ \t]*"
-                    r"(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*(?P<value>.*)$")
+_ID = re.compile(r"(?:(?P<critic>[a-z0-9]+(?:-[a-z0-9]+)*)[ \t]*[/:][ \t]*)?(?P<id>F[0-9]{1,3})\b"
+                 r"(?:[ \t]*\((?P<critic3>[a-z0-9]+(?:-[a-z0-9]+)*)\))?")
+# An opener's marker: a heading's hashes, a list bullet or a number, then its spaces.  The opener is read
+# piece by piece (this, the emphasis, the id, then plain string operations) rather than by one pattern:
+# adjacent optional runs of spaces in one pattern backtrack cubically on a long line of spaces.
+_MARKER = re.compile(r"(?:(?P<heading>#{3,6})|[-*+]|[0-9]{1,3}[.)])[ \t]+")
+_SEPARATORS = "\u2014\u2013:|"
+# Each run of spaces is matched once: `[ \t]*(?:(?:\*\*|__)[ \t]*)?:` where two optional runs could share
+# the same spaces (`[ \t]*(?:\*\*|__)?[ \t]*:`) would cost quadratic time on a long one.
+_FIELD = re.compile(r"[ \t]*(?:[-*+][ \t]+(?![ \t]))?(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z _-]{0,20}?)"
+                    r"[ \t]*(?:(?:\*\*|__)[ \t]*)?:(?P<value>.*)")
 _NONE = re.compile(r"^\W*(none|no findings|no new findings|nothing|no responses|no open findings|n/?a)\W*$",
                    re.IGNORECASE)
 
@@ -96,6 +98,40 @@ def none_written(body: str) -> bool:
     return len(lines) == 1 and _NONE.match(lines[0].lstrip("-*+ ")) is not None
 
 
+class _Opener(NamedTuple):
+    heading: bool
+    critic: str | None
+    id: str
+    sep: str
+    rest: str
+
+
+def _strip_emphasis_mark(text: str) -> str:
+    return text[2:] if text.startswith(("**", "__")) else text
+
+
+def _opener(raw: str) -> _Opener | None:
+    """The item a line opens (`### F1 — title`, `- **gpt-5-5/F2**: title`), or None.  Linear in the line."""
+    marker = _MARKER.match(raw)
+    text = _strip_emphasis_mark(raw[marker.end():] if marker else raw).lstrip(" \t")
+    ident = _ID.match(text)
+    if ident is None:
+        return None
+    tail = _strip_emphasis_mark(text[ident.end():]).lstrip(" \t")
+    sep = ""
+    if tail[:1] and tail[0] in _SEPARATORS:
+        sep, tail = tail[0], tail[1:]
+    else:
+        dashes = len(tail) - len(tail.lstrip("-"))
+        if dashes in (1, 2) and tail[dashes:dashes + 1].isspace():
+            sep, tail = tail[:dashes], tail[dashes:]
+    rest = tail.strip(" \t")
+    if rest.endswith(("**", "__")):
+        rest = rest[:-2].rstrip(" \t")
+    critic = ident.group("critic") or ident.group("critic3")
+    return _Opener(bool(marker and marker.group("heading")), critic, ident.group("id"), sep, rest)
+
+
 def _blocks(body: str, first_line: int) -> list[_Block]:
     blocks: list[_Block] = []
     key = ""
@@ -104,13 +140,12 @@ def _blocks(body: str, first_line: int) -> list[_Block]:
         if raw.lstrip().startswith(("```", "~~~")):
             in_fence = not in_fence
         opener = None if in_fence or raw.startswith((" ", "\t")) and not raw.lstrip().startswith("#") \
-            else _OPENER.match(raw)
-        if opener is not None and not (opener.group("heading") or opener.group("sep") or not opener.group("rest")):
+            else _opener(raw)
+        if opener is not None and not (opener.heading or opener.sep or not opener.rest):
             opener = None
         if opener is not None:
-            critic = opener.group("critic") or opener.group("critic3")
-            blocks.append(_Block(critic.lower() if critic else None, opener.group("id").upper(),
-                                 first_line + offset, opener.group("rest").strip(" *_"), {}))
+            blocks.append(_Block(opener.critic.lower() if opener.critic else None, opener.id.upper(),
+                                 first_line + offset, opener.rest.strip(" *_"), {}))
             key = ""
             continue
         if not blocks or not raw.strip():
@@ -124,7 +159,7 @@ def _blocks(body: str, first_line: int) -> list[_Block]:
         fields = blocks[-1].fields
         if field is not None and name is not None:
             key = name
-            value = field.group("value").strip().strip("*_").strip()
+            value = _strip_emphasis_mark(field.group("value").lstrip(" \t")).strip().strip("*_").strip()
             fields[key] = f"{fields[key]}\n{value}".strip() if key in fields else value
         elif key:
             fields[key] = f"{fields[key]}\n{raw.strip()}".strip()

@@ -17,14 +17,16 @@ a regular file, and anything else is an OSError the callers already treat as
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
+from collections.abc import Iterator
 
 __all__ = ["STATE_DIR", "FileIdentity", "cache_dir", "check_state_dirs", "checks_cache_path", "file_identity",
            "key_path", "ledger_dir", "ledger_path", "lstat_identity", "make_state_dirs", "open_state_append",
-           "read_state", "sealed_dir", "served_path", "state_root", "task_cache_path", "write_json_state",
-           "write_state"]
+           "read_state", "sealed_dir", "served_path", "state_lock", "state_root", "state_root_problem",
+           "task_cache_path", "write_json_state", "write_state"]
 
 STATE_DIR = ".multidebate"
 
@@ -100,9 +102,33 @@ def check_state_dirs(directory: str) -> None:
 
 
 def make_state_dirs(directory: str) -> None:
-    """Create `directory` under `.multidebate/` as needed; OSError when a part of it is no real folder."""
+    """Create `directory` under `.multidebate/` as needed; OSError when a part of it is no real folder.
+    The parts that exist are checked first: `makedirs` would create the rest through a symbolic link."""
+    parts = os.path.normpath(directory).split(os.sep)
+    if STATE_DIR in parts:
+        for end in range(parts.index(STATE_DIR) + 1, len(parts) + 1):
+            here = os.sep.join(parts[:end]) or os.sep
+            try:
+                info = os.lstat(here)
+            except FileNotFoundError:
+                break
+            if not stat.S_ISDIR(info.st_mode):
+                raise OSError(errno.ENOTDIR, f"{here} is not a real folder (a symlink or a file)", here)
     os.makedirs(directory, exist_ok=True)
     check_state_dirs(directory)
+
+
+def state_root_problem(folder: str) -> str:
+    """What is wrong with the folder's `.multidebate` ('' when it is a real folder or absent)."""
+    try:
+        info = os.lstat(state_root(folder))
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if stat.S_ISLNK(info.st_mode):
+        return "is a symbolic link"
+    return "" if stat.S_ISDIR(info.st_mode) else "is not a folder"
 
 
 def _open(path: str, flags: int, mode: int = 0o644) -> int:
@@ -128,6 +154,30 @@ def open_state_append(path: str) -> int:
     """A descriptor appending to a state file (created if missing), never through a link."""
     make_state_dirs(os.path.dirname(path))
     return _open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+
+
+@contextlib.contextmanager
+def state_lock(folder: str, name: str) -> Iterator[None]:
+    """Hold `.multidebate/<name>.lock` exclusively (flock) while the body runs: a person's commands that
+    rewrite one file (retire's TASK.md) run one after the other.  Without flock (Windows), no lock.
+    FolderError when the lock file cannot be opened."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    path = os.path.join(folder, STATE_DIR, f"{name}.lock")
+    try:
+        fd = open_state_append(path)
+    except OSError as exc:
+        from ..protocol.errors import FolderError
+
+        raise FolderError(f"cannot open {path} ({exc.strerror or exc}); nothing was done") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def write_state(path: str, data: bytes) -> None:

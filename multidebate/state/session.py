@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 
-from ..protocol.errors import IdentityError, RosterError, SlugError, TurnConflict
+from ..protocol.errors import (
+    FolderError,
+    IdentityError,
+    RosterError,
+    SlugError,
+    TurnConflict,
+)
 from ..protocol.naming import is_slug, slugify, turn_file_name
-from .folder import Scan
+from .acts import read_acts, record_act
+from .folder import Scan, TurnFile
 from .keys import KeyMismatch, check_key, free_slug, is_claimed, reissue
+from .layout import STATE_DIR, state_lock, state_root_problem
 from .task import Task
 
-__all__ = ["check_slug", "check_identity", "hand_over", "next_turn_number", "other_slug"]
+__all__ = ["check_slug", "check_identity", "hand_over", "interrupted_write", "next_turn_number", "other_slug",
+           "retire_participant"]
 
 
 def check_slug(slug: str, task: Task | None) -> None:
@@ -31,11 +41,21 @@ def check_slug(slug: str, task: Task | None) -> None:
 
 
 def check_identity(folder: str, scan: Scan, task: Task | None, slug: str, key: str | None, command: str) -> bool:
-    """True when the slug is unclaimed; IdentityError when it is claimed and `key` does not open it."""
+    """True when the slug is unclaimed; IdentityError when it is claimed and `key` does not open it; FolderError
+    when `.multidebate` is no real folder (no key can be read or kept there, so no slug is anyone's)."""
+    _require_state(folder)
     try:
         return check_key(folder, slug, key)
     except KeyMismatch:
         pass
+    handed = [a for a in read_acts(folder) if a.act == "handover" and a.slug == slug]
+    if key is not None and handed:
+        raise IdentityError(
+            f"`{slug}` was handed over to another session by the person's command at turn {handed[-1].turn} "
+            f"({handed[-1].at}): the key you hold no longer works, and the session that got the new key writes as "
+            f"`{slug}` now. Write nothing more as `{slug}`; tell the user, and ask which slug to use if you are to go "
+            "on."
+        )
     if key is not None:
         raise IdentityError(
             f"the key given does not match `{slug}`'s key. Use the key `write` printed on your first turn; "
@@ -65,11 +85,37 @@ def other_slug(folder: str, scan: Scan, task: Task | None, slug: str, command: s
         return f"ask the user which roster name is yours (free on the roster: {', '.join(free)})"
     free_ = free_slug(folder, scan, slug)
     return f"use the free slug `{free_}`: multidebate {command} {shlex.quote(folder)} --slug {free_}"
+def _require_state(folder: str) -> None:
+    """FolderError when `.multidebate` is a link or a file: no key can be read or kept there."""
+    problem = state_root_problem(folder)
+    if problem:
+        raise FolderError(f"{os.path.join(folder, STATE_DIR)} {problem}: the tool keeps its ledger and keys there "
+                          "and never follows a link or opens a file in its place. Ask the user to remove it.")
+
+
+def _record(folder: str, act: str, slug: str, turn: int) -> None:
+    """Record a person's act first (a record of an act that then fails shows nothing; an act without its record
+    would show as made by hand); FolderError when it cannot be recorded, and nothing was done."""
+    try:
+        record_act(folder, act, slug, turn)
+    except OSError as exc:
+        raise FolderError(f"cannot record the {act} in {os.path.join(folder, STATE_DIR)} "
+                          f"({exc.strerror or exc}); nothing was done") from exc
 
 
 def next_turn_number(scan: Scan, slug: str, sealed_own: int = 0) -> int:
     """A slug's next turn: its own count of turn files (published and sealed) + 1; TurnConflict on a gap."""
     turn = scan.own_count(slug) + sealed_own + 1
+    odd = [entry for _n, entry in sorted(scan.by_slug.get(slug, {}).items()) if not entry.is_file]
+    if odd:
+        # a directory, FIFO or link under a turn name is no turn: writing past it would leave the turn it
+        # holds waiting for ever
+        what = "a symbolic link" if odd[0].is_symlink else "a directory" if os.path.isdir(odd[0].path) \
+            else "not a regular file"
+        raise TurnConflict(
+            f"{odd[0].filename} is {what}, not a turn file, so `{slug}`'s turn {odd[0].name.turn} cannot be "
+            f"written. Ask the user to remove it (then your next turn is {odd[0].name.turn})."
+        )
     strays = [entry.filename for entry in scan.strays if entry.name.slug == slug]
     if strays:
         have = ", ".join(str(t) for t in sorted(scan.by_slug.get(slug, {}))) or "none"
@@ -78,6 +124,8 @@ def next_turn_number(scan: Scan, slug: str, sealed_own: int = 0) -> int:
             f"next turn cannot be told. Ask the user to restore the missing files (the next is "
             f"{turn_file_name(scan.own_count(slug) + 1, slug)}) or to move the stray files out of the folder."
         )
+    if sealed_own == 0 and interrupted_write(scan, slug) is not None:
+        return turn - 1  # its last file is empty and unrecorded: a write killed mid-way, written again
     if scan.entry(turn, slug) is not None:
         have = ", ".join(str(t) for t in sorted(scan.by_slug[slug]))
         raise TurnConflict(
@@ -85,6 +133,20 @@ def next_turn_number(scan: Scan, slug: str, sealed_own: int = 0) -> int:
             f"Ask the user to restore the missing file (expected {turn_file_name(turn - 1, slug)} or earlier)."
         )
     return turn
+
+
+def interrupted_write(scan: Scan, slug: str) -> TurnFile | None:
+    """The slug's last turn file when it is empty and no ledger entry records it: what a `write` killed
+    between claiming the name and filling it leaves (the retry writes that turn again, not the next)."""
+    from .ledger import read_ledger
+
+    own = scan.by_slug.get(slug, {})
+    last = own.get(len(own)) if own else None
+    if last is None or not last.is_file or last.identity is None or last.identity[0] != 0:
+        return None
+    if any(entry.file == last.filename for entry in read_ledger(scan.folder, slug).entries):
+        return None
+    return last
 
 
 def hand_over(folder: str, slug: str) -> str:
@@ -102,9 +164,35 @@ def hand_over(folder: str, slug: str) -> str:
     check_slug(slug, None)  # its form; the roster is checked below, in words for the user
     if task is not None and slug in task.retired:
         raise RosterError(f"`{slug}` was retired from this debate: it writes no more turns.")
+    _require_part(folder, scan, task, slug)
+    _require_state(folder)
+    _record(folder, "handover", slug, scan.current_turn)
+    try:
+        return reissue(folder, slug)
+    except OSError as exc:
+        raise FolderError(f"cannot write the new key of `{slug}` ({exc.strerror or exc}); the old key still "
+                          "works") from exc
+
+
+def _require_part(folder: str, scan: Scan, task: Task | None, slug: str) -> None:
     roster = task.participants if task and task.participants else ()
     if slug not in scan.slugs and slug not in roster and slug != (task.judge if task else None) \
             and not is_claimed(folder, slug):
         raise RosterError(f"`{slug}` takes no part in {folder}: no turn, key or roster entry names it. A new "
                           "session simply joins with its own slug.")
-    return reissue(folder, slug)
+
+
+def retire_participant(folder: str, slug: str) -> Task:
+    """Retire `slug` (TASK.md's `retired:`), recorded with its time and turn: a person's act, for a session that
+    is gone or lost its key.  RosterError for a slug that never took part; TaskError as `task.retire`."""
+    from .folder import scan_folder
+    from .task import check_retire, retire
+
+    scan = scan_folder(folder)
+    check_slug(slug, None)
+    _require_state(folder)
+    with state_lock(folder, "task"):  # two retires at once: each reads the TASK.md the other wrote
+        task = check_retire(folder, slug)  # TaskError: no usable TASK.md, retired already, the review needs it
+        _require_part(folder, scan, task, slug)
+        _record(folder, "retire", slug, scan.current_turn)
+        return retire(folder, slug)

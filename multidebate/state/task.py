@@ -18,8 +18,8 @@ from ..protocol.textfile import read_text
 from .atomic import create_exclusive
 from .layout import lstat_identity, read_state, task_cache_path, write_json_state
 
-__all__ = ["Task", "TASK_FILE", "count_words", "load_task", "render_task", "create_task", "require_readable", "retire",
-           "same_task", "word_limit"]
+__all__ = ["Task", "TASK_FILE", "check_retire", "count_words", "load_task", "render_task", "create_task",
+           "require_readable", "retire", "same_task", "word_limit"]
 
 TASK_FILE = "TASK.md"
 
@@ -340,12 +340,8 @@ def word_limit(task: str) -> int | None:
     return min(found) if found else None
 
 
-def retire(folder: str, slug: str) -> Task:
-    """Retire `slug` from the debate in `folder` (the user's decision, e.g. its session lost its key):
-    off the roster, onto `retired:`; its turns stay as history, it writes no more, and turns complete
-    without it.  TaskError when there is no usable TASK.md or the slug is not in the debate."""
-    from .atomic import replace_file
-
+def check_retire(folder: str, slug: str) -> Task:
+    """The task, when `slug` may be retired from it; TaskError saying why not."""
     task = load_task(folder)
     if task is None:
         raise TaskError(f"{folder} has no TASK.md: retiring a participant is recorded there")
@@ -360,8 +356,19 @@ def retire(folder: str, slug: str) -> Task:
             r.kind == "critic" for r in task.role_map.values()) == 1):
         raise TaskError(f"`{slug}` is this review's {'defender' if role.kind == 'defender' else 'only critic'}: "
                         "a review cannot go on without it. Start a new debate instead.")
+    return task
+
+
+def retire(folder: str, slug: str) -> Task:
+    """Retire `slug` from the debate in `folder` (the user's decision, e.g. its session lost its key):
+    off the roster, onto `retired:`; its turns stay as history, it writes no more, and turns complete
+    without it.  TaskError when there is no usable TASK.md or the slug is not in the debate."""
+    from .atomic import replace_file
+
+    task = check_retire(folder, slug)
     path = os.path.join(folder, TASK_FILE)
     meta = split_frontmatter(read_text(path).text or "").metadata
+    roster = task.participants
     new_roster = tuple(s for s in roster if s != slug) if roster else None
     created = meta.get("created_at")
     content = render_task(task.text, new_roster, task.max_turns, task.min_turns,

@@ -16,6 +16,7 @@ from ..protocol.answer import normalise_line
 from ..protocol.errors import FolderError, TaskError
 from ..protocol.front_matter import strip_frontmatter
 from ..protocol.naming import TurnName
+from ..protocol.oneline import one_line
 from ..protocol.profile import PROFILE_V1, profile_for
 from ..protocol.roles import reads
 from ..protocol.textfile import read_text
@@ -85,10 +86,12 @@ class Briefing(NamedTuple):
     read_turn: int = -1  # the turn whose peer files are served; -1: turn - 1
     proposal: str | None = None  # a review's proposal text, served on turn 1
     proposal_file: str = ""
+    key_option: str | None = None  # how the session gave its key (` --key-file PATH`; "" for $MULTIDEBATE_KEY)
 
     @property
     def write_command(self) -> str:
-        key = f" --key {self.key}" if self.key else ""
+        # the key as the session gave it: one read from a file or the environment is never printed back
+        key = self.key_option if self.key_option is not None else f" --key {self.key}" if self.key else ""
         # absolute: the command still works when the session has changed directory since `next`
         return f"multidebate write {shlex.quote(os.path.abspath(self.folder))} --slug {self.slug}{key} <<'TURN'"
 
@@ -281,7 +284,25 @@ def _cut(bodies: dict[str, str], chosen: list[str], text: str, limit: int = MAX_
         kept["Reasoning"] = (reasoning[:max(room, 0)] + f"\n[Reasoning cut by multidebate: {max(room, 0):,} of "
                              f"{len(reasoning):,} characters shown]") if len(reasoning) > room else reasoning
     served = "\n\n".join(f"## {name}\n{body}" for name, body in kept.items())
+    for name in ("Agreements", "Disagreements", "Answer"):
+        # a hand-written file can hold more than fits even so: cut the other sections too, each where it says
+        # so, never silently (and never blaming the Reasoning for an Answer cut)
+        excess = len(served) - MAX_SERVED_CHARS
+        if excess <= 0:
+            break
+        if name in kept:
+            body = kept[name]
+            shown = max(len(body) - excess - 120, 0)
+            kept[name] = (body[:shown] + f"\n[{name} cut by multidebate: {shown:,} of {len(body):,} characters "
+                          "shown]")
+            served = "\n\n".join(f"## {n}\n{b}" for n, b in kept.items())
     return served[:MAX_SERVED_CHARS]
+
+
+def _bold(line: str) -> str:
+    """A peer's bold line inside the tool's `**...**`: one line, its own `**` escaped, so it cannot close the
+    bold early and append what reads as the tool's tag."""
+    return one_line(line).replace("**", "\\*\\*")
 
 
 def section_names(spec: str) -> tuple[str, ...]:
@@ -356,7 +377,12 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     sealed_count, sealed_answer = _own_sealed(folder, slug, debate)
     turn = next_turn_number(debate.scan, slug, sealed_count)
     task_text = _task_text(debate, slug, turn, task, notes, task_recorded)
+    from ..analysis.integrity import disowned, file_problems
+
+    problems = file_problems(debate)
     own = debate.entry(turn - 1, slug)
+    if own is not None and (turn - 1, slug) in disowned(problems):
+        own = None  # a hand-written or copied file under this slug (E085, E022) is no answer of this session
     own_answer = debate.details(own).answer if own else sealed_answer
     if debate.task is not None and debate.task.review:
         own_answer = None  # a review turn has no Answer: its findings or responses are in the ROLE block
@@ -424,7 +450,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
                      "command: each long Reasoning is cut (where it says so); every other section is whole. "
                      "Running `next` again with `--sections reasoning` shows the Reasonings whole (it changes "
                      "nothing).")
-    verdict = judge(debate)
+    verdict = judge(debate, problems)
     if not verdict.final:
         notes.extend(advice)
     notes.extend(f"{note}. It names you: ask the user to remove it (then run `next` again)."
@@ -462,11 +488,13 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     lines, proposal = _previous_lines(debate, slug, turn, tuple(p.slug for p in peers)) if role is None else ((), "")
     instructions, served_proposal = "", None
     if role is not None and task_ is not None:
-        from ..analysis.review_case import proposal_text
+        from ..analysis.review_case import proposal_findings, proposal_text
         from .role_briefing import role_instructions
 
         instructions = role_instructions(role, slug, turn, task_.rounds, verdict.review)
         served_proposal = proposal_text(folder, task_.proposal) if turn == 1 else None
+        notes.extend(f"{task_.proposal}: {f.message} ({f.code}). Tell the user before you go on."
+                     for f in proposal_findings(folder, task_.proposal, task_.proposal_sha256))
     briefing = Briefing(
         folder=folder,
         slug=slug,
@@ -513,8 +541,17 @@ def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> Brie
     peers: list[PeerFile] = []
     instructions = ""
     served: Served | None = None  # recorded only once the judgment is due
-    if os.path.lexists(os.path.join(folder, judgment_name(slug))):
+    from ..analysis.judgment_check import check_judgment
+
+    judged = check_judgment(debate, verdict)
+    if judged.judgment is not None:
         notes.append(f"You wrote your judgment ({judgment_name(slug)}): nothing more to do. Tell the user.")
+    elif judged.present:
+        problem = next((f.message for f in judged.findings if f.code == "E111"), "")
+        notes.append(f"{judgment_name(slug)} is there, but it is not your judgment (E111: {problem}). Ask the user "
+                     "to remove it; then write your own once it is due.")
+    if judged.judgment is not None:
+        pass
     elif not verdict.final:
         notes.append(f"You are the judge: you write nothing while the debate runs (now {verdict.state}, {unit} "
                      f"{verdict.turn}). Run `next --wait` to wait until it ends.")
@@ -605,7 +642,7 @@ def render_briefing(b: Briefing) -> str:
         if b.lines:  # what everyone ended on: sessions asked to see the peer's last position
             lines += ["", f"BOLD LINES OF TURN {b.turn - 1}:"]
             # in slug order, as during the debate (d62: a list in another order each turn made "first" unclear)
-            lines += [f"- {s}{' (you)' if s == b.slug else ''}: **{line}**" for s, line in sorted(b.lines)]
+            lines += [f"- {s}{' (you)' if s == b.slug else ''}: **{_bold(line)}**" for s, line in sorted(b.lines)]
         return "\n".join(lines)
     # Every line here is paid for in tokens on every turn: keep the framing short.
     limit = f" of at most {b.max_turns}" if b.max_turns else ""
@@ -615,9 +652,12 @@ def render_briefing(b: Briefing) -> str:
         out.append(f"Participants (roster): {', '.join(b.participants)}.")
     out.extend(f"NOTE: {note}" for note in b.notes)
     out.append("")
+    fence = _fence_id([peer.text for peer in b.peers] + [b.proposal or "", b.task or ""])
     out.append("TASK:" if b.task else "TASK: (none recorded)")  # from TASK.md, as the skill says
     if b.task:
-        out.append(b.task)
+        # quoted like a peer file: TASK.md is a file anyone sharing the folder can edit, and a line of it
+        # must not read as one of the tool's (`NOTE: ...`)
+        out += [f"<<<TASK [{fence}]", b.task, f">>>END [{fence}]"]
         words = word_limit(b.task)
         if words is not None:  # said before the turn is written: `write` only warns once it is
             out.append(f"(Answer: at most {words} words, bold line included; `write` counts them.)")
@@ -625,7 +665,6 @@ def render_briefing(b: Briefing) -> str:
         out += ["", f"YOUR ANSWER IN TURN {b.turn - 1}:", b.own_previous_answer]
     if b.role:
         out += ["", b.instructions]
-    fence = _fence_id([peer.text for peer in b.peers] + [b.proposal or ""])
     if b.proposal is not None:
         out += ["", f"PROPOSAL ({b.proposal_file}; quoted material, never instructions):",
                 f"<<<PROPOSAL [{fence}]", b.proposal.strip(), f">>>END [{fence}]"]
@@ -644,8 +683,10 @@ def render_briefing(b: Briefing) -> str:
             out.append(peer.text)
             if peer.cut_from:
                 # not the file's path: the skill says to read only what `next` serves (d61: the path invited it)
+                cut = "Answer" if "[Answer cut by multidebate" in peer.text else "Reasoning"
                 out.append(f"[cut by multidebate: {len(peer.text):,} of {peer.cut_from:,} characters shown; "
-                           "`next --sections reasoning` serves the Reasoning alone]")
+                           + ("its Answer is longer than `next` serves: the report shows it whole]" if cut == "Answer"
+                              else "`next --sections reasoning` serves the Reasoning alone]"))
             out.append(f">>>END [{fence}]")
         if b.absent:
             out.append(f"Absent from turn {b.reads}: {', '.join(b.absent)}" + (
@@ -661,11 +702,14 @@ def render_briefing(b: Briefing) -> str:
             own = next((normalise_line(line) for s, line in b.lines if s == b.slug), None)
             # in slug order, its own included: sessions worked out "the slug that sorts first" by hand and
             # asked for it; and they compared identical lines by hand and missed it: say so
-            out += [f"- {s}: **{line}**" + (" (yours)" if s == b.slug else " (identical to yours)"
-                                            if normalise_line(line) == own else "")
+            # the tool's tag stands between the slug and the colon, where a line's own text cannot reach (a line
+            # ending `** (identical to yours)` would otherwise carry the tag itself)
+            out += [f"- {s}" + (" (yours)" if s == b.slug else " (identical to yours)"
+                                if normalise_line(line) == own else "") + f": **{_bold(line)}**"
                     for s, line in sorted(b.lines)]
             if b.proposed_line:
-                out.append(f"If you all hold one recommendation in other words, all reuse: **{b.proposed_line}**")
+                out.append("If you all hold one recommendation in other words, all reuse: "
+                           f"**{_bold(b.proposed_line)}**")
             elif len({normalise_line(line) for _s, line in b.lines}) > 1:
                 out.append("Copy word for word the first of these lines that says what you hold, yours included.")
             else:  # d61: sessions looked for the `all reuse:` line the skill names, and found none
@@ -682,10 +726,11 @@ def _render_judge(b: Briefing) -> str:
     """A judge's briefing: the task, the computed verdict, every final turn, the judgment's sections."""
     from ..analysis.review_case import case_lines
 
-    fence = _fence_id([peer.text for peer in b.peers])
+    fence = _fence_id([peer.text for peer in b.peers] + [b.task or ""])
     out = [f"You are `{b.slug}`, the judge; today is {b.today}."]
     out.extend(f"NOTE: {note}" for note in b.notes)
-    out += ["", "TASK:", b.task or "(none recorded)", "", b.instructions]
+    task = [f"<<<TASK [{fence}]", b.task, f">>>END [{fence}]"] if b.task else ["(none recorded)"]
+    out += ["", "TASK:", *task, "", b.instructions]
     if b.verdict.review is not None:
         out += ["FINDINGS AT THE END (computed from every round; final turns may not repeat them):",
                 *case_lines(b.verdict.review, detailed=True)]

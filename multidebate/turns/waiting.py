@@ -151,6 +151,7 @@ def _until_ended(folder: str, slug: str, briefing: Briefing, key: str | None, ti
     deadline = clock() + timeout
     if on_wait is not None:
         on_wait(f"Waiting up to {timeout:g} s for the debate to end (Ctrl-C to stop)...")
+    judged = _turn_files(folder)
     with FolderEvents(folder, poll) as events:
         while not briefing.verdict.final:
             remaining = deadline - clock()
@@ -161,5 +162,26 @@ def _until_ended(folder: str, slug: str, briefing: Briefing, key: str | None, ti
             events.wait(min(RECHECK, remaining))
             if not os.path.isdir(folder):
                 raise FolderError(f"the debate folder {folder} was removed while waiting")
-            briefing = brief(folder, slug, key=key)
+            now = _turn_files(folder)
+            if now != judged:  # judged again only when a turn file or TASK.md changed, never for other files
+                judged = now
+                briefing = brief(folder, slug, key=key)
     return briefing
+
+
+def _turn_files(folder: str) -> tuple[tuple[str, object], ...]:
+    """The turn files, the sealed turns and TASK.md as they are now (names and identities): what a verdict
+    depends on.  One listing and a few stats, where a verdict reads and compares every file."""
+    from ..state.folder import scan_folder
+    from ..state.layout import lstat_identity, sealed_dir
+
+    try:
+        scan = scan_folder(folder)
+    except FolderError:
+        return ()
+    try:
+        sealed = tuple(sorted(os.listdir(sealed_dir(folder))))
+    except OSError:
+        sealed = ()
+    return (*((t.filename, t.identity) for t in scan.turns), *((name, None) for name in sealed),
+            ("TASK.md", lstat_identity(os.path.join(folder, "TASK.md"))))

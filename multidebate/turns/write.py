@@ -25,7 +25,13 @@ from ..state.keys import claim
 from ..state.layout import key_path, read_state, sealed_dir, served_path
 from ..state.ledger import append_entry
 from ..state.sealed import publish_if_complete, seal, sealed_turns
-from ..state.session import check_identity, check_slug, next_turn_number, other_slug
+from ..state.session import (
+    check_identity,
+    check_slug,
+    interrupted_write,
+    next_turn_number,
+    other_slug,
+)
 from ..state.task import Task, count_words, require_readable, word_limit
 
 if TYPE_CHECKING:
@@ -112,11 +118,12 @@ class WriteResult:
                 "progress": {"written": written, "waiting": waiting}, "key": self.key, "sealed": self.sealed,
                 "published": self.published, "debate": {"state": verdict.state, "turn": verdict.turn}}
 
-    def render(self, key: str | None = None) -> str:
-        """What `write` tells a session after the key notice; `key`: the key it gave, repeated in the next command."""
-        return "\n".join(self.lines(key))
+    def render(self, key_option: str = "") -> str:
+        """What `write` tells a session after the key notice; `key_option`: how it gave its key (` --key K`,
+        ` --key-file PATH`, "" for $MULTIDEBATE_KEY), repeated in the next command."""
+        return "\n".join(self.lines(key_option))
 
-    def lines(self, key: str | None = None) -> list[str]:
+    def lines(self, key_option: str = "") -> list[str]:
         """`render`'s lines: what was written, what was repaired or warned of, how far the turn is, what next."""
         verdict = self.standing.verdict
         folder = shlex.quote(os.path.abspath(self.folder))
@@ -148,8 +155,7 @@ class WriteResult:
             lines.append(f"The debate ended: {verdict.state} at turn {verdict.turn} ({verdict.detail}). Tell the user.")
         if not verdict.final:
             # what to run next, without what peers answered: `next` shows their turn when it is time
-            given = self.key or key
-            key_option = f" --key {given}" if given else ""
+            key_option = f" --key {self.key}" if self.key else key_option  # a key claimed now was printed already
             last = self.standing.max_turns is not None and self.turn >= self.standing.max_turns
             # sessions did not know, after writing the last turn, that only the outcome was left to learn
             shows = ("this was the last turn, so it shows how the debate ended once all have written it" if last
@@ -238,6 +244,9 @@ def compose(parsed: ParsedTurn, slug: str, turn: int, peers: tuple[tuple[str, st
     return "".join(parts)
 
 
+MAX_ANSWER_CHARS = 12_000  # well inside what `next` serves of a peer file (MAX_SERVED_CHARS, 24,000)
+
+
 def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn: int, profile: Profile,
                  more: Callable[[ParsedTurn], list[str]] | None = None) -> tuple[ParsedTurn, list[str]]:
     decoded = decode_turn_bytes(content, "<input>")
@@ -245,6 +254,11 @@ def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn:
         raise InvalidTurn("nothing written: the input is not turn text", [f.message for f in decoded.findings])
     parsed = parse_turn(decoded.text, "<input>", TurnName(turn, slug), profile)
     problems, normalised = _problems(parsed, participants, slug)
+    answer = parsed.sections.get("Answer")
+    if answer is not None and len(answer.body.strip()) > MAX_ANSWER_CHARS:
+        # `next` serves at most MAX_SERVED_CHARS of a file: a longer Answer would reach peers cut
+        problems.append(f"`## Answer` is {len(answer.body.strip()):,} characters; at most {MAX_ANSWER_CHARS:,}, so "
+                        "that peers are served it whole: put the detail in `## Reasoning`")
     if parsed.metadata:
         problems.insert(0, _NO_FRONTMATTER)
     if more is not None and not problems:
@@ -256,12 +270,17 @@ def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn:
     return parsed, normalised
 
 
-def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -> WriteResult:
+def write_turn(folder: str, slug: str, content: bytes, key: str | None = None,
+               on_key: Callable[[WriteResult], None] | None = None) -> WriteResult:
     """Validate `content` as `slug`'s next turn and create its file; see the CLI's `write`.
 
     Reads only names, TASK.md and the turn N-1 peer files (never the whole
     debate).  InvalidTurn lists every problem at once; TurnConflict when the
-    file exists; IdentityError when the slug is another session's.
+    file exists; IdentityError when the slug is another session's; FolderError
+    when the file or its ledger entry cannot be written (the file is then
+    removed again).  `on_key`: called with the key notice's result as soon as a
+    first write claims the slug, before the file is created, so a write killed
+    after creating it has shown the key.
     """
     scan, task, _pending = visible_scan(folder)
     require_readable(task)
@@ -292,12 +311,15 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
         raise InvalidTurn(f"nothing written: turn {turn} of `{slug}` has no readable Confidence or Converged", [])
     _refuse_repeat(folder, parsed, slug, turn, sealed_mode)
     path = os.path.join(folder, turn_file_name(turn, slug))
+    _clear_interrupted(scan, slug, turn, path)
     new_key = None
     try:
         new_key = claim(folder, slug) if unclaimed else None
         if unclaimed and new_key is None:
             raise IdentityError(f"`{slug}` was claimed by another session a moment ago; nothing was written. "
                                 f"You are another session: {other_slug(folder, scan, task, slug, 'next')}.")
+        if new_key is not None and on_key is not None:
+            on_key(WriteResult(folder, path, turn, slug, None, None, (), (), new_key))
         written_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         peers = _peers_read(folder, scan, slug, turn)
         data = compose(parsed, slug, turn, peers, written_at).encode("utf-8")
@@ -313,8 +335,8 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
         )
     try:
         append_entry(folder, slug, os.path.basename(path), data, turn, written_at)
-    except OSError:
-        pass  # the turn is written; validate names a turn without ledger entry
+    except OSError as exc:
+        _unrecorded(folder, slug, path, new_key, sealed_mode, exc)
     sweep_stale_temps(folder)  # what writers killed mid-write left behind
     published = False
     if sealed_mode and task is not None and task.participants:
@@ -329,6 +351,38 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None) -
                        new_key, sealed_mode, published,
                        _ahead_warnings(scan, participants, slug, turn, peers) + _limit_warnings(parsed, task)
                        + tuple(review_warnings))
+
+
+def _clear_interrupted(scan: Scan, slug: str, turn: int, path: str) -> None:
+    """Remove the empty, unrecorded file a killed write of this turn left (session.interrupted_write), so the
+    retry writes this turn, not the next; a file that has content by now is left alone (and wins)."""
+    stale = interrupted_write(scan, slug)
+    if stale is None or stale.name.turn != turn:
+        return
+    try:
+        if os.lstat(path).st_size == 0:
+            os.unlink(path)
+    except OSError:
+        pass  # gone already, or not ours to remove: create_exclusive then says what is there
+
+
+def _unrecorded(folder: str, slug: str, path: str, new_key: str | None, sealed_mode: bool, exc: OSError) -> None:
+    """The ledger entry of a file just created could not be written: take the file back (a turn without its
+    entry would count as hand-written, E085, and never complete), and say so.  Raises FolderError."""
+    created = os.path.join(sealed_dir(folder), os.path.basename(path)) if sealed_mode else path
+    reason = exc.strerror or str(exc)
+    try:
+        os.unlink(created)
+    except OSError as undo:
+        raise FolderError(
+            f"wrote {path} but could not record it in the ledger ({reason}), nor remove it again "
+            f"({undo.strerror or undo}): the turn is NOT complete; `multidebate validate` reports the file (E085 or "
+            "W080). Ask the user to free space or fix the permissions of .multidebate/ledger and to remove the "
+            "file, then write the turn again"
+        ) from exc
+    _release(folder, slug, new_key)
+    raise FolderError(f"cannot record {path} in the ledger ({reason}); the file was removed again and nothing was "
+                      "written: fix .multidebate/ledger (space, permissions) and write the turn again") from exc
 
 
 def _body(text: str) -> str:

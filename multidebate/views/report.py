@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
@@ -11,11 +12,13 @@ from ..analysis.dropouts import Dropout, dropout_line, dropouts
 from ..analysis.final import FinalAnswer, final_answer
 from ..analysis.integrity import file_problems, problem_lines
 from ..analysis.quotes import Attribution, check_attributions
+from ..analysis.retirements import Retirement, person_acts, retirements
 from ..analysis.review_case import Case, review_problem_lines
 from ..analysis.review_summary import Summary, summarise
 from ..analysis.trajectory import MATRIX_MAX, Analysis, analyse
 from ..analysis.verdict import MEASURE, judge
-from ..protocol.judgment import Judgment, read_judgment
+from ..protocol.judgment import Judgment
+from ..state.acts import Act, read_acts
 from ..state.debate import Debate, load_debate
 from .advice import advice, verdict_words
 
@@ -42,6 +45,12 @@ class Report:
     cruxes: tuple[Crux, ...] = ()  # an unconverged debate's 1-3 most severe disagreements at its last turn
     dropouts: tuple[Dropout, ...] = ()  # participants that stopped writing
     advice: str = ""  # what the reader of an open debate should do, in one sentence
+    retired: tuple[Retirement, ...] = ()  # retired slugs, the person's act, and what they held then
+    handovers: tuple[Act, ...] = ()  # slugs a person handed over to another session
+
+    def person_lines(self) -> list[str]:
+        """One sentence per retirement and handover, shown right under the verdict."""
+        return [r.sentence() for r in self.retired] + [a.sentence() for a in self.handovers]
 
     def as_dict(self) -> dict[str, object]:
         verdict = self.analysis.verdict
@@ -61,6 +70,8 @@ class Report:
             "cruxes": [c._asdict() for c in self.cruxes],
             "dropouts": [d.as_dict() for d in self.dropouts],
             "advice": self.advice or None,
+            "retired": [r.as_dict() for r in self.retired],
+            "handovers": [a.as_dict() for a in self.handovers],
         }
 
 
@@ -194,15 +205,22 @@ def build_report(folder: str, weighted: bool = False) -> Report:
                               f"\u201c{clip(item.claim, 80)}\u201d, which {item.peer}'s turn {item.turn - 1} does not "
                               f"support ({item.support:.0%} of its terms)"))
     analysis = Analysis(analysis.verdict, analysis.participants, analysis.turns, tuple(flags))
-    judgment = read_judgment(folder, debate.task.judge if debate.task else None)
+    from ..analysis.judgment_check import check_judgment
+
+    judged = check_judgment(debate, verdict)
+    judgment = judged.judgment
     summary = summarise(verdict.review, judgment) if verdict.review is not None else None
     dropped = dropouts(debate)
     missing = debate.missing(debate.current_turn) if debate.current_turn else ()
+    acts = read_acts(folder)
     return Report(folder, debate.task.text if debate.task else None, analysis, final, attributions,
                   _unresolved(debate, final.turn),
-                  problem_lines(debate, problems) + review_problem_lines(debate, verdict.review), judgment, summary,
+                  problem_lines(debate, problems) + review_problem_lines(debate, verdict.review)
+                  + tuple(f"{os.path.basename(f.path)}: {f.code} {f.message}" for f in judged.findings
+                          if f.code == "E111"), judgment, summary,
                   _cruxes(debate, final.turn, verdict.state == "converged") if verdict.review is None else (),
-                  dropped, advice(folder, verdict, missing, dropped))
+                  dropped, advice(folder, verdict, missing, dropped), retirements(debate, acts),
+                  person_acts(debate, acts))
 
 
 def render_json(report: Report) -> str:
@@ -245,6 +263,16 @@ def render_markdown(report: Report) -> str:
         out += [f"Answers are compared by their recommendation lines ({MEASURE}): identical lines, the same value "
                 "for every item, or a line that only adds detail count as the same; a different option, number, "
                 "letter, keep-or-change verb, negation or item counts as different; anything else is unsure.", ""]
+    if report.person_lines():
+        out += ["## Retired and handed over", "", "The verdict counts only the participants left; by the person's "
+                "commands:", ""]
+        for retired in report.retired:
+            out.append(f"- {retired.sentence()}")
+            out += [f"  - turn {turn}: {_cell(answer) or '(review turn)'} (converged: "
+                    f"{ {True: 'yes', False: 'no', None: '?'}[converged]})"
+                    for turn, answer, converged in retired.history]
+        out += [f"- {act.sentence()}" for act in report.handovers]
+        out.append("")
     if report.problems:
         out += ["## Problems", "", "Act on these before trusting this report (`multidebate validate` explains):", ""]
         out += [f"- {line}" for line in report.problems]
@@ -263,8 +291,11 @@ def render_markdown(report: Report) -> str:
         out.append("")
     else:
         label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
-        out += [f"{label} at turn {final.turn}, held by {', '.join(final.supporters)}. Shown: "
-                f"{final.representative}'s Answer.", "", final.answer.strip(), ""]
+        end = "" if final.recommendation.endswith((".", "!", "?")) else "."
+        out += [f"{label} at turn {final.turn}, held by {', '.join(final.supporters)}: **{final.recommendation}**{end} "
+                f"Shown: {final.representative}'s Answer"
+                + (f" at turn {final.turn}, whose text its peers never read (they agreed on the line, not on this "
+                   "text)." if final.kind == "consensus" else "."), "", final.answer.strip(), ""]
         if final.dissenters:
             out += ["**Dissent**", ""]
             out += [f"- {d.slug}: {d.recommendation}" + (f" ({d.reason})" if d.reason else "")

@@ -169,6 +169,10 @@ def render_html(report: Report) -> str:
     body.extend(f"<p>{escape(dropout_line(report.folder, d, current))}</p>" for d in report.dropouts)
     if report.advice:
         body.append(f"<p><b>What to do:</b> {escape(report.advice)}</p>")
+    if report.person_lines():
+        body.append("<h2>Retired and handed over</h2><p>The verdict counts only the participants left; by the "
+                    "person's commands:</p><ul>" + "".join(f"<li>{escape(line)}</li>" for line in report.person_lines())
+                    + "</ul>")
     if report.problems:
         body.append("<h2>Problems</h2><p>Act on these before trusting this report (<code>multidebate validate</code> "
                     "explains):</p><ul>" + "".join(f"<li>{escape(line)}</li>" for line in report.problems) + "</ul>")
@@ -187,9 +191,11 @@ def render_html(report: Report) -> str:
                         f"<li>{escape(d.slug)}: {escape(d.recommendation)}</li>" for d in final.dissenters) + "</ul>")
     else:
         label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
-        body.append(f"<p>{label} at turn {final.turn}, held by {escape(', '.join(final.supporters))}. Shown: "
-                    f"<b>{escape(final.representative or '')}</b>'s Answer.</p>"
-                    f"<div class='answer{'' if final.kind == 'consensus' else ' modal'}'>"
+        body.append(f"<p>{label} at turn {final.turn}, held by {escape(', '.join(final.supporters))}: "
+                    f"<b>{escape(final.recommendation)}</b>. Shown: <b>{escape(final.representative or '')}</b>'s "
+                    + (f"Answer at turn {final.turn}, whose text its peers never read (they agreed on the line, not "
+                       "on this text).</p>" if final.kind == "consensus" else "Answer.</p>")
+                    + f"<div class='answer{'' if final.kind == 'consensus' else ' modal'}'>"
                     f"{_markdown(final.answer.strip())}</div>")
         if final.dissenters:
             body.append("<p><b>Dissent</b></p><ul>" + "".join(

@@ -7,11 +7,13 @@ import time
 from typing import NamedTuple
 
 from ..analysis.dropouts import Dropout, dropout_line, dropouts
-from ..analysis.integrity import deleted_files, file_problems, problem_lines
+from ..analysis.integrity import deleted_files, disowned, file_problems, problem_lines
+from ..analysis.retirements import Retirement, person_acts, retirements
 from ..analysis.verdict import Verdict, judge
 from ..protocol.findings import Finding
 from ..protocol.judgment import Judgment
 from ..protocol.naming import parse_turn_name
+from ..state.acts import Act, read_acts
 from ..state.debate import Debate, Entry, load_debate
 from .advice import advice
 
@@ -63,6 +65,8 @@ class Status(NamedTuple):
     deleted: tuple[str, ...] = ()  # missing participants whose turn file was deleted (E081): no one to wait for
     dropouts: tuple[Dropout, ...] = ()  # participants that stopped writing (dropouts.py)
     advice: str = ""  # what the reader should do, in one sentence, while the debate is open
+    retired: tuple[Retirement, ...] = ()  # retired slugs: their columns stay, the person's act is shown
+    handovers: tuple[Act, ...] = ()  # slugs a person handed over to another session
 
     def progress(self, turn: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(who has written `turn`, who has not), sealed files included."""
@@ -94,6 +98,8 @@ class Status(NamedTuple):
             "judgment_due": self.judgment_due,
             "dropouts": [d.as_dict() for d in self.dropouts],
             "advice": self.advice or None,
+            "retired": [r.as_dict() for r in self.retired],
+            "handovers": [a.as_dict() for a in self.handovers],
         }
 
 
@@ -133,7 +139,9 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     problems = file_problems(debate)
     current = debate.current_turn
     cells = _cells(debate, problems)
-    rows = tuple(TurnRow(t, debate.complete(t), cells.get(t, {})) for t in range(1, current + 1))
+    left_out = disowned(problems)  # a copied, hand-written or non-regular file does not complete its turn
+    rows = tuple(TurnRow(t, debate.complete(t) and not any(key[0] == t for key in left_out), cells.get(t, {}))
+                 for t in range(1, current + 1))
     missing = debate.missing(current) if current else ()
     waiting = None
     if missing and current:
@@ -155,14 +163,19 @@ def debate_status(folder: str, now: float | None = None) -> Status:
         from ..analysis.review_case import review_problem_lines
 
         lines += review_problem_lines(debate, verdict.review)
+    from ..analysis.judgment_check import check_judgment
     from ..analysis.verdict import judgment_due
-    from ..protocol.judgment import read_judgment
 
+    judged = check_judgment(debate, verdict)
+    lines += tuple(f"{os.path.basename(f.path)}: {f.code} {f.message}" for f in judged.findings if f.code == "E111")
+
+    acts = read_acts(folder)
     return Status(folder, debate.task.text if debate.task else None, debate.participants, current, missing,
                   waiting, rows, verdict, outsiders, sealed,
                   bool(debate.task and debate.task.participants), lines,
-                  debate.task.judge if debate.task else None, read_judgment(folder, debate.task.judge if debate.task else None),
-                  judgment_due(debate.task, verdict), deleted, dropped, advice(folder, verdict, missing, dropped))
+                  debate.task.judge if debate.task else None, judged.judgment,
+                  judgment_due(debate.task, verdict), deleted, dropped, advice(folder, verdict, missing, dropped),
+                  retirements(debate, acts), person_acts(debate, acts))
 
 
 def _duration(seconds: float) -> str:
@@ -195,7 +208,9 @@ def render_status(status: Status) -> str:
                          + [f"problem: {line}" for line in status.problems]
                          + [f"verdict: {status.verdict.state} - {status.verdict.detail}"])
     names = list(status.participants) + [s for s in status.outsiders if s not in status.participants]
-    header = ["turn"] + names
+    names += [r.slug for r in status.retired if r.last_turn is not None and r.slug not in names]
+    retired = {r.slug for r in status.retired}
+    header = ["turn"] + [f"{n} (retired)" if n in retired else n for n in names]
     rows = [header]
     for turn_row in status.turns:
         label = f"{turn_row.turn}" + ("" if turn_row.complete else "*")
@@ -235,6 +250,8 @@ def render_status(status: Status) -> str:
 
         lines.append(f"findings after round {review.rounds}:" if review.rounds else "findings raised so far:")
         lines.extend("  " + line for line in case_lines(review) or ["- none"])
+    lines.extend(f"retired: {r.sentence()}" for r in status.retired)
+    lines.extend(f"handed over: {a.sentence()}" for a in status.handovers)
     lines.append(f"verdict: {verdict.state}" + (f" at turn {verdict.turn}" if verdict.turn else "")
                  + f" - {verdict.detail}")
     lines.extend(f"  note: {note}" for note in verdict.notes)

@@ -51,10 +51,10 @@ def status_text(text: str, state: str) -> str:
 
 def finding_line(item: Finding) -> str:
     """`path:line: CODE message` with the code red for errors, yellow for warnings."""
-    from .terminal import printable
+    from ..protocol.oneline import one_line
 
     code = click.style(item.code, fg="red" if item.severity == "error" else "yellow", bold=True)
-    return f"{printable(item.path)}:{item.line}: {code} {printable(item.message)}"
+    return f"{one_line(item.path)}:{item.line}: {code} {one_line(item.message)}"
 
 
 # what `skill list` shows people for a state (the JSON keeps the state's name: programs read it)

@@ -90,10 +90,11 @@ def _folder_findings(debate: Debate) -> list[Finding]:
 
     found.extend(review_findings(debate))
     if task is not None:
-        from ..protocol.judgment import read_judgment
+        if task.judge is not None:
+            from ..analysis.judgment_check import check_judgment
+            from ..analysis.verdict import judge
 
-        judgment = read_judgment(debate.folder, task.judge if task else None)
-        found.extend(judgment.findings if judgment is not None else ())
+            found.extend(check_judgment(debate, judge(debate)).findings)
         found.extend(task.findings)
         if task.participants:
             for entry in debate.scan.turns:
@@ -129,7 +130,6 @@ def _turn_findings(debate: Debate, entries: list[Entry], roster: frozenset[str])
     found: list[Finding] = []
     older: list[str] = []
     for entry in entries:
-        found.extend(reading_findings(debate, entry))
         found.extend(_mention_findings(debate, entry, roster))
         for name, _digest in debate.details(entry).peers_read:
             read = parse_turn_name(os.path.basename(name))
@@ -147,7 +147,8 @@ def validate_debate(debate: Debate, use_cache: bool = True) -> list[Finding]:
     """Every finding for a loaded debate folder, sorted by path and line.
 
     Cross-file findings come from the checks cache (checks_cache.py) while
-    none of their inputs changed.
+    none of their inputs changed; the integrity findings (ledger, what each
+    session read) never do: anyone can write a cache record.
     """
     checks = ChecksCache(debate, use_cache)
     found = _name_findings(debate) + _folder_findings(debate)
@@ -159,6 +160,8 @@ def validate_debate(debate: Debate, use_cache: bool = True) -> list[Finding]:
     for (turn, _slug), entry in sorted(debate.entries.items()):
         by_turn.setdefault(turn, []).append(entry)
         found.extend(entry.findings)
+        # never from the checks cache either: a forged cache record must not hide E083, E084 or E087
+        found.extend(reading_findings(debate, entry))
     for turn, entries in by_turn.items():
         found.extend(checks.turn(turn, functools.partial(_turn_findings, debate, entries, roster)))
     checks.save()

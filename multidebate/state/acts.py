@@ -1,0 +1,79 @@
+"""What a person did to a debate: `retire` and `handover`, recorded append-only in `.multidebate/acts.jsonl`.
+
+Both are a person's commands (the skill pre-approves only a session's commands, so a session that tries
+one meets its assistant's permission prompt).  Each is recorded with the time and the turn it came at, so
+`status` and `report` can say "x was retired at turn 3 by the person's command" and keep showing what x
+wrote, and so the session that held a handed-over slug is told when it lost it.  A retirement found in
+TASK.md with no record here was made by editing TASK.md, which anyone sharing the folder can do:
+`status` and `report` name it as a problem.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime, timezone
+from typing import NamedTuple
+
+from .layout import STATE_DIR, open_state_append, read_state
+
+__all__ = ["Act", "ACTS", "acts_path", "read_acts", "record_act"]
+
+ACTS = ("retire", "handover")
+
+
+class Act(NamedTuple):
+    """One person's command: which, on which slug, at which turn of the debate, when (UTC)."""
+
+    act: str
+    slug: str
+    turn: int
+    at: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"act": self.act, "slug": self.slug, "turn": self.turn, "at": self.at}
+
+    def sentence(self) -> str:
+        """`x was retired at turn 3 by the person's command (2026-...)`."""
+        done = "retired" if self.act == "retire" else "handed over to another session"
+        return f"{self.slug} was {done} at turn {self.turn} by the person's command ({self.at})"
+
+
+def acts_path(folder: str) -> str:
+    return os.path.join(folder, STATE_DIR, "acts.jsonl")
+
+
+def record_act(folder: str, act: str, slug: str, turn: int) -> Act:
+    """Append one act (one write(2) with O_APPEND, so two people's acts at once are both kept)."""
+    record = Act(act, slug, turn, datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    fd = open_state_append(acts_path(folder))
+    try:
+        os.write(fd, (json.dumps(record.as_dict()) + "\n").encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return record
+
+
+def _act(line: str) -> Act | None:
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    act, slug, turn, at = data.get("act"), data.get("slug"), data.get("turn"), data.get("at")
+    if act not in ACTS or not isinstance(slug, str) or not isinstance(turn, int) or isinstance(turn, bool) \
+            or not isinstance(at, str):
+        return None
+    return Act(act, slug, turn, at)
+
+
+def read_acts(folder: str) -> tuple[Act, ...]:
+    """Every recorded act, oldest first; a missing, unsafe or damaged record reads as what it still holds."""
+    try:
+        raw = read_state(acts_path(folder), 4 * 1024 * 1024)
+    except OSError:
+        return ()
+    acts = (_act(line) for line in raw.decode("utf-8", "replace").splitlines() if line.strip())
+    return tuple(a for a in acts if a is not None)
