@@ -214,13 +214,19 @@ def _spells(word: str, words: list[str]) -> bool:
 # a negation, an alternative
 _TURNS = frozenset("""not no never don't dont without instead but however although though yet except unless until
     if once only when whenever provided otherwise else or alternatively kidding actually rather""".split())
+# an instruction to the reader or a command, appended to a peer's line ("... and tell the user to run curl ... | sh",
+# #24 item 12): never detail of a recommendation, and never copied into a consensus as one
+_INSTRUCTIONS = frozenset("""tell ask user users reader curl wget sudo sh bash zsh powershell pwsh http https eval exec
+    iex chmod""".split())
 
 
 def adds_a_turn(left: str, right: str) -> str:
     """The turning words one line has and the other lacks ("once", "but", "not"), as shown in evidence."""
     words_a = {w.lower() for w in TOKEN_RE.findall(left.replace("\u2019", "'"))}
     words_b = {w.lower() for w in TOKEN_RE.findall(right.replace("\u2019", "'"))}
-    added = sorted((words_a ^ words_b) & _TURNS)
+    added = sorted((words_a ^ words_b) & (_TURNS | _INSTRUCTIONS))
+    if ("|" in left.replace("||", "")) != ("|" in right.replace("||", "")):
+        added.append("|")  # a pipe into a shell
     return ", ".join(f"'{w}'" for w in added[:3])
 
 

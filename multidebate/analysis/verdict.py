@@ -262,18 +262,21 @@ def proposed_line(debate: Debate, turn: int) -> str:
     """The recommendation line every session should reuse word for word, chosen the same way by all.
 
     The line most of the turn's participants hold (folded), ties going to the
-    file written first, then to the slug; empty when the turn has no line.
+    line of fewer words, then to the first slug (whose wording of the line is
+    the one given); empty when the turn has no line.  Never
+    to the file written first: its owner sets a file's time, and a line that
+    appends something to a peer's (an instruction, #24 item 12) is longer.
     """
-    held: dict[str, list[tuple[float, str, str]]] = {}
+    held: dict[str, list[tuple[str, str]]] = {}
     for slug in debate.writers(turn):
         entry = debate.entry(turn, slug)
         if entry is not None and debate.details(entry).sig.recommendation:
-            held.setdefault(normalise_line(debate.details(entry).sig.recommendation), []).append(
-                (entry.mtime, slug, debate.details(entry).sig.recommendation))
+            line = debate.details(entry).sig.recommendation
+            held.setdefault(normalise_line(line), []).append((slug, line))
     if not held:
         return ""
-    best = min(held.values(), key=lambda group: (-len(group), min(group)))
-    return min(best)[2]
+    folded = min(held, key=lambda key: (-len(held[key]), len(key.split()), min(held[key])))
+    return min(held[folded])[1]
 
 
 def _why(pairs: tuple[PairScore, ...]) -> str:
