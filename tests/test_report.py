@@ -418,3 +418,20 @@ def test_turn_table_marks_every_new_line_and_says_whether_the_position_moved(tmp
     assert [c.change if c else None for c in cells] == ["", "reworded", "changed"]
     text = render_markdown(report)
     assert "Use Postgres. — 70, no (reworded)" in text and "Use TOML. — 70, no (changed)" in text
+
+
+def test_hand_written_turns_are_a_note_that_names_their_writer_not_a_problem(tmp_path: Path) -> None:
+    """d65: a report said 'Act on these before trusting this report' for files a session without the CLI wrote,
+    without naming whose they were."""
+    from helpers import turn_body
+
+    from multidebate.views.report_html import render_html
+
+    folder = make_debate(str(tmp_path), [{"a": TOML}])
+    Path(folder, "turn-1-hand.md").write_text("# Turn 1 — hand\n\n" + turn_body(1, TOML), encoding="utf-8")
+    report = build_report(folder)
+    assert report.problems == ("1 turn file was not written by `multidebate write` (by hand; no ledger entry, W080): "
+                               "allowed, but their integrity cannot be checked",)
+    markdown = render_markdown(report)
+    assert "## Notes" in markdown and "Act on these" not in markdown
+    assert "<h2>Notes</h2>" in render_html(report)

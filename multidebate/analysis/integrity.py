@@ -19,7 +19,7 @@ from ..state.debate import Debate, Entry
 from ..state.layout import ledger_dir, sealed_dir
 from ..state.ledger import read_ledger
 
-__all__ = ["deleted_files", "disowned", "file_problems", "problem_lines", "ledger_findings", "ledger_slugs",
+__all__ = ["HAND_WRITTEN_NOTE", "only_notes", "deleted_files", "disowned", "file_problems", "problem_lines", "ledger_findings", "ledger_slugs",
            "reading_findings", "recorded_file_exists"]
 
 # what a turn file's integrity problem means for the verdict: E085, E022, E006 and E007 entries are no turn of the slug
@@ -215,9 +215,20 @@ def problem_lines(debate: Debate, problems: dict[tuple[int, str], Finding]) -> t
     shown = 20  # a table of 2,000 participants must not drown in its own problem list
     lines += errors[:shown] + ([f"... and {len(errors) - shown} more (`multidebate validate` lists them all)"]
                                if len(errors) > shown else [])
-    by_hand = sum(1 for f in problems.values() if f.code == "W080")
-    if by_hand:  # allowed (a session without the CLI writes by hand): counted, not listed
-        lines.append(f"{by_hand} turn file{'s were' if by_hand > 1 else ' was'} not written by `multidebate write` "
-                     "(no ledger entry, W080): allowed, but their integrity cannot be checked")
+    by_hand = sorted((key, f) for key, f in problems.items() if f.code == "W080")
+    if by_hand:  # allowed (a session without the CLI writes by hand): counted and named, not listed file by file
+        writers = list(dict.fromkeys(slug for (_turn, slug), _f in by_hand))
+        shown_writers = ", ".join(writers[:5]) + (f" and {len(writers) - 5} more" if len(writers) > 5 else "")
+        lines.append(f"{len(by_hand)} turn file{'s were' if len(by_hand) > 1 else ' was'} not written by "
+                     f"`multidebate write` (by {shown_writers}; no ledger entry, W080): {HAND_WRITTEN_NOTE}")
     return tuple(lines)
+
+
+# the end of the one problem line that is no problem to act on (a session without the CLI wrote by hand)
+HAND_WRITTEN_NOTE = "allowed, but their integrity cannot be checked"
+
+
+def only_notes(lines: tuple[str, ...]) -> bool:
+    """Whether every problem line is the hand-written note: nothing to act on (the report says so)."""
+    return bool(lines) and all(line.endswith(HAND_WRITTEN_NOTE) for line in lines)
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..analysis.dropouts import Dropout, dropout_line, dropouts
 from ..analysis.final import FinalAnswer, final_answer
-from ..analysis.integrity import file_problems, problem_lines
+from ..analysis.integrity import file_problems, only_notes, problem_lines
 from ..analysis.quotes import Attribution, check_attributions
 from ..analysis.retirements import Retirement, person_acts, retirements
 from ..analysis.review_case import Case, review_problem_lines
@@ -274,7 +274,9 @@ def render_markdown(report: Report) -> str:
         out += [f"- {act.sentence()}" for act in report.handovers]
         out.append("")
     if report.problems:
-        out += ["## Problems", "", "Act on these before trusting this report (`multidebate validate` explains):", ""]
+        out += (["## Notes", "", "Worth knowing; nothing to act on (`multidebate validate` explains):", ""]
+                if only_notes(report.problems) else
+                ["## Problems", "", "Act on these before trusting this report (`multidebate validate` explains):", ""])
         out += [f"- {line}" for line in report.problems]
         out.append("")
     if report.judgment is not None:

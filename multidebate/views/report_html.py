@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from ..analysis.dropouts import dropout_line
+from ..analysis.integrity import only_notes
 from ..analysis.trajectory import MATRIX_MAX
 from ..analysis.verdict import MEASURE
 from .advice import verdict_words
@@ -174,8 +175,10 @@ def render_html(report: Report) -> str:
                     "person's commands:</p><ul>" + "".join(f"<li>{escape(line)}</li>" for line in report.person_lines())
                     + "</ul>")
     if report.problems:
-        body.append("<h2>Problems</h2><p>Act on these before trusting this report (<code>multidebate validate</code> "
-                    "explains):</p><ul>" + "".join(f"<li>{escape(line)}</li>" for line in report.problems) + "</ul>")
+        heading = ("<h2>Notes</h2><p>Worth knowing; nothing to act on" if only_notes(report.problems)
+                   else "<h2>Problems</h2><p>Act on these before trusting this report")
+        body.append(heading + " (<code>multidebate validate</code> explains):</p><ul>"
+                    + "".join(f"<li>{escape(line)}</li>" for line in report.problems) + "</ul>")
     if report.judgment is not None:
         body.append(_markdown("\n".join(judgment_markdown(report.judgment))))
     if review is not None:
