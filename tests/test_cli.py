@@ -470,7 +470,7 @@ def test_next_lists_every_bold_line_in_slug_order_and_names_the_one_to_reuse(tmp
     listed = [line for line in out.splitlines() if line.startswith("- ") and "**" in line]
     assert code == 0 and [line[2] for line in listed] == ["a", "b", "c"]
     assert listed[1] == "- b (yours): **Replace Celery with Dramatiq.**"
-    assert "Copy word for word the first of these lines that says what you hold, yours included." in out
+    assert "Copy word for word the first of these lines that says what you hold, yours included; if none does, write your own." in out
     agreed = str(tmp_path / "agreed")
     make_debate(agreed, [{"a": "**Use PostgreSQL.**", "b": "**Use Postgres.**"}])
     code, out, _ = run("next", agreed, "--slug", "b", "--key", key_of(agreed, "b"))

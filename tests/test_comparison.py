@@ -75,6 +75,9 @@ DIFFERENT = [  # (left, right, a word the evidence must name)
     ("**Target Python 3.1.**", "**Target Python 3.10.**", "3.1 vs 3.10"),
     ("**Tabs.**", "**4 spaces.**", "short answers that differ"),
     ("**Choose option A.**", "**Choose B.**", "'a' vs 'b'"),
+    # a quoted or code value keeps its case (d68: the sort order of ['a', 'A', 'b'] was read as unchanged)
+    ("**Q1: False, Q2: ['a', 'A', 'b'], Q3: '0'**", "**Q1: False, Q2: ['A', 'a', 'b'], Q3: '0'**", "differ in case"),
+    ("**Set `MaxConnections` to 10.**", "**Set `maxconnections` to 10.**", "differ in case"),
     ("**Use tabs.**", "**Use spaces.**", "'space' vs 'tab'"),
     ("**Use the monorepo.**", "**Use separate repositories.**", "short answers that differ"),
     ("**Ship weekly.**", "**Ship every other week.**", "biweekly vs weekly"),
@@ -246,6 +249,12 @@ def test_slugs_are_no_evidence() -> None:
     context = Context(ignore=slug_words(["claude-a", "gpt-5-5"]))
     found = compare("**I agree with claude-a: use uv.**", "**I agree with gpt-5-5: use uv.**", context)
     assert found.relation != "different"
+
+
+def test_normalise_line_keeps_the_case_of_quoted_and_code_values() -> None:
+    assert normalise_line("Q2: ['a', 'A', 'b']") != normalise_line("Q2: ['A', 'a', 'b']")
+    assert normalise_line("Use `FooBar`, not \"x\"") == "use `FooBar` not x".replace("`", "")
+    assert normalise_line("Use Python's and Django's defaults") == normalise_line("use python's and django's defaults")
 
 
 def test_normalise_line_folds_case_markdown_and_punctuation() -> None:

@@ -38,6 +38,7 @@ from ..protocol.terms import key_terms
 from .minimal_pairs import (
     abbreviates,
     adds_a_turn,
+    case_of_values,
     kept_against_adopted,
     one_act,
     restates,
@@ -290,6 +291,9 @@ def _compare(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison:
     left = AnswerSig(strip_label(left.recommendation), left.items, left.fingerprint)
     right = AnswerSig(strip_label(right.recommendation), right.items, right.fingerprint)
     lines = left.recommendation, right.recommendation
+    cased = case_of_values(left.recommendation, right.recommendation)
+    if cased:
+        return Comparison(DIFFERENT, "substitution", cased, *lines)
     by_items = _compare_items(left, right, context)
     la, lb = left.line, right.line
     if by_items is not None and by_items.relation == DIFFERENT and la and la == lb \

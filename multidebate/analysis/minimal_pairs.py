@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from ..protocol.answer import quoted_values
 from ..protocol.terms import stem as _stem
 from .words import (
     CHANGE_STEMS,
@@ -27,7 +28,7 @@ from .words import (
     tokens,
 )
 
-__all__ = ["abbreviates", "adds_a_turn", "kept_against_adopted", "one_act", "restates", "short_answers_differ",
+__all__ = ["case_of_values", "abbreviates", "adds_a_turn", "kept_against_adopted", "one_act", "restates", "short_answers_differ",
            "strip_label", "swapped_word", "word_parts", "yes_no"]
 
 
@@ -250,3 +251,15 @@ def restates(before: list[str], after: str, ignore: frozenset[str] = frozenset()
     if not old or not head or any(t.stem == "not" for t in head):
         return False
     return all(any(synonyms(t.stem, w) for w in old) for t in head)
+
+
+def case_of_values(left: str, right: str) -> str:
+    """Quoted or code values that differ only in case ("['a', 'A', 'b']" / "['A', 'a', 'b']"): evidence, or ''.
+
+    Prose is compared without case; a value in quotes or backticks keeps it.
+    """
+    values_a, values_b = quoted_values(left), quoted_values(right)
+    if values_a == values_b or [v.lower() for v in values_a] != [v.lower() for v in values_b]:
+        return ""
+    a, b = next((x, y) for x, y in zip(values_a, values_b) if x != y)
+    return f"{a} vs {b}: quoted values differ in case"

@@ -13,7 +13,7 @@ import re
 
 from .terms import recommendation
 
-__all__ = ["AnswerSig", "items_of", "normalise_line", "signature"]
+__all__ = ["AnswerSig", "items_of", "normalise_line", "quoted_values", "signature"]
 
 # Every run of spaces is matched once: optional emphasis carries its own trailing spaces (`(?:\*\*\s*)?`, not
 # `\*\*?\s*` after another `\s*`) and a run is never given back (`\s*(?!\s)`), so a long run of spaces costs linear time.
@@ -33,10 +33,31 @@ _MARKUP_RE = re.compile(r"[*_`~>#\[\]()\"'\u201c\u201d\u2018\u2019]")
 _SPACE_RE = re.compile(r"\s+")
 
 
+# a quoted or code value ('A', "a", `Foo`): its case is part of the value (d68: ['a', 'A', 'b'] is not ['A', 'a', 'b'])
+_QUOTED_RE = re.compile(r"`[^`\n]*`|(?<![\w'])'[^'\n]*'(?![\w'])|\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d")
+
+
+def _fold_case(line: str) -> str:
+    """Lowercase, but for quoted and code values."""
+    out, last = [], 0
+    for match in _QUOTED_RE.finditer(line):
+        out.append(line[last:match.start()].lower())
+        out.append(match.group(0))
+        last = match.end()
+    out.append(line[last:].lower())
+    return "".join(out)
+
+
+def quoted_values(line: str) -> list[str]:
+    """The quoted and code values of a line, as written (case kept)."""
+    return [m.group(0) for m in _QUOTED_RE.finditer(line)]
+
+
 @functools.lru_cache(maxsize=65536)  # compared lines are folded again and again: once per line suffices
 def normalise_line(line: str) -> str:
-    """A recommendation line folded for comparison: case, markdown, punctuation and spacing."""
-    text = _MARKUP_RE.sub(" ", line.lower().replace("\u2014", " ").replace("\u2013", " "))
+    """A recommendation line folded for comparison: case (not of a quoted or code value), markdown, punctuation
+    and spacing."""
+    text = _MARKUP_RE.sub(" ", _fold_case(line).replace("\u2014", " ").replace("\u2013", " "))
     text = re.sub(r"[.,;:!?]+(?=\s|$)", " ", text)
     return _SPACE_RE.sub(" ", text).strip()
 

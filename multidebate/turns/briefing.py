@@ -711,7 +711,8 @@ def render_briefing(b: Briefing) -> str:
                 out.append("If you all hold one recommendation in other words, all reuse: "
                            f"**{_bold(b.proposed_line)}**")
             elif len({normalise_line(line) for _s, line in b.lines}) > 1:
-                out.append("Copy word for word the first of these lines that says what you hold, yours included.")
+                out.append("Copy word for word the first of these lines that says what you hold, yours included; "
+                           "if none does, write your own.")
             else:  # d61: sessions looked for the `all reuse:` line the skill names, and found none
                 out.append("Every line is the same: if it says what you hold, keep it word for word.")
     if b.role:
