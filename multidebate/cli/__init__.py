@@ -31,6 +31,8 @@ _COMMANDS = {
     "validate": ("view_cmds", "validate"),
     "report": ("view_cmds", "report"),
     "skill": ("skill_cmds", "skill_group"),
+    "run": ("run_cmds", "run"),
+    "doctor": ("run_cmds", "doctor"),
 }
 
 

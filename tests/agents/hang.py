@@ -1,0 +1,23 @@
+"""Starts a grandchild in its process group, says so in files, then never ends.
+
+argv[1]: a folder for `started` (this pid) and `grandchild` (its pid); argv[2] `quiet` prints nothing (for the
+idle timeout), `chatty` prints a line every 0.1 s (for the turn timeout).
+"""
+import os
+import subprocess
+import sys
+import time
+
+where, mode = sys.argv[1], sys.argv[2]
+sys.stdin.read()
+child = subprocess.Popen([sys.executable, "-c", "import time\nwhile True: time.sleep(1)"])
+with open(os.path.join(where, f"grandchild-{os.getpid()}"), "w") as handle:
+    handle.write(str(child.pid))
+os.rename(os.path.join(where, f"grandchild-{os.getpid()}"), os.path.join(where, f"grandchild.{os.getpid()}"))
+with open(os.path.join(where, "started.tmp"), "w") as handle:
+    handle.write(str(os.getpid()))
+os.replace(os.path.join(where, "started.tmp"), os.path.join(where, "started"))
+while True:
+    if mode == "chatty":
+        print("still thinking", flush=True)
+    time.sleep(0.1)
