@@ -132,8 +132,8 @@ def run(folder: str, agent_specs: tuple[str, ...], agent_args: tuple[str, ...], 
 
         verdict = outcome.verdict
         click.echo(printable(f"Verdict: {verdict.state} at turn {verdict.turn} - {verdict.detail}"))
-        click.echo(f"Cost: {outcome.cost.describe()} of agent time in {outcome.turns} turn(s), {outcome.seconds:.0f} s "
-                   "in all (tokens and money where the tools report them)")
+        click.echo(f"Cost: {outcome.seconds:.0f} s in all; {outcome.turns} agent turn(s): {outcome.cost.describe()} "
+                   "(tokens and money as the tools report them)")
         click.echo(f"Report: multidebate report {shlex.quote(folder)}")
 
 

@@ -49,6 +49,7 @@ class Reply:
     tokens_in: int | None = None
     tokens_out: int | None = None
     cost_usd: float | None = None
+    unreadable: bool = False  # the output held no answer and no error of the tool's own
 
 
 def _one_line(text: str, limit: int = 300) -> str:
@@ -102,7 +103,8 @@ def _result_event(name: str, out: str) -> Reply:
     tool's own failure even when it exits 0 ("Not logged in · Please run /login")."""
     results = [d for d in _json_objects(out) if d.get("type") == "result" or "result" in d]
     if not results:
-        return Reply("", f"{name}: no JSON result in its output" + (f": {_one_line(out, 120)}" if out.strip() else ""))
+        return Reply("", f"{name}: no JSON result in its output" + (f": {_one_line(out, 120)}" if out.strip() else ""),
+                     unreadable=True)
     data = results[-1]
     usage = _dict(data.get("usage"))
     text = str(data["result"]) if isinstance(data.get("result"), str) else ""
@@ -137,15 +139,17 @@ def _codex_events(name: str, out: str) -> Reply:
             error = f"{name}: {_one_line(str(event.get('message') or 'error'))}"
     if text and error.startswith(f"{name}: Reconnecting"):
         error = ""  # a retry that then succeeded
-    return Reply(text, "" if text and not error else error or (f"{name}: no agent message in its output"
-                                                                 if not text else ""), tokens_in, tokens_out)
+    if not text and not error:
+        return Reply("", f"{name}: no agent message in its output", tokens_in, tokens_out, unreadable=True)
+    return Reply(text, "" if text else error, tokens_in, tokens_out)
 
 
 def _gemini_json(name: str, out: str) -> Reply:
     """Gemini CLI's (and Qwen Code's) `-o json`: `response`, `stats.models.*.tokens`, or `error`."""
-    objects = list(_json_objects(out[out.find("{"):] if "{" in out else out))
+    objects = list(_json_objects(out)) or list(_json_objects(out[out.find("{"):])) if "{" in out else []
     if not objects:
-        return Reply("", f"{name}: no JSON in its output" + (f": {_one_line(out, 120)}" if out.strip() else ""))
+        return Reply("", f"{name}: no JSON in its output" + (f": {_one_line(out, 120)}" if out.strip() else ""),
+                     unreadable=True)
     if any(d.get("type") == "result" for d in objects):  # Qwen Code prints Claude-style messages
         return _result_event(name, out)
     data = objects[-1]
@@ -160,7 +164,7 @@ def _gemini_json(name: str, out: str) -> Reply:
         tokens_out = _sum(*(c.get("candidates") for c in counts))
     text = data.get("response")
     if not isinstance(text, str):
-        return Reply("", f"{name}: no `response` in its JSON output")
+        return Reply("", f"{name}: no `response` in its JSON output", tokens_in, tokens_out, unreadable=True)
     return Reply(text, "", tokens_in, tokens_out)
 
 
@@ -187,6 +191,8 @@ def _opencode_events(name: str, out: str) -> Reply:
             message = _dict(failure.get("data")).get("message") or failure.get("message") or failure.get("name")
             error = f"{name}: {_one_line(str(message or 'error'))}"
     text = "".join(texts)
+    if not text and not error:
+        return Reply("", f"{name}: no text in its output", tokens_in, tokens_out, cost, unreadable=True)
     return Reply(text, error if not text else "", tokens_in, tokens_out, cost)
 
 
@@ -201,7 +207,7 @@ def _copilot_events(name: str, out: str) -> Reply:
         elif kind.endswith("error") or kind == "session.error":
             error = f"{name}: {_one_line(str(data.get('message') or kind))}"
     if not text and not error:
-        error = f"{name}: no assistant message in its output"
+        return Reply("", f"{name}: no assistant message in its output", unreadable=True)
     return Reply(text, "" if text else error)
 
 
@@ -273,6 +279,11 @@ class Agent:
         return self.preset.program if self.preset is not None else self.command[0]
 
     @property
+    def name(self) -> str:
+        """What its errors start with: the preset, or the command's program."""
+        return self.preset.name if self.preset is not None else os.path.basename(self.command[0])
+
+    @property
     def label(self) -> str:
         """`claude:opus`, `codex` (its default model), or `cmd:<program>`."""
         if self.preset is None:
@@ -310,18 +321,33 @@ class Agent:
 
     def read_reply(self, stdout: bytes, exit_code: int, stderr: bytes = b"") -> Reply:
         """The agent's answer from its output; the tool's error in one line when it failed (exit status
-        alone does not tell: claude reports "Not logged in" with `is_error`)."""
-        out = stdout.decode("utf-8", errors="replace")
-        name = self.preset.name if self.preset is not None else os.path.basename(self.command[0])
-        reply = self.preset.parse(name, out) if self.preset is not None else _plain(name, out)
-        if exit_code != 0 and not reply.error:
-            last = next((ln for ln in reversed(stderr.decode("utf-8", errors="replace").splitlines()) if ln.strip()),
-                        "")
-            return Reply(reply.text, f"{name}: exit status {exit_code}" + (f": {_one_line(last)}" if last else ""),
-                         reply.tokens_in, reply.tokens_out, reply.cost_usd)
+        alone does not tell: claude reports "Not logged in" with `is_error` and exit status 0)."""
+        name = self.name
+        out, err = stdout.decode("utf-8", errors="replace"), stderr.decode("utf-8", errors="replace")
+        if self.preset is None:
+            reply = Reply(out)
+        else:
+            reply = self.preset.parse(name, out)
+            if reply.unreadable and err.strip():
+                said = self.preset.parse(name, err)  # gemini prints its JSON error on stderr
+                reply = reply if said.unreadable else said
+        if reply.error and not reply.unreadable:
+            return reply
+        if exit_code != 0 or reply.unreadable and err.strip():
+            line = _telling_line(err)
+            status = f"exit status {exit_code}" if exit_code != 0 else reply.error.split(": ", 1)[-1]
+            return Reply(reply.text if exit_code == 0 else "", f"{name}: {status}" + (f": {line}" if line else ""),
+                         reply.tokens_in, reply.tokens_out, reply.cost_usd, reply.unreadable)
         if not reply.error and not reply.text.strip():
-            return Reply("", f"{name}: printed nothing", reply.tokens_in, reply.tokens_out, reply.cost_usd)
+            return Reply("", f"{name}: printed nothing", reply.tokens_in, reply.tokens_out, reply.cost_usd, True)
         return reply
+
+
+def _telling_line(stderr: str) -> str:
+    """The line of a tool's stderr that says what went wrong: the first naming an error, else the last."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    named = next((line for line in lines if "error" in line.lower() and not line.startswith("at ")), None)
+    return _one_line(named or (lines[-1] if lines else ""))
 
 
 def parse_spec(slug: str, spec: str, extra_args: tuple[str, ...] = ()) -> Agent:

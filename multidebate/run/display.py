@@ -64,7 +64,7 @@ class LiveLines(Display):
     def __init__(self, write: Write, clock: Callable[[], float] = time.monotonic) -> None:
         self.write = write
         self.clock = clock
-        self.states: dict[str, tuple[str, float]] = {}  # slug -> (what it does, since when)
+        self.states: dict[str, tuple[str, float, bool]] = {}  # slug -> (what it does, since when, still running)
         self.drawn = 0
 
     def _erase(self) -> None:
@@ -75,8 +75,8 @@ class LiveLines(Display):
     def _draw(self) -> None:
         now = self.clock()
         lines = []
-        for slug, (state, since) in self.states.items():
-            shown = f"{state} for {now - since:.0f} s" if state.startswith(("thinking", "waiting")) else state
+        for slug, (state, since, running) in self.states.items():
+            shown = f"{state} for {now - since:.0f} s" if running else state
             lines.append(printable(f"  {slug:<16} {shown}"))
         if lines:
             self.write("".join(line + "\n" for line in lines))
@@ -87,7 +87,7 @@ class LiveLines(Display):
         if event.kind in ("thinking", "retrying", "written", "failed") and event.slug:
             label = {"thinking": f"turn {event.turn}: thinking", "retrying": f"turn {event.turn}: retrying",
                      "written": f"turn {event.turn}: written", "failed": f"turn {event.turn}: {event.message}"}
-            self.states[event.slug] = (label[event.kind], self.clock())
+            self.states[event.slug] = (label[event.kind], self.clock(), event.kind in ("thinking", "retrying"))
         if event.kind not in ("thinking",):
             self.write(_line(event) + "\n")
         if event.kind == "done":

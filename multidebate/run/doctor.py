@@ -71,9 +71,10 @@ def probe(agent: Agent, timeout: float) -> Probe:
     except OSError as exc:
         return Probe(agent.slug, agent.label, False, time.monotonic() - started,
                      f"cannot start {agent.program}: {exc.strerror or exc}")
-    if done.stopped:
-        return Probe(agent.slug, agent.label, False, done.duration, f"{agent.program}: stopped: {done.stopped}")
     reply = agent.read_reply(done.stdout, done.exit_code, done.stderr)
+    if done.stopped:
+        said = f"; it last said: {reply.error.split(': ', 1)[-1]}" if reply.error and not reply.unreadable else ""
+        return Probe(agent.slug, agent.label, False, done.duration, f"{agent.name}: stopped: {done.stopped}{said}")
     if reply.error:
         return Probe(agent.slug, agent.label, False, done.duration, reply.error)
     return Probe(agent.slug, agent.label, True, done.duration, answer=" ".join(reply.text.split())[:80])

@@ -88,10 +88,12 @@ def _check_roster(debate: Debate, agents: list[Agent]) -> None:
     if not agents:
         raise RunFailed("no participant has an agent: give --agent SLUG=PRESET[:MODEL] (e.g. --agent opus=claude:"
                         "opus), or record them with `multidebate init --agent`")
+    debaters = set(task.participants if task is not None and task.participants else
+                   {a.slug for a in agents} | set(debate.participants)) - {task.judge if task is not None else None}
+    if len(debaters) < 2:
+        raise RunFailed("a debate needs two participants: give a second --agent, or a roster (`init "
+                        "--participants`) naming the sessions people run")
     if task is None or not task.participants:
-        if len(agents) < 2 and not [s for s in debate.participants if s != agents[0].slug]:
-            raise RunFailed("a debate needs two participants: give a second --agent, or a roster (`init "
-                            "--participants`) naming the sessions people run")
         return
     allowed = set(task.participants) | ({task.judge} if task.judge else set())
     strangers = [a.slug for a in agents if a.slug not in allowed]
@@ -151,7 +153,8 @@ class _Round:
             reply = agent.read_reply(done.stdout, done.exit_code, done.stderr)
             spent = spent + TurnCost(done.duration, reply.tokens_in, reply.tokens_out, reply.cost_usd)
             if done.stopped:
-                return self._fail(agent, turn, f"{agent.program}: stopped: {done.stopped}", spent, attempt)
+                said = f"; it last said: {reply.error.split(': ', 1)[-1]}" if reply.error and not reply.unreadable else ""
+                return self._fail(agent, turn, f"{agent.name}: stopped: {done.stopped}{said}", spent, attempt)
             if reply.error:
                 return self._fail(agent, turn, reply.error, spent, attempt)
             sections = sections_of(reply.text)

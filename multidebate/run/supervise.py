@@ -120,7 +120,8 @@ class Supervisor:
 
     def _feed(self, proc: subprocess.Popen[bytes], data: bytes) -> None:
         """Write the prompt and close stdin (a tool that waits on an open stdin would never start)."""
-        assert proc.stdin is not None
+        if proc.stdin is None:
+            return
         try:
             if data:
                 proc.stdin.write(data)

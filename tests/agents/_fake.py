@@ -33,7 +33,9 @@ def peer_lines(text: str) -> list[tuple[str, str]]:
 
 
 def peers(text: str) -> list[str]:
-    return re.findall(r"^<<<PEER ([a-z0-9-]+)", text, re.MULTILINE)
+    """The peers quoted, by the fence of the first quote (a peer's text may imitate a quote of its own)."""
+    found = re.findall(r"^<<<PEER ([a-z0-9-]+).*\[([0-9a-f]+)\]$", text, re.MULTILINE)
+    return [slug for slug, fence in found if fence == found[0][1]] if found else []
 
 
 def sections(turn: int, line: str, converged: bool, with_peers: list[str], reasoning: str = "") -> str:
