@@ -6,6 +6,7 @@ SIGKILL) on a timeout, on too much output, or when `run` is interrupted.  No pro
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import threading
@@ -43,11 +44,14 @@ class _Output:
         self.over = False
         self.changed = threading.Condition()
 
-    def read(self, stream: str, pipe: object) -> None:
-        read = getattr(pipe, "read1", None) or getattr(pipe, "read")
+    def read(self, stream: str, fd: int, stop: threading.Event) -> None:
+        """Read `fd` to its end, or until `stop` (a process that left the group may hold the pipe open)."""
         try:
-            while True:
-                chunk: bytes = read(_CHUNK)
+            while not stop.is_set():
+                ready, _w, _x = select.select([fd], [], [], 0.2)
+                if not ready:
+                    continue
+                chunk = os.read(fd, _CHUNK)
                 if not chunk:
                     break
                 with self.changed:
@@ -91,12 +95,13 @@ class Supervisor:
         if on_start is not None:
             on_start(proc.pid)
         output = _Output(max_output)
+        stop = threading.Event()
+        pipes = [(name, pipe.fileno()) for name, pipe in (("stdout", proc.stdout), ("stderr", proc.stderr))
+                 if pipe is not None]
         threads = [threading.Thread(target=self._feed, args=(proc, stdin), name=f"agent-{proc.pid}-stdin",
-                                    daemon=True),
-                   threading.Thread(target=output.read, args=("stdout", proc.stdout), name=f"agent-{proc.pid}-out",
-                                    daemon=True),
-                   threading.Thread(target=output.read, args=("stderr", proc.stderr), name=f"agent-{proc.pid}-err",
                                     daemon=True)]
+        threads += [threading.Thread(target=output.read, args=(name, fd, stop), name=f"agent-{proc.pid}-{name}",
+                                     daemon=True) for name, fd in pipes]
         for thread in threads:
             thread.start()
         stopped = ""
@@ -105,8 +110,11 @@ class Supervisor:
         finally:
             # the leader has ended or is to be stopped: nothing of its group may outlive the turn
             _kill_group(proc, graceful=bool(stopped))
+            for thread in threads[1:]:
+                thread.join(TERM_GRACE)  # the output still in the pipes
+            stop.set()  # a process that escaped the group may hold a pipe open: stop reading it
             for thread in threads:
-                thread.join(TERM_GRACE + 5)
+                thread.join()
             for pipe in (proc.stdout, proc.stderr):
                 if pipe is not None:
                     pipe.close()

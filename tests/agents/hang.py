@@ -1,4 +1,4 @@
-"""Starts a grandchild in its process group, says so in files, then never ends.
+"""Starts a grandchild (deaf to SIGTERM) in its process group, says so in files, then never ends.
 
 argv[1]: a folder for `started` (this pid) and `grandchild` (its pid); argv[2] `quiet` prints nothing (for the
 idle timeout), `chatty` prints a line every 0.1 s (for the turn timeout).
@@ -10,7 +10,9 @@ import time
 
 where, mode = sys.argv[1], sys.argv[2]
 sys.stdin.read()
-child = subprocess.Popen([sys.executable, "-c", "import time\nwhile True: time.sleep(1)"])
+# the grandchild ignores SIGTERM: only the SIGKILL that follows stops it
+child = subprocess.Popen([sys.executable, "-c", "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                          "while True: time.sleep(1)"])
 with open(os.path.join(where, f"grandchild-{os.getpid()}"), "w") as handle:
     handle.write(str(child.pid))
 os.rename(os.path.join(where, f"grandchild-{os.getpid()}"), os.path.join(where, f"grandchild.{os.getpid()}"))
