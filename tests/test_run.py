@@ -538,3 +538,17 @@ def test_the_live_lines_show_each_agent_thinking_for_so_long_and_escape_what_age
     live.show(RunEvent("failed", "failed: tool said \x1b[31mred", "beta", 2, 43.0))
     assert "[  43.0s] beta turn 2: failed: tool said \\x1b[31mred\n" in out
     assert out[-1].endswith("  beta             turn 2: failed: tool said \\x1b[31mred\n")
+
+
+def test_a_reply_wrapped_in_a_code_fence_is_written_as_its_sections(tmp_path: Path) -> None:
+    """Models often fence their answer (```markdown ... ```): the fence is no part of the turn."""
+    from helpers import turn_body
+
+    from multidebate.run.prompt import sections_of
+    from multidebate.turns.write import write_turn
+
+    init(tmp_path / "d")
+    body = turn_body(1, "**Use TOML.**")
+    reply = f"Here is my turn:\n\n```markdown\n{body}```\n"
+    assert sections_of(reply) == body
+    assert write_turn(str(tmp_path / "d"), "alpha", sections_of(reply).encode()).confidence == 70
