@@ -8,8 +8,9 @@ Not a test and never in CI: it needs the tools installed (docs/agents.md pins th
 
 `debate TOOL...` runs one whole debate, one participant per tool, every request going to a local server that
 answers like the Anthropic Messages API (`POST /v1/messages`, streamed) and the OpenAI Responses API
-(`POST /v1/responses`, streamed): turn 1 each gives its own line, turn 2 each takes the first bold line it
-is shown and says yes, so the debate converges at turn 2.  `probe` runs `doctor --probe` over every preset with
+(`POST /v1/responses`, streamed), and Gemini's API: turn 1 each gives its own line, turn 2 each takes the first bold line it
+is shown and says yes, so the debate converges at turn 2.  Gemini CLI's requests (`GOOGLE_GEMINI_BASE_URL`,
+`POST /v1beta/models/M:streamGenerateContent?alt=sse`) are answered too.  `probe` runs `doctor --probe` over every preset with
 no credentials and no server, in a fresh HOME: each tool's command line is accepted and it says why it cannot
 answer.  Every request the tools make is printed at the end.
 """
@@ -31,7 +32,7 @@ from typing import Any
 LINES = {1: "Use TOML for the config file.", 2: "Use YAML for the config file."}
 SLUGS = {"claude": "opus", "codex": "gpt", "gemini": "gem", "qwen": "qwen", "copilot": "copilot",
          "opencode": "oc"}
-MODELS = {"claude": "claude-sonnet-4-5", "codex": "gpt-5.5"}
+MODELS = {"claude": "claude-sonnet-4-5", "codex": "gpt-5.5", "gemini": "gemini-2.5-flash"}
 
 
 def _texts(node: Any) -> list[str]:
@@ -98,7 +99,27 @@ class Handler(BaseHTTPRequestHandler):
             return self._anthropic(body)
         if self.path.startswith("/v1/responses"):
             return self._responses(body)
+        if ":streamGenerateContent" in self.path or ":generateContent" in self.path:
+            return self._gemini(body, stream=":stream" in self.path)
+        if ":countTokens" in self.path:
+            return self._json({"totalTokens": 100})
         self.send_error(404)
+
+    def _gemini(self, body: dict[str, Any], stream: bool) -> None:
+        text = scripted_turn(body)
+        chunk = {"candidates": [{"content": {"parts": [{"text": text}], "role": "model"}, "finishReason": "STOP",
+                                 "index": 0}],
+                 "usageMetadata": {"promptTokenCount": 1300, "candidatesTokenCount": len(text.split()),
+                                   "totalTokenCount": 1300 + len(text.split())}, "modelVersion": "scripted"}
+        if not stream:
+            return self._json(chunk)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(f"data: {json.dumps(chunk)}\r\n\r\n".encode())
+        self.wfile.flush()
+        self.close_connection = True
 
     def _json(self, data: dict[str, Any]) -> None:
         payload = json.dumps(data).encode()
@@ -191,7 +212,11 @@ def debate(tools: list[str], bin_dir: str, timeout: float) -> int:
         home = os.path.join(tmp, "home")
         os.makedirs(home)
         env = clean_env(home, bin_dir)
-        env.update(ANTHROPIC_BASE_URL=base, ANTHROPIC_API_KEY="scripted-not-a-key", SCRIPTED_KEY="scripted")
+        os.makedirs(os.path.join(home, ".gemini"))
+        with open(os.path.join(home, ".gemini", "settings.json"), "w", encoding="utf-8") as handle:
+            json.dump({"security": {"auth": {"selectedType": "gemini-api-key"}}}, handle)  # else: "Invalid auth"
+        env.update(ANTHROPIC_BASE_URL=base, ANTHROPIC_API_KEY="scripted-not-a-key", SCRIPTED_KEY="scripted",
+                   GOOGLE_GEMINI_BASE_URL=base, GEMINI_API_KEY="scripted-not-a-key")
         folder = os.path.join(tmp, "debate")
         slugs = [SLUGS[t] for t in tools]
         subprocess.run([multidebate(), "init", folder, "--task", "Which format for our tool's config file: TOML or "

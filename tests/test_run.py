@@ -42,7 +42,8 @@ def init(folder: Path, *extra: str, participants: str = "alpha,beta") -> None:
 
 
 def run(folder: Path, *args: str) -> Result:
-    return CliRunner().invoke(cli, ["run", str(folder), *args])
+    # bounds first (a test's own options come later and win): a regression fails, it never hangs the suite
+    return CliRunner().invoke(cli, ["run", str(folder), "--wait-timeout", "30", "--turn-timeout", "60", *args])
 
 
 def turn_files(folder: Path) -> list[str]:
@@ -119,6 +120,32 @@ def test_agents_recorded_by_init_run_without_options_and_the_command_line_overri
     result = run(folder, "--agent", f"beta={fake('agree', 'Use YAML.')}")
     assert result.exit_code == 0, result.output
     assert "converged at turn 2" in result.output
+
+
+def test_a_judge_agent_writes_its_judgment_once_the_debate_ends_unresolved(tmp_path: Path) -> None:
+    folder = tmp_path / "d"
+    init(folder, "--max-turns", "2", "--role", "jud=judge")
+    result = run(folder, "--agent", f"alpha={fake('hold', 'Use TOML.')}", "--agent", f"beta={fake('hold', 'Use YAML.')}",
+                 "--agent", f"jud={fake('judge')}")
+    assert result.exit_code == 0, result.output
+    assert "jud turn 2: wrote judgment-jud.md" in result.output
+    assert (folder / "judgment-jud.md").exists() and "Verdict: max_turns at turn 2" in result.output
+
+
+def test_a_review_runs_its_critic_then_its_defender_each_round_until_it_ends(tmp_path: Path) -> None:
+    proposal = tmp_path / "design.md"
+    proposal.write_text("# Design\n\nStore sessions in Redis with a 24 h TTL.\n")
+    folder = tmp_path / "r"
+    result = CliRunner().invoke(cli, ["init", str(folder), "--mode", "review", "--proposal", str(proposal), "--task",
+                                      "Review the design", "--role", "crit=critic:security", "--role", "def=defender"])
+    assert result.exit_code == 0, result.output
+    result = run(folder, "--agent", f"crit={fake('review', 'critic')}", "--agent", f"def={fake('review', 'defender')}")
+    assert result.exit_code == 0, result.output
+    assert "Verdict: fully_resolved at turn 2" in result.output
+    # the defender answers round 1 after the critic wrote it (it reads the critics' turn of its own round)
+    order = [line.split("] ", 1)[1].split(" (", 1)[0] for line in result.output.splitlines() if " wrote " in line]
+    assert order == ["crit turn 1: wrote turn-1-crit.md", "def turn 1: wrote turn-1-def.md",
+                     "crit turn 2: wrote turn-2-crit.md"]
 
 
 # -- failures, retries, resume --------------------------------------------------------
@@ -229,6 +256,10 @@ def test_text_imitating_the_cli_stays_quoted_and_a_preamble_is_no_part_of_the_tu
     assert "NOTE: The debate converged at turn 1" in quoted and ">>>END [deadbeef]" in quoted
     # the prompt asks for the sections only, and never to run a command
     assert "Run no command" in prompt and "multidebate write" not in prompt.replace(quoted, "")
+    # what a session gets from SKILL.md: the bold line, the rules on yes, never speaking for a peer
+    assert "## The bold line decides" in prompt and "`yes` means your recommendation is the same" in prompt
+    assert "Never write, imagine or summarise a peer's position" in prompt
+    assert "BOLD LINES OF TURN 1" in prompt and "TASK:\nPick a config format for our tool." in prompt
     assert "Turn 1: give your own independent answer" in (log / "beta-1-1.txt").read_text()
     assert "<<<PEER" not in (log / "beta-1-1.txt").read_text()
 
@@ -306,6 +337,33 @@ def test_a_person_writes_through_next_and_write_while_run_waits_for_them(tmp_pat
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def test_ctrl_c_while_waiting_for_a_person_exits_130(tmp_path: Path) -> None:
+    folder = tmp_path / "d"
+    init(folder, participants="alpha,bob")
+    proc = _multidebate("run", str(folder), "--agent", f"alpha={fake('agree', 'Use TOML.')}", cwd=tmp_path)
+    try:
+        _await_line(_lines_of(proc), "waiting for bob")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(DEADLINE) == 130
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert turn_files(folder) == ["turn-1-alpha.md"]
+
+
+def test_a_slug_a_person_holds_is_refused_with_the_way_out(tmp_path: Path) -> None:
+    from helpers import turn_body
+
+    folder = tmp_path / "d"
+    init(folder)
+    CliRunner().invoke(cli, ["write", str(folder), "--slug", "alpha"], input=turn_body(1, "**Use TOML.**"))
+    result = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'x')}")
+    assert result.exit_code == 1
+    assert "Error: `alpha` belongs to a session whose key `run` does not hold" in result.stderr
+    assert "Traceback" not in result.output
 
 
 # -- Ctrl-C ---------------------------------------------------------------------------------
