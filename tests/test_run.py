@@ -369,7 +369,8 @@ def test_a_slug_a_person_holds_is_refused_with_the_way_out(tmp_path: Path) -> No
 # -- Ctrl-C ---------------------------------------------------------------------------------
 
 
-def test_ctrl_c_kills_every_agent_writes_nothing_half_and_exits_130(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_kills_every_agent_writes_nothing_half_and_exits_130(tmp_path: Path, sig: int) -> None:
     folder, where = tmp_path / "d", tmp_path / "pids"
     where.mkdir()
     init(folder)
@@ -380,7 +381,7 @@ def test_ctrl_c_kills_every_agent_writes_nothing_half_and_exits_130(tmp_path: Pa
         agents = [int(p.name.split(".")[1]) for p in where.glob("grandchild.*")]
         pids = agents + _grandchildren(where)
         assert all(alive(pid) for pid in pids)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         out, _ = proc.communicate(timeout=DEADLINE)
         assert proc.returncode == 130, out
         assert "Interrupted" in out

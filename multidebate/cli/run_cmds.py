@@ -114,6 +114,9 @@ def run(folder: str, agent_specs: tuple[str, ...], agent_args: tuple[str, ...], 
     from ..run.display import JsonLines, LiveLines, PlainLines
     from ..run.loop import RunOptions, run_debate
 
+    from ..state.cache import report_progress
+
+    report_progress(None)  # the parse progress line would break into run's own live lines
     agents = _agents(agent_specs, agent_args)
     write = _writer()
     display = JsonLines(write) if as_json else LiveLines(write) if sys.stdout.isatty() else PlainLines(write)
@@ -176,7 +179,8 @@ def doctor(agent_specs: tuple[str, ...], agent_args: tuple[str, ...], probing: b
     for copy in report.skills:
         if copy["state"] in ("missing", "covered") and copy["scope"] == "project":
             continue
-        click.echo(printable(f"  {copy['state']:<9} {copy['path']}"))
+        readers = ", ".join(str(a) for a in copy["agents"]) if isinstance(copy["agents"], list) else ""
+        click.echo(printable(f"  {copy['state']:<9} {copy['path']}" + (f" ({readers})" if readers else "")))
     if probing:
         click.echo("Probes:")
         for result in report.probes:
