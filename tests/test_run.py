@@ -437,6 +437,33 @@ def test_claude_reports_not_logged_in_with_exit_0_and_run_says_so_in_one_line(
     assert record["tool_version"] == "2.1.197 (Claude Code)" and record["model"] == "opus"
 
 
+CLAUDE_SILENT_THEN_ANSWERS = """
+import time
+from pathlib import Path
+sys.path.insert(0, os.environ["FAKES"])
+from _fake import sections, whoami
+prompt = sys.stdin.read()
+slug, turn = whoami(prompt)
+time.sleep(1.5)  # thinking, silent: `claude -p --output-format json` prints only its one answer at the end
+print(json.dumps({"type": "result", "is_error": False, "result": sections(turn, "Use TOML.", turn > 1, []),
+                  "usage": {"input_tokens": 10, "output_tokens": 5}, "total_cost_usd": 0.5}))
+"""
+
+
+def test_the_idle_timeout_spares_a_tool_that_prints_only_at_the_end(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    _tool(bin_dir, "claude", CLAUDE_SILENT_THEN_ANSWERS)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("FAKES", str(AGENTS))
+    folder = tmp_path / "d"
+    init(folder, "--max-turns", "1")
+    result = run(folder, "--idle-timeout", "1", "--agent", "alpha=claude", "--agent", f"beta={fake('hold', 'x')}")
+    assert result.exit_code == 0, result.output
+    assert "alpha turn 1: wrote turn-1-alpha.md" in result.output and "$0.5000" in result.output
+
+
 def test_each_preset_reads_its_tools_output() -> None:
     claude = parse_spec("a", "claude:opus").read_reply(json.dumps(
         {"type": "result", "is_error": False, "result": "## Reasoning\nx", "total_cost_usd": 0.0123,

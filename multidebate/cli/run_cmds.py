@@ -29,7 +29,8 @@ def _agents(specs: tuple[str, ...], extra: tuple[str, ...]) -> list[Agent]:
     """`--agent` and `--agent-args` options -> agents (a usage error names the bad one)."""
     from dataclasses import replace
 
-    from ..run.agents import AgentSpecError, parse_agent
+    from ..protocol.errors import AgentSpecError
+    from ..run.agents import parse_agent
 
     agents: dict[str, Agent] = {}
     for spec in specs:
@@ -85,7 +86,8 @@ def _writer() -> Callable[[str], None]:
 @click.option("--turn-timeout", type=click.FloatRange(min=1), default=600, show_default=True, metavar="SECONDS",
               help="Stop an agent's turn after this long (its whole process group is killed).")
 @click.option("--idle-timeout", type=click.FloatRange(min=1), default=300, show_default=True, metavar="SECONDS",
-              help="Stop an agent that printed nothing for this long.")
+              help="Stop an agent that printed nothing for this long (agents whose tools stream: codex, copilot, "
+                   "opencode, cmd:; the others print only at the end).")
 @click.option("--max-output", type=click.IntRange(min=1024), default=4 * 1024 * 1024, show_default=True,
               metavar="BYTES", help="Stop an agent that prints more than this.")
 @click.option("--wait-timeout", type=click.FloatRange(min=0), default=3600, show_default=True, metavar="SECONDS",

@@ -117,7 +117,8 @@ def _agent_specs(specs: tuple[str, ...], roster: tuple[str, ...] | None,
     """`--agent opus=claude:opus` options -> ((slug, spec), ...), each checked as `run` reads it."""
     if not specs:
         return ()
-    from ..run.agents import AgentSpecError, parse_agent  # only when agents are given: init stays light
+    from ..protocol.errors import AgentSpecError
+    from ..run.agents import parse_agent  # only when agents are given: init stays light
 
     agents: dict[str, str] = {}
     for spec in specs:

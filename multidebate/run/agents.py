@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..protocol.errors import MultidebateError
+from ..protocol.errors import AgentSpecError
 from ..protocol.naming import is_slug
 
 __all__ = ["Agent", "AgentSpecError", "Invocation", "PRESETS", "Preset", "Reply", "parse_agent", "parse_spec",
@@ -24,10 +24,6 @@ __all__ = ["Agent", "AgentSpecError", "Invocation", "PRESETS", "Preset", "Reply"
 
 # a tool given its prompt as an argument: Linux refuses one argument over 128 KiB
 MAX_ARG_PROMPT = 120_000
-
-
-class AgentSpecError(MultidebateError):
-    """An agent given to `run` (`--agent SLUG=SPEC`, TASK.md's `agents:`) names no preset or command."""
 
 
 @dataclass(frozen=True)
@@ -231,6 +227,7 @@ class Preset:
     prompt_arg: tuple[str, ...] = ()  # the prompt is given as the argument after these; () -> on stdin
     trailing: tuple[str, ...] = ()  # after every other argument (codex's `-`: read the prompt on stdin)
     env: tuple[tuple[str, str], ...] = ()
+    streams: bool = False  # prints as it works (JSON Lines); else silent until its one JSON answer at the end
 
     @property
     def args_variable(self) -> str:
@@ -245,7 +242,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
            "read-only tools (Read, Grep, Glob); no shell, no edits"),
     Preset("codex", "Codex CLI", "@openai/codex", "codex",
            ("exec", "--json", "-s", "read-only", "--skip-git-repo-check", "--ephemeral", "--color", "never"),
-           "-m", _codex_events, "read-only sandbox: commands may read, never write", trailing=("-",)),
+           "-m", _codex_events, "read-only sandbox: commands may read, never write", trailing=("-",), streams=True),
     Preset("gemini", "Gemini CLI", "@google/gemini-cli", "gemini",
            ("-o", "json", "--approval-mode", "plan", "--skip-trust"), "-m", _gemini_json,
            "plan approval mode (read-only)", prompt_arg=("-p",), env=(("GEMINI_CLI_TRUST_WORKSPACE", "true"),)),
@@ -254,9 +251,9 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
     Preset("copilot", "Copilot CLI", "@github/copilot", "copilot",
            ("-s", "--output-format", "json", "--no-ask-user", "--allow-all-tools", "--available-tools", "view",
             "glob", "grep"), "--model", _copilot_events,
-           "only the view, glob and grep tools (read-only)", prompt_arg=("-p",)),
+           "only the view, glob and grep tools (read-only)", prompt_arg=("-p",), streams=True),
     Preset("opencode", "OpenCode", "opencode-ai", "opencode", ("run", "--format", "json", "--agent", "plan"),
-           "-m", _opencode_events, "its `plan` agent (read-only; edits denied)", prompt_arg=("--",)),
+           "-m", _opencode_events, "its `plan` agent (read-only; edits denied)", prompt_arg=("--",), streams=True),
     Preset("cursor", "Cursor Agent", "cursor-agent (curl https://cursor.com/install)", "cursor-agent",
            ("-p", "--output-format", "json", "--mode", "ask"), "--model", _result_event,
            "ask mode (read-only)", prompt_arg=("--",)),
@@ -282,6 +279,11 @@ class Agent:
     def name(self) -> str:
         """What its errors start with: the preset, or the command's program."""
         return self.preset.name if self.preset is not None else os.path.basename(self.command[0])
+
+    @property
+    def streams(self) -> bool:
+        """Its output comes as it works, so silence means it is stuck (a `cmd:` agent is taken to stream)."""
+        return self.preset.streams if self.preset is not None else True
 
     @property
     def label(self) -> str:

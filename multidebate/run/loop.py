@@ -22,13 +22,14 @@ from datetime import datetime, timezone
 
 from ..analysis.integrity import file_problems
 from ..analysis.verdict import Verdict, judge
-from ..protocol.errors import FolderError, IdentityError, InvalidTurn, MultidebateError, TaskError
+from ..protocol.errors import (AgentSpecError, FolderError, IdentityError, InvalidTurn, MultidebateError,
+                               RunFailed, TaskError)
 from ..state.debate import Debate, load_debate
 from ..state.runs import append_run_record, held_key, hold_key
 from ..state.task import TASK_FILE, require_readable
 from ..turns.briefing import Briefing, BriefingPlan, brief, plan_briefing
 from ..turns.write import write_turn
-from .agents import Agent, AgentSpecError, parse_spec, same_models
+from .agents import Agent, parse_spec, same_models
 from .events import RunEvent, TurnCost
 from .prompt import agent_prompt, retry_prompt, sections_of
 from .supervise import Supervisor
@@ -37,10 +38,6 @@ from .tools import tool_version
 __all__ = ["RETRIES", "RunFailed", "RunOptions", "RunOutcome", "agents_for", "run_debate"]
 
 RETRIES = 2  # more tries after `write` refused a reply
-
-
-class RunFailed(MultidebateError):
-    """A participant failed its turn (or could not be run); the reason is one line."""
 
 
 @dataclass(frozen=True)
@@ -144,7 +141,8 @@ class _Round:
             try:
                 done = self.supervisor.run(invocation.argv, invocation.stdin, env={**env, **dict(invocation.env)},
                                            cwd=self.options.cwd, turn_timeout=self.options.turn_timeout,
-                                           idle_timeout=self.options.idle_timeout,
+                                           # a tool silent until its one JSON answer is bounded by the turn
+                                           idle_timeout=self.options.idle_timeout if agent.streams else None,
                                            max_output=self.options.max_output)
             except OSError as exc:
                 return self._fail(agent, turn, f"cannot start {agent.program}: {exc.strerror or exc}", spent, attempt)
