@@ -217,13 +217,14 @@ def _grandchildren(where: Path) -> list[int]:
     return [int(p.read_text()) for p in where.glob("grandchild.*")]
 
 
-@pytest.mark.parametrize(("mode", "option", "why"), [("quiet", "--idle-timeout", "idle timeout (no output for 1 s)"),
-                                                      ("chatty", "--turn-timeout", "turn timeout (1 s)")])
+# 3 s: time enough for the fake to start its grandchild and say so, however loaded the machine
+@pytest.mark.parametrize(("mode", "option", "why"), [("quiet", "--idle-timeout", "idle timeout (no output for 3 s)"),
+                                                      ("chatty", "--turn-timeout", "turn timeout (3 s)")])
 def test_a_timeout_kills_the_whole_process_group(tmp_path: Path, mode: str, option: str, why: str) -> None:
     folder, where = tmp_path / "d", tmp_path / "pids"
     where.mkdir()
     init(folder)
-    result = run(folder, option, "1", "--agent", f"alpha={fake('agree', 'Use TOML.')}",
+    result = run(folder, option, "3", "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                  "--agent", f"beta={fake('hang', str(where), mode)}")
     assert result.exit_code == 1
     assert f"beta failed turn 1: python: stopped: {why}" in result.stderr
@@ -262,6 +263,21 @@ def test_text_imitating_the_cli_stays_quoted_and_a_preamble_is_no_part_of_the_tu
     assert "BOLD LINES OF TURN 1" in prompt and "TASK:\nPick a config format for our tool." in prompt
     assert "Turn 1: give your own independent answer" in (log / "beta-1-1.txt").read_text()
     assert "<<<PEER" not in (log / "beta-1-1.txt").read_text()
+
+
+def test_no_agent_is_handed_a_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Neither the keys run holds (never in a prompt) nor a person's key in the environment reach an agent."""
+    folder, log = tmp_path / "d", tmp_path / "log"
+    log.mkdir()
+    init(folder, "--max-turns", "2")
+    monkeypatch.setenv("MULTIDEBATE_KEY", "persons-secret-key")
+    monkeypatch.setenv("FAKE_LOG", str(log))
+    result = run(folder, "--agent", f"alpha={fake('envcheck', 'Use TOML.')}", "--agent", f"beta={fake('hold', 'x')}")
+    assert result.exit_code == 0, result.output
+    assert "MULTIDEBATE_KEY=unset" in (folder / "turn-1-alpha.md").read_text()
+    keys = [Path(held_key_path(str(folder), slug)).read_text().strip() for slug in ("alpha", "beta")]
+    prompts = [p.read_text() for p in log.iterdir()]
+    assert len(prompts) == 4 and not any(key in text for key in keys for text in prompts)
 
 
 def test_a_turns_agents_see_only_the_previous_turn(tmp_path: Path) -> None:
@@ -380,7 +396,9 @@ def test_ctrl_c_kills_every_agent_writes_nothing_half_and_exits_130(tmp_path: Pa
         wait_until(lambda: len(_grandchildren(where)) == 2, "both agents to start their grandchildren")
         agents = [int(p.name.split(".")[1]) for p in where.glob("grandchild.*")]
         pids = agents + _grandchildren(where)
-        assert all(alive(pid) for pid in pids)
+        states = {pid: Path(f"/proc/{pid}/stat").read_text()[:60] if Path(f"/proc/{pid}").exists() else "gone"
+                  for pid in pids}
+        assert all(alive(pid) for pid in pids), (states, (where / "started").read_text())
         proc.send_signal(sig)
         out, _ = proc.communicate(timeout=DEADLINE)
         assert proc.returncode == 130, out

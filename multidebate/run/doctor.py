@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ..skill.install import survey
 from .agents import PRESETS, Agent, parse_spec, same_models
+from .loop import agent_environment
 from .supervise import Supervisor
 from .tools import tool_version, which
 
@@ -66,7 +67,8 @@ def probe(agent: Agent, timeout: float) -> Probe:
     started = time.monotonic()
     try:
         invocation = agent.invocation(PROBE_PROMPT)
-        done = Supervisor().run(invocation.argv, invocation.stdin, env={**os.environ, **dict(invocation.env)},
+        done = Supervisor().run(invocation.argv, invocation.stdin,
+                                env={**agent_environment(os.environ), **dict(invocation.env)},
                                 turn_timeout=timeout, idle_timeout=None, max_output=1024 * 1024)
     except OSError as exc:
         return Probe(agent.slug, agent.label, False, time.monotonic() - started,

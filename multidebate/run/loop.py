@@ -16,7 +16,7 @@ import secrets
 import shlex
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -35,7 +35,7 @@ from .prompt import agent_prompt, retry_prompt, sections_of
 from .supervise import Supervisor
 from .tools import tool_version
 
-__all__ = ["RETRIES", "RunFailed", "RunOptions", "RunOutcome", "agents_for", "run_debate"]
+__all__ = ["RETRIES", "RunFailed", "RunOptions", "RunOutcome", "agent_environment", "agents_for", "run_debate"]
 
 RETRIES = 2  # more tries after `write` refused a reply
 
@@ -130,7 +130,7 @@ class _Round:
         prompt = agent_prompt(briefing)
         asked = prompt
         spent = TurnCost()
-        env = dict(os.environ)
+        env = agent_environment(os.environ)
         for attempt in range(1, self.options.retries + 2):
             self.event("thinking", f"thinking (try {attempt})" if attempt > 1 else "thinking", agent.slug, turn,
                        attempt=attempt)
@@ -198,6 +198,16 @@ class _Round:
                 "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), **spent.as_dict()})
         except OSError:
             pass  # the turn itself is written; the record is an account of it
+
+
+# a person's session key in the environment (`next`/`write` read it): no agent may write as that person
+_PRIVATE = ("MULTIDEBATE_KEY",)
+
+
+def agent_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """What an agent's process inherits: the user's environment (its tool's credentials included), without
+    multidebate's own secrets."""
+    return {name: value for name, value in environ.items() if name not in _PRIVATE}
 
 
 def _plans(debate: Debate, agents: list[Agent]) -> dict[str, BriefingPlan]:
