@@ -168,6 +168,17 @@ def test_a_crash_stops_the_run_with_its_reason_and_keeps_the_others_turn_then_re
     assert CliRunner().invoke(cli, ["validate", str(folder)]).exit_code == 0
 
 
+def test_a_key_run_cannot_keep_is_a_failure_that_says_the_way_out(tmp_path: Path) -> None:
+    folder = tmp_path / "d"
+    init(folder)
+    (folder / ".multidebate" / "run").mkdir(parents=True)
+    (folder / ".multidebate" / "run" / "keys").write_text("not a folder")
+    result = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'x')}")
+    assert result.exit_code == 1
+    assert "failed turn 1: wrote turn-1-" in result.stderr and "but cannot keep its key" in result.stderr
+    assert "delete " in result.stderr and "and run again to claim the slug anew" in result.stderr
+
+
 def test_an_agent_that_prints_nothing_fails_the_turn(tmp_path: Path) -> None:
     folder = tmp_path / "d"
     init(folder)
@@ -217,6 +228,23 @@ def _grandchildren(where: Path) -> list[int]:
     return [int(p.read_text()) for p in where.glob("grandchild.*")]
 
 
+def _ours(pid: int) -> bool:
+    """Is `pid` still a process a hang fake started (a pid of a dead one may have been handed out again)?"""
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+    return b"hang.py" in command or b"SIG_IGN" in command
+
+
+def _reap(where: Path) -> None:
+    """After a failed test: kill what the hang fakes started, leaving no orphan behind the suite."""
+    for path in where.glob("grandchild.*"):
+        for pid in (int(path.name.split(".")[1]), int(path.read_text())):
+            if _ours(pid) and alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
 # 3 s: time enough for the fake to start its grandchild and say so, however loaded the machine
 @pytest.mark.parametrize(("mode", "option", "why"), [("quiet", "--idle-timeout", "idle timeout (no output for 3 s)"),
                                                       ("chatty", "--turn-timeout", "turn timeout (3 s)")])
@@ -224,13 +252,16 @@ def test_a_timeout_kills_the_whole_process_group(tmp_path: Path, mode: str, opti
     folder, where = tmp_path / "d", tmp_path / "pids"
     where.mkdir()
     init(folder)
-    result = run(folder, option, "3", "--agent", f"alpha={fake('agree', 'Use TOML.')}",
-                 "--agent", f"beta={fake('hang', str(where), mode)}")
-    assert result.exit_code == 1
-    assert f"beta failed turn 1: python: stopped: {why}" in result.stderr
-    pids = [int((where / "started").read_text()), *_grandchildren(where)]
-    assert len(pids) == 2
-    wait_until(lambda: not any(alive(pid) for pid in pids), "the agent and its grandchild to die")
+    try:
+        result = run(folder, option, "3", "--agent", f"alpha={fake('agree', 'Use TOML.')}",
+                     "--agent", f"beta={fake('hang', str(where), mode)}")
+        assert result.exit_code == 1
+        assert f"beta failed turn 1: python: stopped: {why}" in result.stderr
+        pids = [int((where / "started").read_text()), *_grandchildren(where)]
+        assert len(pids) == 2
+        wait_until(lambda: not any(alive(pid) for pid in pids), "the agent and its grandchild to die")
+    finally:
+        _reap(where)
 
 
 # -- what agents see --------------------------------------------------------------------
@@ -403,11 +434,12 @@ def test_ctrl_c_kills_every_agent_writes_nothing_half_and_exits_130(tmp_path: Pa
         out, _ = proc.communicate(timeout=DEADLINE)
         assert proc.returncode == 130, out
         assert "Interrupted" in out
+        wait_until(lambda: not any(alive(pid) for pid in pids), "every agent and grandchild to die")
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    wait_until(lambda: not any(alive(pid) for pid in pids), "every agent and grandchild to die")
+        _reap(where)
     assert turn_files(folder) == []
     assert not list(folder.glob(".md-tmp-*"))
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import queue
-import secrets
 import shlex
 import threading
 import time
@@ -25,6 +24,7 @@ from ..analysis.verdict import Verdict, judge
 from ..protocol.errors import (AgentSpecError, FolderError, IdentityError, InvalidTurn, MultidebateError,
                                RunFailed, TaskError)
 from ..state.debate import Debate, load_debate
+from ..state.layout import key_path
 from ..state.runs import append_run_record, held_key, hold_key
 from ..state.task import TASK_FILE, require_readable
 from ..turns.briefing import Briefing, BriefingPlan, brief, plan_briefing
@@ -164,13 +164,18 @@ class _Round:
                     return self._fail(agent, turn, f"`write` refused its reply {attempt} times; last: {why}", spent,
                                       attempt)
                 self.event("retrying", f"retrying: {why}", agent.slug, turn, attempt=attempt)
-                asked = retry_prompt(prompt, reply.text, str(exc), exc.problems,
-                                     secrets.token_hex(4))
+                asked = retry_prompt(prompt, reply.text, str(exc), exc.problems)
                 continue
             except MultidebateError as exc:
                 return self._fail(agent, turn, str(exc), spent, attempt)
             if result.key:
-                hold_key(self.folder, agent.slug, result.key)
+                try:
+                    hold_key(self.folder, agent.slug, result.key)
+                except OSError as exc:
+                    return self._fail(agent, turn, f"wrote {os.path.basename(result.path)} but cannot keep its key "
+                                      f"({exc.strerror or exc}); delete {key_path(self.folder, agent.slug)} and run "
+                                      "again to claim the slug anew",
+                                      spent, attempt)
             self._record(agent, turn, spent, attempt, "written", "")
             with self.lock:
                 self.cost = self.cost + spent

@@ -53,8 +53,14 @@ def agent_prompt(briefing: Briefing) -> str:
     return "\n".join(parts).strip() + "\n"
 
 
-def retry_prompt(prompt: str, reply: str, refusal: str, problems: list[str], fence: str) -> str:
-    """`prompt` again, with the refusal of the last reply and that reply quoted, for the agent to fix."""
+def retry_prompt(prompt: str, reply: str, refusal: str, problems: list[str]) -> str:
+    """`prompt` again, with the refusal of the last reply and that reply quoted (fenced by an id it does not
+    contain, as `next` fences peer files), for the agent to fix."""
+    import secrets
+
+    fence = secrets.token_hex(4)
+    while fence in reply:
+        fence = secrets.token_hex(4)
     listed = "".join(f"\n- {p}" for p in problems)
     return (f"{prompt}\nYOUR LAST REPLY WAS REFUSED BY `write` (nothing was written): {refusal}{listed}\n"
             f"Your last reply, quoted:\n<<<REPLY [{fence}]\n{reply[:20_000]}\n>>>END [{fence}]\n"

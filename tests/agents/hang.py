@@ -16,9 +16,10 @@ child = subprocess.Popen([sys.executable, "-c", "import signal, time\nsignal.sig
 with open(os.path.join(where, f"grandchild-{os.getpid()}"), "w") as handle:
     handle.write(str(child.pid))
 os.rename(os.path.join(where, f"grandchild-{os.getpid()}"), os.path.join(where, f"grandchild.{os.getpid()}"))
-with open(os.path.join(where, "started.tmp"), "w") as handle:
+# a temporary name of its own: two fakes in one test write `started` at once
+with open(os.path.join(where, f"started.{os.getpid()}.tmp"), "w") as handle:
     handle.write(str(os.getpid()))
-os.replace(os.path.join(where, "started.tmp"), os.path.join(where, "started"))
+os.replace(os.path.join(where, f"started.{os.getpid()}.tmp"), os.path.join(where, "started"))
 while True:
     if mode == "chatty":
         print("still thinking", flush=True)
