@@ -607,6 +607,20 @@ def test_run_json_lines_follow_their_schema(tmp_path: Path) -> None:
     assert events[-1]["state"] == "converged" and events[-1]["report"] == f"multidebate report {folder}"
 
 
+def test_run_json_ends_with_one_line_error_object_when_a_participant_fails(tmp_path: Path) -> None:
+    from test_schemas import check
+
+    folder = tmp_path / "d"
+    init(folder)
+    result = run(folder, "--json", "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('crash')}")
+    assert result.exit_code == 1
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    check("error", lines[-1])
+    assert lines[-1]["error"].startswith("beta failed turn 1: python: exit status 3")
+    for event in lines[:-1]:
+        check("run-event", event)
+
+
 def test_doctor_finds_tools_on_path_probes_agents_and_says_why_one_fails(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from test_schemas import check

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import signal
@@ -13,7 +14,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import EXIT_INTERRUPTED, emit_json, json_option, library_errors
+from ..protocol.errors import MultidebateError
+from .common import EXIT_ERROR, EXIT_INTERRUPTED, emit_json, json_option, library_errors
 
 if TYPE_CHECKING:
     from ..run.agents import Agent
@@ -81,7 +83,7 @@ def _writer() -> Callable[[str], None]:
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.option("--agent", "agent_specs", multiple=True, metavar="SLUG=AGENT", help=AGENT_HELP)
 @click.option("--agent-args", "agent_args", multiple=True, metavar="SLUG=ARGS",
-              help="More arguments for SLUG's tool, split as a shell would, e.g. gpt='-c model_provider=local'. "
+              help="More arguments for SLUG's tool, split as a shell would, e.g. 'gpt=-c model_provider=local'. "
                    "Repeat. (MULTIDEBATE_<PRESET>_ARGS adds words to every call of a preset.)")
 @click.option("--turn-timeout", type=click.FloatRange(min=1), default=600, show_default=True, metavar="SECONDS",
               help="Stop an agent's turn after this long (its whole process group is killed).")
@@ -125,8 +127,16 @@ def run(folder: str, agent_specs: tuple[str, ...], agent_args: tuple[str, ...], 
     options = RunOptions(turn_timeout=turn_timeout, idle_timeout=idle_timeout, max_output=max_output,
                          wait_timeout=wait_timeout, cwd=os.getcwd())
     try:
-        with _sigterm_as_interrupt(), library_errors(as_json):
-            outcome = run_debate(folder, agents, options, display.show, display.tick)
+        with _sigterm_as_interrupt(), library_errors():
+            try:
+                outcome = run_debate(folder, agents, options, display.show, display.tick)
+            except MultidebateError as exc:
+                if not as_json:
+                    raise
+                # one line, as every other line of the stream (error.schema.json)
+                write(json.dumps({"ok": False, "error": str(exc), "problems": getattr(exc, "problems", [])},
+                                 ensure_ascii=False) + "\n")
+                sys.exit(EXIT_ERROR)
     except KeyboardInterrupt:
         display.close()
         click.echo("Interrupted: every agent was stopped; no turn was half-written. Run again to resume.", err=True)
