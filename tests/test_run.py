@@ -148,6 +148,21 @@ def test_a_review_runs_its_critic_then_its_defender_each_round_until_it_ends(tmp
                      "crit turn 2: wrote turn-2-crit.md"]
 
 
+def test_init_checks_the_agents_it_records_and_a_bad_record_stops_run(tmp_path: Path) -> None:
+    bad = CliRunner().invoke(cli, ["init", str(tmp_path / "x"), "--task", "t", "--participants", "alpha,beta",
+                                   "--agent", "alpha=nope"])
+    assert bad.exit_code == 2 and "no agent `nope`" in bad.output and not (tmp_path / "x" / "TASK.md").exists()
+    stranger = CliRunner().invoke(cli, ["init", str(tmp_path / "y"), "--task", "t", "--participants", "alpha,beta",
+                                        "--agent", "gamma=claude"])
+    assert stranger.exit_code == 2 and "`gamma` is not in --participants" in stranger.output
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "TASK.md").write_text("---\nprotocol: 1\nparticipants: [alpha, beta]\nagents: {alpha: nope}\n---\n"
+                                    "Pick a format.\n")
+    result = run(folder)
+    assert result.exit_code == 1 and "Error: TASK.md: `alpha=nope`: no agent `nope`" in result.stderr
+
+
 # -- failures, retries, resume --------------------------------------------------------
 
 
@@ -702,3 +717,19 @@ def test_a_reply_wrapped_in_a_code_fence_is_written_as_its_sections(tmp_path: Pa
     reply = f"Here is my turn:\n\n```markdown\n{body}```\n"
     assert sections_of(reply) == body
     assert write_turn(str(tmp_path / "d"), "alpha", sections_of(reply).encode()).confidence == 70
+
+
+def test_the_live_lines_count_how_long_a_persons_session_is_awaited() -> None:
+    from multidebate.run.display import LiveLines
+    from multidebate.run.events import RunEvent
+
+    now = [10.0]
+    out: list[str] = []
+    live = LiveLines(out.append, clock=lambda: now[0])
+    live.show(RunEvent("waiting", "waiting for bob (sessions people run) to write turn 1", turn=1,
+                       data={"waiting_for": ["bob"]}))
+    now[0] = 52.0
+    live.tick()
+    assert out[-1] == "  bob              turn 1: awaited (a session a person runs) for 42 s\n"
+    live.show(RunEvent("thinking", "thinking", "alpha", 2, 43.0))
+    assert "bob" not in out[-1] and "alpha" in out[-1]

@@ -17,6 +17,8 @@ __all__ = ["Display", "JsonLines", "LiveLines", "PlainLines"]
 
 Write = Callable[[str], None]  # writes the text as given (newlines included) and flushes
 
+_AWAITED = "awaited (a session a person runs)"
+
 
 class Display:
     """Told every event (`show`) and, while agents think, about once a second (`tick`)."""
@@ -84,6 +86,12 @@ class LiveLines(Display):
 
     def show(self, event: RunEvent) -> None:
         self._erase()
+        for slug in [s for s, (state, _since, _running) in self.states.items() if state.endswith(_AWAITED)]:
+            del self.states[slug]  # any news: whoever was awaited has written, or is awaited anew below
+        if event.kind == "waiting":
+            awaited = event.data.get("waiting_for")
+            for slug in awaited if isinstance(awaited, list) else []:
+                self.states[str(slug)] = (f"turn {event.turn}: {_AWAITED}", self.clock(), True)
         if event.kind in ("thinking", "retrying", "written", "failed") and event.slug:
             label = {"thinking": f"turn {event.turn}: thinking", "retrying": f"turn {event.turn}: retrying",
                      "written": f"turn {event.turn}: written", "failed": f"turn {event.turn}: {event.message}"}

@@ -38,6 +38,7 @@ from .tools import tool_version
 __all__ = ["RETRIES", "RunFailed", "RunOptions", "RunOutcome", "agent_environment", "agents_for", "run_debate"]
 
 RETRIES = 2  # more tries after `write` refused a reply
+WAIT_STEP = 1.0  # seconds: how often the live lines are redrawn while a person's session is awaited
 
 
 @dataclass(frozen=True)
@@ -280,7 +281,7 @@ def run_debate(folder: str, given: list[Agent], options: RunOptions, emit: Emit,
             continue
         if verdict.final:
             break
-        _await_people(folder, agents, plans, persons, options, emit, started)
+        _await_people(folder, agents, plans, options, emit, started, tick)
     seconds = time.monotonic() - started
     emit(RunEvent("done", f"the debate ended: {verdict.state} at turn {verdict.turn}", turn=verdict.turn, at=seconds,
                   data={"state": verdict.state, "cost": TurnCost(seconds, total.tokens_in, total.tokens_out,
@@ -312,8 +313,8 @@ def _play_round(round_: _Round, due: list[Agent], emit: Emit, tick: Callable[[],
         raise
 
 
-def _await_people(folder: str, agents: list[Agent], plans: dict[str, BriefingPlan], persons: list[str],
-                  options: RunOptions, emit: Emit, started: float) -> None:
+def _await_people(folder: str, agents: list[Agent], plans: dict[str, BriefingPlan], options: RunOptions,
+                  emit: Emit, started: float, tick: Callable[[], None] | None) -> None:
     """No agent can go on: wait, as `next --wait` does, for the people's sessions that owe a turn."""
     from ..turns.waiting import brief_when_ready
 
@@ -328,11 +329,21 @@ def _await_people(folder: str, agents: list[Agent], plans: dict[str, BriefingPla
     briefing, agent = min(waiting, key=lambda pair: pair[0].turn)
     emit(RunEvent("waiting", f"waiting for {', '.join(owed)} (sessions people run) to write turn {briefing.reads}",
                   turn=briefing.reads, at=time.monotonic() - started, data={"waiting_for": owed}))
-    began = time.monotonic()
-    brief_when_ready(folder, agent.slug, key=held_key(folder, agent.slug), timeout=options.wait_timeout)
-    if time.monotonic() - began >= options.wait_timeout:
-        again = plan_briefing(load_debate(folder), agent.slug, key=held_key(folder, agent.slug)).briefing
-        still = sorted(set(again.waiting) - agent_slugs)
-        if still:
+    deadline = time.monotonic() + options.wait_timeout
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            again = plan_briefing(load_debate(folder), agent.slug, key=held_key(folder, agent.slug)).briefing
+            still = sorted(set(again.waiting) - agent_slugs)
+            if not still:
+                return
             raise RunFailed(f"waited {options.wait_timeout:g} s for {', '.join(still)} to write turn {again.reads}; "
                             "run again to keep waiting")
+        # a second at a time, so the live lines keep counting; `next --wait` decides when a file is written
+        step = min(remaining, WAIT_STEP)
+        began = time.monotonic()
+        brief_when_ready(folder, agent.slug, key=held_key(folder, agent.slug), timeout=step)
+        if time.monotonic() - began < step:
+            return  # it answered before its timeout: the peers it waited for have written
+        if tick is not None:
+            tick()
