@@ -45,6 +45,9 @@ def _texts(node: Any) -> list[str]:
     return []
 
 
+GARBAGE_FIRST = threading.Event()  # `--garbage-first`: turn 1's first reply is prose, to show the retry
+
+
 def scripted_turn(body: dict[str, Any]) -> str:
     """The turn the scripted model answers for the prompt inside `body` (or `ok` for any other request)."""
     text = "\n".join(_texts(body.get("messages") or body.get("input") or body))
@@ -52,6 +55,8 @@ def scripted_turn(body: dict[str, Any]) -> str:
     if not found:
         return "ok"
     slug, turn = found[-1][0], int(found[-1][1])
+    if GARBAGE_FIRST.is_set() and turn == 1 and "YOUR LAST REPLY WAS REFUSED" not in text:
+        return "Sure! I would pick TOML, it is simple."
     prompt = text[text.rfind(f"You are `{slug}`: turn {turn}"):]
     lines = re.findall(r"^- ([a-z0-9-]+): \*\*(.+?)\*\*", prompt.split("BOLD LINES OF TURN", 1)[-1], re.MULTILINE) \
         if "BOLD LINES OF TURN" in prompt else []
@@ -259,8 +264,12 @@ def main() -> None:
     sub = parser.add_subparsers(dest="what", required=True)
     one = sub.add_parser("debate", help="one debate, a participant per tool")
     one.add_argument("tools", nargs="+", choices=sorted(MODELS))
+    one.add_argument("--garbage-first", action="store_true",
+                     help="answer each participant's first turn-1 request with prose, so `write` refuses it")
     sub.add_parser("probe", help="doctor --probe over every preset, without credentials")
     options = parser.parse_args()
+    if options.what == "debate" and options.garbage_first:
+        GARBAGE_FIRST.set()
     if options.what == "debate":
         sys.exit(debate(options.tools, options.bin, options.timeout))
     sys.exit(probe(options.bin, options.timeout))
