@@ -207,10 +207,6 @@ def _copilot_events(name: str, out: str) -> Reply:
     return Reply(text, "" if text else error)
 
 
-def _plain(_name: str, out: str) -> Reply:
-    return Reply(out)
-
-
 @dataclass(frozen=True)
 class Preset:
     """How one assistant's tool runs headless: program, fixed arguments, the model flag, where the prompt
