@@ -504,6 +504,8 @@ def test_claude_reports_not_logged_in_with_exit_0_and_run_says_so_in_one_line(
 
 CLAUDE_SILENT_THEN_ANSWERS = """
 import time
+if sys.argv[1:] == ["--version"]:
+    print("2.1.197 (Claude Code)"); sys.exit(0)
 from pathlib import Path
 sys.path.insert(0, os.environ["FAKES"])
 from _fake import sections, whoami
