@@ -21,7 +21,7 @@ from multidebate.protocol.profile import PROFILE_CRITIC, PROFILE_DEFENDER, PROFI
 from multidebate.skill.agents import AGENTS
 from multidebate.skill.install import STATES as SKILL_STATES
 
-NAMES = ("status", "validate", "next", "write", "skill-list", "error", "report")
+NAMES = ("status", "validate", "next", "write", "skill-list", "error", "report", "run-event", "doctor")
 
 
 def schema(name: str) -> dict[str, Any]:

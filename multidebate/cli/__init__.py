@@ -19,9 +19,11 @@ from .common import EXIT_CODES_HELP
 __all__ = ["EXIT_CODES_HELP", "cli", "main"]
 
 # command name -> (module of this package, attribute), in the order of use that `--help` lists them in:
-# set up, a session's turn, following the debate, then what a person runs when something goes wrong
+# set up (and `run`, which drives the agents), a session's turn, following the debate, then what a person runs
+# when something goes wrong
 _COMMANDS = {
     "init": ("turn_cmds", "init"),
+    "run": ("run_cmds", "run"),
     "next": ("turn_cmds", "next_"),
     "write": ("turn_cmds", "write"),
     "status": ("view_cmds", "status"),
@@ -31,6 +33,7 @@ _COMMANDS = {
     "retire": ("turn_cmds", "retire"),
     "handover": ("turn_cmds", "handover"),
     "skill": ("skill_cmds", "skill_group"),
+    "doctor": ("run_cmds", "doctor"),
     "slug": ("turn_cmds", "slug"),
 }
 

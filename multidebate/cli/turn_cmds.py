@@ -57,10 +57,18 @@ def slug(name: str) -> None:
 @click.option("--max-rounds", type=click.IntRange(min=1), help="review: rounds at most (default 4).")
 @click.option("--judge-when", type=click.Choice(["unresolved", "always"]), default="unresolved", show_default=True,
               help="When the judge writes its judgment: once a debate ends without agreement, or always.")
+@click.option("--agent", "agent_specs", multiple=True, metavar="SLUG=AGENT",
+              help="Record the agent `multidebate run` starts for SLUG: PRESET[:MODEL] (e.g. opus=claude:opus) "
+                   "or 'cmd:COMMAND LINE'. Repeat.")
 def init(folder: str, task_text: str, participants: str | None, max_turns: int | None,
          min_turns: int | None, sealed: bool, mode: str, proposal_path: str | None, role_specs: tuple[str, ...],
-         min_rounds: int | None, max_rounds: int | None, judge_when: str) -> None:
-    """Create FOLDER and its TASK.md (task text, optional roster, roles and limits).
+         min_rounds: int | None, max_rounds: int | None, judge_when: str, agent_specs: tuple[str, ...]) -> None:
+    """Create FOLDER and its TASK.md (task text, optional roster, roles, limits and agents).
+
+    \b
+    Example:
+      multidebate init my-debate --task "Which database for ...?" --participants opus,gpt --max-turns 4
+      multidebate init my-debate --task "..." --participants opus,gpt --agent opus=claude:opus --agent gpt=codex
 
     A review debate: `init FOLDER --mode review --proposal design.md --task "Review the design"
     --role gpt-5-5=critic:security --role opus-4-7=defender [--role gemini-3=judge]`.
@@ -75,6 +83,7 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
 
     roster = _roster(participants)
     roles = _roles(role_specs)
+    agents = _agent_specs(agent_specs, roster, tuple(slug for slug, _role in roles))
     if min_turns is not None and max_turns is not None and min_turns > max_turns:
         raise click.UsageError(f"--min-turns {min_turns} is more than --max-turns {max_turns}: the debate could "
                                "never converge")
@@ -120,16 +129,20 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
         path = create_task(folder, render_task(
             task_text, roster, max_turns, min_turns, sealed=sealed, mode=mode, roles=roles,
             proposal=proposal[0] if proposal else None, proposal_sha256=digest, min_rounds=min_rounds,
-            max_rounds=max_rounds, judge_when=judge_when))
-    starters = tuple(roster or ()) + tuple(judges)
-    if not starters:
+            max_rounds=max_rounds, judge_when=judge_when, agents=agents))
+    driven = {slug for slug, _spec in agents}
+    starters = tuple(s for s in tuple(roster or ()) + tuple(judges) if s not in driven)
+    if driven:
+        click.echo(f"Created {one_line(path)}. `multidebate run {one_line(shlex.quote(folder))}` starts the agents of "
+                   f"{', '.join(sorted(driven))} each turn.")
+    if not starters and not driven:
         click.echo(f"Created {one_line(path)}. Each session now runs: multidebate next "
                    f"{one_line(shlex.quote(folder))} --slug <its slug>")
-    else:
+    elif starters:
         where = one_line(shlex.quote(os.path.abspath(folder)))
         width = max(len(s) for s in starters)
-        click.echo(f"Created {one_line(path)}. Start a session in each assistant and paste its line (in Claude Code, "
-                   "begin it with `/multidebate `):")
+        click.echo(("" if driven else f"Created {one_line(path)}. ") + "Start a session in each assistant and paste "
+                   "its line (in Claude Code, begin it with `/multidebate `):")
         for name in starters:
             verb = "Judge the debate" if name in judges else "Debate the task"
             click.echo(f"  {(name + ':').ljust(width + 1)} {verb} in {where} with the multidebate skill; "
@@ -138,6 +151,28 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
     if roles:
         click.echo("Roles: " + ", ".join(f"{slug} = {role}" for slug, role in roles) + ". `next` tells each "
                    "session what its role's turn must contain.")
+
+
+def _agent_specs(specs: tuple[str, ...], roster: tuple[str, ...] | None,
+                 roled: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """`--agent opus=claude:opus` options -> ((slug, spec), ...), each checked as `run` reads it."""
+    if not specs:
+        return ()
+    from ..protocol.errors import AgentSpecError
+    from ..run.agents import parse_agent  # only when agents are given: init stays light
+
+    agents: dict[str, str] = {}
+    for spec in specs:
+        try:
+            agent = parse_agent(spec)
+        except AgentSpecError as exc:
+            raise click.BadParameter(str(exc), param_hint="--agent") from exc
+        if agent.slug in agents:
+            raise click.BadParameter(f"`{agent.slug}` has two agents", param_hint="--agent")
+        if roster and agent.slug not in roster and agent.slug not in roled:
+            raise click.BadParameter(f"`{agent.slug}` is not in --participants", param_hint="--agent")
+        agents[agent.slug] = agent.spec
+    return tuple(agents.items())
 
 
 def _roster(participants: str | None) -> tuple[str, ...] | None:

@@ -13,6 +13,8 @@ __all__ = [
     "TaskError",
     "IdentityError",
     "SkillError",
+    "AgentSpecError",
+    "RunFailed",
 ]
 
 
@@ -50,6 +52,14 @@ class TaskError(MultidebateError):
 
 class SkillError(MultidebateError):
     """The home or current folder, where the skills folders live, cannot be found."""
+
+
+class AgentSpecError(MultidebateError):
+    """An agent given to `run` (`--agent SLUG=SPEC`, TASK.md's `agents:`) names no preset or command."""
+
+
+class RunFailed(MultidebateError):
+    """`run` stopped: a participant failed its turn, or cannot be run; the reason is one line."""
 
 
 class InvalidTurn(MultidebateError):

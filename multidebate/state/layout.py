@@ -25,7 +25,7 @@ from collections.abc import Iterator
 
 __all__ = ["STATE_DIR", "FileIdentity", "cache_dir", "check_state_dirs", "checks_cache_path", "file_identity",
            "key_path", "ledger_dir", "ledger_path", "lstat_identity", "make_state_dirs", "open_state_append",
-           "read_state", "sealed_dir", "served_path", "state_lock", "state_root", "state_root_problem",
+           "read_state", "run_dir", "sealed_dir", "served_path", "state_lock", "state_root", "state_root_problem",
            "task_cache_path", "write_json_state", "write_state"]
 
 STATE_DIR = ".multidebate"
@@ -62,6 +62,11 @@ def ledger_path(folder: str, slug: str) -> str:
 
 def key_path(folder: str, slug: str) -> str:
     return os.path.join(folder, STATE_DIR, "keys", f"{slug}.json")
+
+
+def run_dir(folder: str) -> str:
+    """What `multidebate run` keeps: the keys of the participants it drives, and its record of agent turns."""
+    return os.path.join(folder, STATE_DIR, "run")
 
 
 def sealed_dir(folder: str) -> str:

@@ -41,6 +41,7 @@ class Task(NamedTuple):
     min_rounds: int | None = None
     max_rounds: int | None = None
     judge_when: str = "unresolved"  # when the judge writes: once a debate ends unresolved, or always
+    agents: tuple[tuple[str, str], ...] = ()  # (slug, agent spec as written, e.g. `claude:opus`) for `run`
 
     @property
     def review(self) -> bool:
@@ -85,7 +86,8 @@ def _from_cache(folder: str, path: str, identity: list[int]) -> Task | None:
                     tuple(finding(path, int(line), str(code), str(msg)) for line, code, msg in data["findings"]),
                     bool(data["sealed"]), tuple(data.get("retired") or ()), str(data["mode"]),
                     tuple((str(a), str(b)) for a, b in data["roles"]), data["proposal"], data["proposal_sha256"],
-                    data["min_rounds"], data["max_rounds"], str(data["judge_when"]))
+                    data["min_rounds"], data["max_rounds"], str(data["judge_when"]),
+                    tuple((str(a), str(b)) for a, b in data.get("agents") or ()))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -97,7 +99,7 @@ def _to_cache(folder: str, identity: list[int], task: Task) -> None:
             "findings": [[f.line, f.code, f.message] for f in task.findings], "mode": task.mode,
             "roles": [list(pair) for pair in task.roles], "proposal": task.proposal,
             "proposal_sha256": task.proposal_sha256, "min_rounds": task.min_rounds, "max_rounds": task.max_rounds,
-            "judge_when": task.judge_when}
+            "judge_when": task.judge_when, "agents": [list(pair) for pair in task.agents]}
     try:
         write_json_state(task_cache_path(folder), data)
     except OSError:
@@ -176,6 +178,7 @@ def _read_task(path: str) -> Task:
         else:
             notes.append(finding(path, 2, "E073", "retired must be a list of slugs"))
     setup = _read_setup(meta, participants, notes, path)
+    agents = _read_agents(meta.get("agents"), notes, path)
     participants = setup.participants
     if sealed and setup.mode == "review":
         notes.append(finding(path, 2, "E073", "a review debate cannot be sealed: the defender reads the critics' "
@@ -187,7 +190,19 @@ def _read_task(path: str) -> Task:
         sealed = False
     return Task(split.body.strip(), participants, limits["max_turns"], limits["min_turns"], tuple(notes), sealed,
                 retired, setup.mode, setup.roles, setup.proposal, setup.proposal_sha256, setup.min_rounds,
-                setup.max_rounds, setup.judge_when)
+                setup.max_rounds, setup.judge_when, agents)
+
+
+def _read_agents(raw: object, notes: list[Finding], path: str) -> tuple[tuple[str, str], ...]:
+    """`agents: {opus: "claude:opus"}`: which participants `multidebate run` drives, and with what (the spec
+    itself is `run`'s to read); a malformed map is an E073 finding."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict) or not all(isinstance(k, str) and is_slug(k) and isinstance(v, str) and v.strip()
+                                            for k, v in raw.items()):
+        notes.append(finding(path, 2, "E073", "agents must map slugs to agents, e.g. `opus-4-7: claude:opus`"))
+        return ()
+    return tuple((k, v.strip()) for k, v in raw.items())
 
 
 class _Setup(NamedTuple):
@@ -275,7 +290,7 @@ def render_task(text: str, participants: tuple[str, ...] | None = None, max_turn
                 retired: tuple[str, ...] = (), created_at: str | None = None, *, mode: str = "open",
                 roles: tuple[tuple[str, str], ...] = (), proposal: str | None = None,
                 proposal_sha256: str | None = None, min_rounds: int | None = None, max_rounds: int | None = None,
-                judge_when: str = "unresolved") -> str:
+                judge_when: str = "unresolved", agents: tuple[tuple[str, str], ...] = ()) -> str:
     """The TASK.md text for a task: its frontmatter in a fixed, readable order, then the task."""
     meta: dict[str, object] = {"protocol": 1}
     if mode != "open":
@@ -296,6 +311,8 @@ def render_task(text: str, participants: tuple[str, ...] | None = None, max_turn
         meta["participants"] = list(participants)
     if retired:
         meta["retired"] = list(retired)
+    if agents:
+        meta["agents"] = dict(agents)
     if max_turns is not None:
         meta["max_turns"] = max_turns
     if min_turns is not None:
@@ -376,7 +393,8 @@ def retire(folder: str, slug: str) -> Task:
                           (*task.retired, slug), str(created) if created else None, mode=task.mode,
                           roles=tuple((s, r) for s, r in task.roles if s != slug), proposal=task.proposal,
                           proposal_sha256=task.proposal_sha256, min_rounds=task.min_rounds,
-                          max_rounds=task.max_rounds, judge_when=task.judge_when)
+                          max_rounds=task.max_rounds, judge_when=task.judge_when,
+                          agents=tuple((s, a) for s, a in task.agents if s != slug))
     try:
         replace_file(path, content.encode("utf-8"), ".TASK-")
     except OSError as exc:

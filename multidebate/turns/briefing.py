@@ -631,10 +631,12 @@ def _fence_id(texts: list[str]) -> str:
             return fence
 
 
-def render_briefing(b: Briefing) -> str:
-    """The briefing as text for a model: short framing, then quoted peer files."""
+def render_briefing(b: Briefing, write_as: str | None = None) -> str:
+    """The briefing as text for a model: short framing, then quoted peer files.
+
+    `write_as`: what follows the WRITE line instead of the `write` command (`run` writes the turn itself)."""
     if b.role == "judge" and not b.debate_over:
-        return _render_judge(b)
+        return _render_judge(b, write_as)
     if b.debate_over:
         # no peer files and no write command: nothing invites an extra turn
         lines = [f"You are `{b.slug}` in {os.path.abspath(b.folder)}."]
@@ -715,15 +717,14 @@ def render_briefing(b: Briefing) -> str:
                            "if none does, write your own.")
             else:  # d61: sessions looked for the `all reuse:` line the skill names, and found none
                 out.append("Every line is the same: if it says what you hold, keep it word for word.")
-    if b.role:
-        out += ["", f"WRITE YOUR TURN ({', '.join(b.sections)}):", b.write_command, "...", "TURN"]
-        return "\n".join(out)
-    which = "Reasoning, Answer, Confidence, Converged: no" if b.turn == 1 else "all six sections"
-    out += ["", f"WRITE YOUR TURN ({which}):", b.write_command, "...", "TURN"]
+    which = (', '.join(b.sections) if b.role else "Reasoning, Answer, Confidence, Converged: no" if b.turn == 1
+             else "all six sections")
+    out += ["", f"WRITE YOUR TURN ({which}):", *([write_as] if write_as is not None else
+                                                 [b.write_command, "...", "TURN"])]
     return "\n".join(out)
 
 
-def _render_judge(b: Briefing) -> str:
+def _render_judge(b: Briefing, write_as: str | None = None) -> str:
     """A judge's briefing: the task, the computed verdict, every final turn, the judgment's sections."""
     from ..analysis.review_case import case_lines
 
@@ -740,5 +741,6 @@ def _render_judge(b: Briefing) -> str:
     out += ["", PEER_PREAMBLE]
     for peer in b.peers:
         out += [f"<<<PEER {peer.slug} turn {peer.turn} (its last) [{fence}]", peer.text, f">>>END [{fence}]"]
-    out += ["", f"WRITE YOUR JUDGMENT ({', '.join(b.sections)}):", b.write_command, "...", "TURN"]
+    out += ["", f"WRITE YOUR JUDGMENT ({', '.join(b.sections)}):", *([write_as] if write_as is not None else
+                                                                      [b.write_command, "...", "TURN"])]
     return "\n".join(out)

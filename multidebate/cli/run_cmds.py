@@ -1,0 +1,204 @@
+"""`run` and `doctor`: the assistants' tools started headless (multidebate/run)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import TYPE_CHECKING
+
+import click
+
+from ..protocol.errors import MultidebateError
+from .common import EXIT_ERROR, EXIT_INTERRUPTED, emit_json, json_option, library_errors
+
+if TYPE_CHECKING:
+    from ..run.agents import Agent
+
+__all__ = ["doctor", "run"]
+
+AGENT_HELP = ("A participant's agent: SLUG=PRESET[:MODEL] (presets: claude, codex, gemini, qwen, copilot, opencode, "
+              "cursor), or 'SLUG=cmd:COMMAND LINE' (the prompt on its stdin, the turn's sections on its stdout, "
+              "exit 0). Repeat; overrides TASK.md's `agents:`.")
+
+
+def _agents(specs: tuple[str, ...], extra: tuple[str, ...]) -> list[Agent]:
+    """`--agent` and `--agent-args` options -> agents (a usage error names the bad one)."""
+    from dataclasses import replace
+
+    from ..protocol.errors import AgentSpecError
+    from ..run.agents import parse_agent
+
+    agents: dict[str, Agent] = {}
+    for spec in specs:
+        try:
+            agent = parse_agent(spec)
+        except AgentSpecError as exc:
+            raise click.BadParameter(str(exc), param_hint="--agent") from exc
+        if agent.slug in agents:
+            raise click.BadParameter(f"`{agent.slug}` has two agents; give each participant one", param_hint="--agent")
+        agents[agent.slug] = agent
+    for item in extra:
+        slug, sep, words = item.partition("=")
+        if not sep or slug not in agents:
+            raise click.BadParameter(f"`{item}` is not SLUG=ARGS for a slug given with --agent", param_hint="--agent-args")
+        try:
+            agents[slug] = replace(agents[slug], extra_args=agents[slug].extra_args + tuple(shlex.split(words)))
+        except ValueError as exc:
+            raise click.BadParameter(f"`{item}`: {exc}", param_hint="--agent-args") from exc
+    return list(agents.values())
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops `run` as Ctrl-C does: every agent's process group killed, nothing half-written."""
+    def interrupt(_signum: int, _frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _writer() -> Callable[[str], None]:
+    def write(text: str) -> None:
+        click.echo(text, nl=False)
+        sys.stdout.flush()
+
+    return write
+
+
+@click.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option("--agent", "agent_specs", multiple=True, metavar="SLUG=AGENT", help=AGENT_HELP)
+@click.option("--agent-args", "agent_args", multiple=True, metavar="SLUG=ARGS",
+              help="More arguments for SLUG's tool, split as a shell would, e.g. 'gpt=-c model_provider=local'. "
+                   "Repeat. (MULTIDEBATE_<PRESET>_ARGS adds words to every call of a preset.)")
+@click.option("--turn-timeout", type=click.FloatRange(min=1), default=600, show_default=True, metavar="SECONDS",
+              help="Stop an agent's turn after this long (its whole process group is killed).")
+@click.option("--idle-timeout", type=click.FloatRange(min=1), default=300, show_default=True, metavar="SECONDS",
+              help="Stop an agent that printed nothing for this long (agents whose tools stream: codex, copilot, "
+                   "opencode, cmd:; the others print only at the end).")
+@click.option("--max-output", type=click.IntRange(min=1024), default=4 * 1024 * 1024, show_default=True,
+              metavar="BYTES", help="Stop an agent that prints more than this.")
+@click.option("--wait-timeout", type=click.FloatRange(min=0), default=3600, show_default=True, metavar="SECONDS",
+              help="How long to wait for a session a person runs (a participant without an agent).")
+@json_option
+def run(folder: str, agent_specs: tuple[str, ...], agent_args: tuple[str, ...], turn_timeout: float,
+        idle_timeout: float, max_output: int, wait_timeout: float, as_json: bool) -> None:
+    """Start each participant's agent every turn, headless, until the debate ends.
+
+    \b
+    Example:
+      multidebate run my-debate --agent opus=claude:opus --agent gpt=codex:gpt-5.5
+      multidebate run my-debate --agent 'opus=cmd:python3 my_agent.py' --agent gpt=gemini
+
+    (my-debate made by `multidebate init my-debate --task "..." --participants opus,gpt`.)
+
+    Each turn, every agent whose turn is due gets what `next` would serve it
+    (its peers' previous turn only) and runs in parallel, in the current
+    folder, with no or read-only tools; its reply goes through `write` with
+    the key `run` keeps for it (.multidebate/run/keys, mode 0600).  A reply
+    `write` refuses goes back to the agent, twice at most; then `run` stops
+    with the reason (exit 1) and running it again resumes.  A participant
+    without an agent is a session a person runs: `run` waits for its turns.
+    Ends with the verdict, what it cost, and the report command; Ctrl-C kills
+    every agent and exits 130.  --json prints JSON Lines (one event a line).
+    """
+    from ..run.display import JsonLines, LiveLines, PlainLines
+    from ..run.loop import RunOptions, run_debate
+    from ..state.cache import report_progress
+
+    report_progress(None)  # the parse progress line would break into run's own live lines
+    agents = _agents(agent_specs, agent_args)
+    write = _writer()
+    display = JsonLines(write) if as_json else LiveLines(write) if sys.stdout.isatty() else PlainLines(write)
+    options = RunOptions(turn_timeout=turn_timeout, idle_timeout=idle_timeout, max_output=max_output,
+                         wait_timeout=wait_timeout, cwd=os.getcwd())
+    try:
+        with _sigterm_as_interrupt(), library_errors():
+            try:
+                outcome = run_debate(folder, agents, options, display.show, display.tick)
+            except MultidebateError as exc:
+                if not as_json:
+                    raise
+                # one line, as every other line of the stream (error.schema.json)
+                write(json.dumps({"ok": False, "error": str(exc), "problems": getattr(exc, "problems", [])},
+                                 ensure_ascii=False) + "\n")
+                sys.exit(EXIT_ERROR)
+    except KeyboardInterrupt:
+        display.close()
+        click.echo("Interrupted: every agent was stopped; no turn was half-written. Run again to resume.", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    display.close()
+    if not as_json:
+        from ..views.terminal import printable
+
+        verdict = outcome.verdict
+        click.echo(printable(f"Verdict: {verdict.state} at turn {verdict.turn} - {verdict.detail}"))
+        click.echo(f"Cost: {outcome.seconds:.0f} s in all; {outcome.turns} agent turn(s): {outcome.cost.describe()} "
+                   "(tokens and money as the tools report them)")
+        click.echo(f"Report: multidebate report {shlex.quote(folder)}")
+
+
+@click.command()
+@click.option("--agent", "agent_specs", multiple=True, metavar="SLUG=AGENT",
+              help="An agent to probe, as `run --agent` takes it. Repeat; without it, --probe tries every preset "
+                   "found on PATH.")
+@click.option("--agent-args", "agent_args", multiple=True, metavar="SLUG=ARGS", help="As `run --agent-args`.")
+@click.option("--probe", "probing", is_flag=True, help="Run a tiny prompt through each agent; say why one fails.")
+@click.option("--timeout", type=click.FloatRange(min=1), default=60, show_default=True, metavar="SECONDS",
+              help="How long each probe may take.")
+@json_option
+def doctor(agent_specs: tuple[str, ...], agent_args: tuple[str, ...], probing: bool, timeout: float,
+           as_json: bool) -> None:
+    """Which agent tools are on PATH (and their versions), where the skill is installed; --probe: does each agent
+    answer?
+
+    \b
+    Example:
+      multidebate doctor
+      multidebate doctor --probe --agent opus=claude:opus --agent gpt=codex
+
+    Exit 1 when a probe failed.
+    """
+    from ..run.doctor import doctor as check
+    from ..views.terminal import printable
+
+    agents = _agents(agent_specs, agent_args)
+    with library_errors(as_json):
+        report = check(agents, probing, timeout)
+    failed = any(not p.ok for p in report.probes)
+    if as_json:
+        emit_json(report.as_dict())
+        sys.exit(1 if failed else 0)
+    click.echo("Agent tools:")
+    for tool in report.tools:
+        where = f"{tool.version or '(no version)'}  {tool.path}" if tool.path else f"not on PATH (from {tool.package})"
+        click.echo(printable(f"  {tool.preset:<9} {tool.title:<13} {where}"))
+    click.echo("Skill (multidebate skill install):")
+    for copy in report.skills:
+        if copy["state"] in ("missing", "covered") and copy["scope"] == "project":
+            continue
+        readers = ", ".join(str(a) for a in copy["agents"]) if isinstance(copy["agents"], list) else ""
+        click.echo(printable(f"  {copy['state']:<9} {copy['path']}" + (f" ({readers})" if readers else "")))
+    if probing:
+        click.echo("Probes:")
+        for result in report.probes:
+            said = f"ok in {result.seconds:.1f} s: {result.answer!r}" if result.ok else \
+                f"failed in {result.seconds:.1f} s: {result.reason}"
+            click.echo(printable(f"  {result.slug} ({result.agent}): {said}"))
+    for warning in report.warnings:
+        click.echo(printable(f"Warning: {warning}"))
+    sys.exit(1 if failed else 0)

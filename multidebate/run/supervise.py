@@ -1,0 +1,196 @@
+"""One agent process, supervised: its own process group, the prompt on stdin and stdin closed, its output read
+in threads up to a byte bound, a turn timeout and an idle timeout, and the whole group killed (SIGTERM, then
+SIGKILL) on a timeout, on too much output, or when `run` is interrupted.  No process outlives its turn.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["Finished", "Supervisor", "TERM_GRACE"]
+
+TERM_GRACE = 3.0  # seconds between SIGTERM and SIGKILL
+_CHUNK = 65536
+
+
+@dataclass(frozen=True)
+class Finished:
+    """How a process ended: exit status (negative: killed by that signal), its output (at most the bound),
+    and why it was stopped ("" when it ended by itself)."""
+
+    exit_code: int
+    stdout: bytes
+    stderr: bytes
+    duration: float
+    stopped: str = ""  # "turn timeout", "idle timeout", "output over N bytes", "interrupted"
+    pid: int = 0
+
+
+class _Output:
+    """What a process printed, kept up to `limit` bytes a stream; the time of its last byte."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.chunks: dict[str, list[bytes]] = {"stdout": [], "stderr": []}
+        self.sizes = {"stdout": 0, "stderr": 0}
+        self.last = time.monotonic()
+        self.over = False
+        self.changed = threading.Condition()
+
+    def read(self, stream: str, fd: int, stop: threading.Event) -> None:
+        """Read `fd` to its end, or until `stop` (a process that left the group may hold the pipe open)."""
+        try:
+            while not stop.is_set():
+                ready, _w, _x = select.select([fd], [], [], 0.2)
+                if not ready:
+                    continue
+                chunk = os.read(fd, _CHUNK)
+                if not chunk:
+                    break
+                with self.changed:
+                    self.last = time.monotonic()
+                    room = self.limit - self.sizes[stream]
+                    if room > 0:
+                        self.chunks[stream].append(chunk[:room])
+                    self.sizes[stream] += len(chunk)
+                    if self.sizes[stream] > self.limit:
+                        self.over = True
+                    self.changed.notify_all()
+        except (OSError, ValueError):
+            pass
+        finally:
+            with self.changed:
+                self.changed.notify_all()
+
+    def bytes_of(self, stream: str) -> bytes:
+        return b"".join(self.chunks[stream])
+
+
+class Supervisor:
+    """Starts agent processes and kills every one still running when told to (`kill_all`, on Ctrl-C)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: dict[int, subprocess.Popen[bytes]] = {}
+        self.interrupted = threading.Event()
+
+    def run(self, argv: tuple[str, ...], stdin: bytes, *, env: dict[str, str] | None = None, cwd: str | None = None,
+            turn_timeout: float, idle_timeout: float | None, max_output: int,
+            on_start: Callable[[int], None] | None = None) -> Finished:
+        """Run `argv` to its end or until stopped; OSError when it cannot start (e.g. no such program)."""
+        if self.interrupted.is_set():
+            return Finished(-signal.SIGINT, b"", b"", 0.0, "interrupted")
+        started = time.monotonic()
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env=env, cwd=cwd, start_new_session=True, close_fds=True)
+        with self._lock:
+            self._running[proc.pid] = proc
+        if on_start is not None:
+            on_start(proc.pid)
+        output = _Output(max_output)
+        stop = threading.Event()
+        pipes = [(name, pipe.fileno()) for name, pipe in (("stdout", proc.stdout), ("stderr", proc.stderr))
+                 if pipe is not None]
+        threads = [threading.Thread(target=self._feed, args=(proc, stdin), name=f"agent-{proc.pid}-stdin",
+                                    daemon=True)]
+        threads += [threading.Thread(target=output.read, args=(name, fd, stop), name=f"agent-{proc.pid}-{name}",
+                                     daemon=True) for name, fd in pipes]
+        for thread in threads:
+            thread.start()
+        stopped = ""
+        try:
+            stopped = self._watch(proc, output, started, turn_timeout, idle_timeout, max_output)
+        finally:
+            # the leader has ended or is to be stopped: nothing of its group may outlive the turn
+            _kill_group(proc, graceful=bool(stopped))
+            for thread in threads[1:]:
+                thread.join(TERM_GRACE)  # the output still in the pipes
+            stop.set()  # a process that escaped the group may hold a pipe open: stop reading it
+            for thread in threads:
+                thread.join()
+            for pipe in (proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
+            with self._lock:
+                self._running.pop(proc.pid, None)
+        if self.interrupted.is_set() and not stopped:
+            stopped = "interrupted"
+        code = proc.returncode if proc.returncode is not None else -signal.SIGKILL
+        return Finished(code, output.bytes_of("stdout"), output.bytes_of("stderr"), time.monotonic() - started,
+                        stopped, proc.pid)
+
+    def _feed(self, proc: subprocess.Popen[bytes], data: bytes) -> None:
+        """Write the prompt and close stdin (a tool that waits on an open stdin would never start)."""
+        if proc.stdin is None:
+            return
+        try:
+            if data:
+                proc.stdin.write(data)
+        except (OSError, ValueError):
+            pass  # it exited or closed its stdin without reading it all
+        finally:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+
+    def _watch(self, proc: subprocess.Popen[bytes], output: _Output, started: float, turn_timeout: float,
+               idle_timeout: float | None, max_output: int) -> str:
+        """Wait for the process; the reason it must be stopped, or "" once it has exited."""
+        while True:
+            if proc.poll() is not None:
+                return ""
+            if self.interrupted.is_set():
+                return "interrupted"
+            now = time.monotonic()
+            with output.changed:
+                if output.over:
+                    return f"output over {max_output:,} bytes"
+                last = output.last
+            if now - started >= turn_timeout:
+                return f"turn timeout ({turn_timeout:g} s)"
+            if idle_timeout is not None and now - max(last, started) >= idle_timeout:
+                return f"idle timeout (no output for {idle_timeout:g} s)"
+            deadline = started + turn_timeout
+            if idle_timeout is not None:
+                deadline = min(deadline, max(last, started) + idle_timeout)
+            with output.changed:
+                output.changed.wait(min(0.25, max(0.01, deadline - now)))
+
+    def kill_all(self) -> None:
+        """Ctrl-C: stop every agent still running, its whole process group."""
+        self.interrupted.set()
+        with self._lock:
+            running = list(self._running.values())
+        for proc in running:
+            _signal_group(proc.pid, signal.SIGTERM)
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _kill_group(proc: subprocess.Popen[bytes], graceful: bool) -> None:
+    """SIGTERM to the whole group, SIGKILL after TERM_GRACE for what is left; the leader reaped."""
+    if graceful:
+        _signal_group(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(TERM_GRACE)
+        except subprocess.TimeoutExpired:
+            pass
+    # the group id is the leader's pid (start_new_session): what a finished leader left behind dies too
+    _signal_group(proc.pid, signal.SIGKILL)
+    try:
+        proc.wait(TERM_GRACE)
+    except subprocess.TimeoutExpired:
+        pass
