@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import queue
+import re
 import shlex
 import signal
 import stat
