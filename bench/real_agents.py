@@ -58,7 +58,7 @@ def scripted_turn(body: dict[str, Any]) -> str:
     if GARBAGE_FIRST.is_set() and turn == 1 and "YOUR LAST REPLY WAS REFUSED" not in text:
         return "Sure! I would pick TOML, it is simple."
     prompt = text[text.rfind(f"You are `{slug}`: turn {turn}"):]
-    lines = re.findall(r"^- ([a-z0-9-]+): \*\*(.+?)\*\*", prompt.split("BOLD LINES OF TURN", 1)[-1], re.MULTILINE) \
+    lines = re.findall(r"^- ([a-z0-9-]+)(?: \([^)]*\))?: \*\*(.+?)\*\*", prompt.split("BOLD LINES OF TURN", 1)[-1], re.MULTILINE) \
         if "BOLD LINES OF TURN" in prompt else []
     peers = sorted({m for m in re.findall(r"^<<<PEER ([a-z0-9-]+)", prompt, re.MULTILINE) if m != slug})
     line = lines[0][1] if turn > 1 and lines else LINES[1 if slug == "opus" else 2]
