@@ -7,11 +7,14 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from ..protocol.errors import InvalidTurn, MultidebateError
+
+if TYPE_CHECKING:
+    from ..run.agents import Agent
 
 __all__ = ["EXIT_CODES_HELP", "EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_NOT_CONVERGED", "EXIT_OK", "EXIT_TIMEOUT",
            "EXIT_USAGE", "emit_json", "fail", "json_option", "library_errors", "quiet_stdout"]
@@ -112,3 +115,22 @@ def resolve_key(key: str | None, key_file: str | None) -> str | None:
         raise click.BadParameter(f"cannot read {key_file}: {getattr(exc, 'strerror', None) or exc}",
                                  param_hint="--key-file") from exc
 
+
+
+def agent_options(specs: tuple[str, ...]) -> dict[str, Agent]:
+    """`--agent SLUG=AGENT` options -> {slug: agent}, as `init` and `run` read them (a usage error names the bad one)."""
+    from ..protocol.errors import AgentSpecError
+    from ..run.agents import (
+        parse_agent,  # only when agents are given: the other commands stay light
+    )
+
+    agents: dict[str, Agent] = {}
+    for spec in specs:
+        try:
+            agent = parse_agent(spec)
+        except AgentSpecError as exc:
+            raise click.BadParameter(str(exc), param_hint="--agent") from exc
+        if agent.slug in agents:
+            raise click.BadParameter(f"`{agent.slug}` has two agents; give each participant one", param_hint="--agent")
+        agents[agent.slug] = agent
+    return agents

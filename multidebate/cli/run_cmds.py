@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING
 import click
 
 from ..protocol.errors import MultidebateError
-from .common import EXIT_ERROR, EXIT_INTERRUPTED, emit_json, json_option, library_errors
+from .common import (
+    EXIT_ERROR,
+    EXIT_INTERRUPTED,
+    agent_options,
+    emit_json,
+    json_option,
+    library_errors,
+)
 
 if TYPE_CHECKING:
     from ..run.agents import Agent
@@ -31,18 +38,8 @@ def _agents(specs: tuple[str, ...], extra: tuple[str, ...]) -> list[Agent]:
     """`--agent` and `--agent-args` options -> agents (a usage error names the bad one)."""
     from dataclasses import replace
 
-    from ..protocol.errors import AgentSpecError
-    from ..run.agents import parse_agent
 
-    agents: dict[str, Agent] = {}
-    for spec in specs:
-        try:
-            agent = parse_agent(spec)
-        except AgentSpecError as exc:
-            raise click.BadParameter(str(exc), param_hint="--agent") from exc
-        if agent.slug in agents:
-            raise click.BadParameter(f"`{agent.slug}` has two agents; give each participant one", param_hint="--agent")
-        agents[agent.slug] = agent
+    agents = agent_options(specs)
     for item in extra:
         slug, sep, words = item.partition("=")
         if not sep or slug not in agents:

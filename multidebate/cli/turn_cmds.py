@@ -12,6 +12,7 @@ import click
 from ..protocol.oneline import one_line
 from .common import (
     EXIT_INTERRUPTED,
+    agent_options,
     emit_json,
     json_option,
     key_argument,
@@ -158,21 +159,11 @@ def _agent_specs(specs: tuple[str, ...], roster: tuple[str, ...] | None,
     """`--agent opus=claude:opus` options -> ((slug, spec), ...), each checked as `run` reads it."""
     if not specs:
         return ()
-    from ..protocol.errors import AgentSpecError
-    from ..run.agents import parse_agent  # only when agents are given: init stays light
-
-    agents: dict[str, str] = {}
-    for spec in specs:
-        try:
-            agent = parse_agent(spec)
-        except AgentSpecError as exc:
-            raise click.BadParameter(str(exc), param_hint="--agent") from exc
-        if agent.slug in agents:
-            raise click.BadParameter(f"`{agent.slug}` has two agents", param_hint="--agent")
-        if roster and agent.slug not in roster and agent.slug not in roled:
-            raise click.BadParameter(f"`{agent.slug}` is not in --participants", param_hint="--agent")
-        agents[agent.slug] = agent.spec
-    return tuple(agents.items())
+    agents = agent_options(specs)
+    for slug in agents:
+        if roster and slug not in roster and slug not in roled:
+            raise click.BadParameter(f"`{slug}` is not in --participants", param_hint="--agent")
+    return tuple((slug, agent.spec) for slug, agent in agents.items())
 
 
 def _roster(participants: str | None) -> tuple[str, ...] | None:
