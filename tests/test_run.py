@@ -28,6 +28,8 @@ from multidebate.state.runs import held_key_path, read_run_records
 
 AGENTS = Path(__file__).resolve().parent / "agents"
 PY = sys.executable
+TOOL = os.path.basename(PY)  # how run names a cmd: agent in its errors: "python" or "python3", by the venv
+
 DEADLINE = 60.0
 
 
@@ -200,7 +202,7 @@ def test_an_agent_that_prints_nothing_fails_the_turn(tmp_path: Path) -> None:
     init(folder)
     result = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('silent')}")
     assert result.exit_code == 1
-    assert "beta failed turn 1: python: printed nothing" in result.stderr
+    assert f"beta failed turn 1: {TOOL}: printed nothing" in result.stderr
 
 
 def test_a_refused_reply_goes_back_with_the_refusal_and_the_retry_is_written(tmp_path: Path) -> None:
@@ -237,7 +239,7 @@ def test_output_is_bounded(tmp_path: Path) -> None:
     result = run(folder, "--max-output", str(1024 * 1024), "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                  "--agent", f"beta={fake('flood')}")
     assert result.exit_code == 1
-    assert "beta failed turn 1: python: stopped: output over 1,048,576 bytes" in result.stderr
+    assert f"beta failed turn 1: {TOOL}: stopped: output over 1,048,576 bytes" in result.stderr
 
 
 def _grandchildren(where: Path) -> list[int]:
@@ -272,7 +274,7 @@ def test_a_timeout_kills_the_whole_process_group(tmp_path: Path, mode: str, opti
         result = run(folder, option, "3", "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                      "--agent", f"beta={fake('hang', str(where), mode)}")
         assert result.exit_code == 1
-        assert f"beta failed turn 1: python: stopped: {why}" in result.stderr
+        assert f"beta failed turn 1: {TOOL}: stopped: {why}" in result.stderr
         pids = [int((where / "started").read_text()), *_grandchildren(where)]
         assert len(pids) == 2
         wait_until(lambda: not any(alive(pid) for pid in pids), "the agent and its grandchild to die")
@@ -635,7 +637,7 @@ def test_run_json_ends_with_one_line_error_object_when_a_participant_fails(tmp_p
     assert result.exit_code == 1
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     check("error", lines[-1])
-    assert lines[-1]["error"].startswith("beta failed turn 1: python: exit status 3")
+    assert lines[-1]["error"].startswith(f"beta failed turn 1: {TOOL}: exit status 3")
     for event in lines[:-1]:
         check("run-event", event)
 
