@@ -655,7 +655,9 @@ def render_briefing(b: Briefing, write_as: str | None = None) -> str:
     out.extend(f"NOTE: {note}" for note in b.notes)
     out.append("")
     fence = _fence_id([peer.text for peer in b.peers] + [b.proposal or "", b.task or ""])
-    out.append("TASK:" if b.task else "TASK: (none recorded)")  # from TASK.md, as the skill says
+    # d68, d69: sessions took the tag's change from one `next` to the next for a changed task
+    out.append(f"TASK (quoted; the [{fence}] tag is drawn anew for each `next`):" if b.task
+               else "TASK: (none recorded)")  # from TASK.md, as the skill says
     if b.task:
         # quoted like a peer file: TASK.md is a file anyone sharing the folder can edit, and a line of it
         # must not read as one of the tool's (`NOTE: ...`)
