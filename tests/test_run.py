@@ -94,6 +94,13 @@ def test_two_agents_converge_and_the_files_are_sound(tmp_path: Path) -> None:
     assert sorted((r["turn"], r["slug"], r["outcome"]) for r in records) == [
         (1, "alpha", "written"), (1, "beta", "written"), (2, "alpha", "written"), (2, "beta", "written")]
     assert all(str(r["agent"]).startswith("cmd:python") for r in records)
+    # what the agents cost is shown after run has ended, by status and report (#26: recorded and shown)
+    status = json.loads(CliRunner().invoke(cli, ["status", str(folder), "--json"]).stdout)
+    assert [(c["slug"], c["turns"], c["tokens_in"], c["cost_usd"]) for c in status["agent_costs"]] == [
+        ("alpha", 2, None, None), ("beta", 2, None, None)]
+    assert "agents (multidebate run): 4 agent turns, " in CliRunner().invoke(cli, ["status", str(folder)]).stdout
+    report = CliRunner().invoke(cli, ["report", str(folder)]).stdout
+    assert "## What the agents cost" in report and "| alpha | cmd:" in report
 
 
 def test_agents_that_hold_end_the_debate_as_the_verdict_says(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
+from ..analysis.agent_costs import AgentCost, agent_costs, cost_words
 from ..analysis.dropouts import Dropout, dropout_line, dropouts
 from ..analysis.final import FinalAnswer, final_answer
 from ..analysis.integrity import file_problems, only_notes, problem_lines
@@ -47,6 +48,7 @@ class Report:
     advice: str = ""  # what the reader of an open debate should do, in one sentence
     retired: tuple[Retirement, ...] = ()  # retired slugs, the person's act, and what they held then
     handovers: tuple[Act, ...] = ()  # slugs a person handed over to another session
+    agent_costs: tuple[AgentCost, ...] = ()  # what the agents `multidebate run` started cost, per participant
 
     def person_lines(self) -> list[str]:
         """One sentence per retirement and handover, shown right under the verdict."""
@@ -72,6 +74,7 @@ class Report:
             "advice": self.advice or None,
             "retired": [r.as_dict() for r in self.retired],
             "handovers": [a.as_dict() for a in self.handovers],
+            "agent_costs": [c.as_dict() for c in self.agent_costs],
         }
 
 
@@ -220,7 +223,7 @@ def build_report(folder: str, weighted: bool = False) -> Report:
                           if f.code == "E111"), judgment, summary,
                   _cruxes(debate, final.turn, verdict.state == "converged") if verdict.review is None else (),
                   dropped, advice(folder, verdict, missing, dropped), retirements(debate, acts),
-                  person_acts(debate, acts))
+                  person_acts(debate, acts), agent_costs(folder))
 
 
 def render_json(report: Report) -> str:
@@ -241,6 +244,10 @@ def _cell(value: object) -> str:
 
 
 _MARK = {"same": "✓ same", "different": "✗ different", "unsure": "? unsure"}
+
+
+def _amount(value: int | None) -> str:
+    return "-" if value is None else f"{value:,}"
 
 
 def render_markdown(report: Report) -> str:
@@ -272,6 +279,13 @@ def render_markdown(report: Report) -> str:
                     f"{ {True: 'yes', False: 'no', None: '?'}[converged]})"
                     for turn, answer, converged in retired.history]
         out += [f"- {act.sentence()}" for act in report.handovers]
+        out.append("")
+    if report.agent_costs:
+        out += ["## What the agents cost", "", f"By `multidebate run`: {cost_words(report.agent_costs)}.", "",
+                "| participant | agent | turns | seconds | tokens in | tokens out | cost |", "|---|---|---|---|---|---|---|"]
+        out += [f"| {c.slug} | {_cell(c.agent)} | {c.turns} | {c.seconds:.0f} | {_amount(c.tokens_in)} | "
+                f"{_amount(c.tokens_out)} | {'-' if c.cost_usd is None else f'${c.cost_usd:.4f}'} |"
+                for c in report.agent_costs]
         out.append("")
     if report.problems:
         out += (["## Notes", "", "Worth knowing; nothing to act on (`multidebate validate` explains):", ""]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
+from ..analysis.agent_costs import cost_words
 from ..analysis.dropouts import dropout_line
 from ..analysis.integrity import only_notes
 from ..analysis.trajectory import MATRIX_MAX
@@ -174,6 +175,9 @@ def render_html(report: Report) -> str:
         body.append("<h2>Retired and handed over</h2><p>The verdict counts only the participants left; by the "
                     "person's commands:</p><ul>" + "".join(f"<li>{escape(line)}</li>" for line in report.person_lines())
                     + "</ul>")
+    if report.agent_costs:
+        body.append(f"<h2>What the agents cost</h2><p>By <code>multidebate run</code>: "
+                    f"{escape(cost_words(report.agent_costs))}.</p>")
     if report.problems:
         heading = ("<h2>Notes</h2><p>Worth knowing; nothing to act on" if only_notes(report.problems)
                    else "<h2>Problems</h2><p>Act on these before trusting this report")

@@ -6,6 +6,7 @@ import os
 import time
 from typing import NamedTuple
 
+from ..analysis.agent_costs import AgentCost, agent_costs, cost_words
 from ..analysis.dropouts import Dropout, dropout_line, dropouts
 from ..analysis.integrity import deleted_files, disowned, file_problems, problem_lines
 from ..analysis.retirements import Retirement, person_acts, retirements
@@ -67,6 +68,7 @@ class Status(NamedTuple):
     advice: str = ""  # what the reader should do, in one sentence, while the debate is open
     retired: tuple[Retirement, ...] = ()  # retired slugs: their columns stay, the person's act is shown
     handovers: tuple[Act, ...] = ()  # slugs a person handed over to another session
+    agent_costs: tuple[AgentCost, ...] = ()  # what the agents `multidebate run` started cost, per participant
 
     def progress(self, turn: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(who has written `turn`, who has not), sealed files included."""
@@ -100,6 +102,7 @@ class Status(NamedTuple):
             "advice": self.advice or None,
             "retired": [r.as_dict() for r in self.retired],
             "handovers": [a.as_dict() for a in self.handovers],
+            "agent_costs": [c.as_dict() for c in self.agent_costs],
         }
 
 
@@ -175,7 +178,7 @@ def debate_status(folder: str, now: float | None = None) -> Status:
                   bool(debate.task and debate.task.participants), lines,
                   debate.task.judge if debate.task else None, judged.judgment,
                   judgment_due(debate.task, verdict), deleted, dropped, advice(folder, verdict, missing, dropped),
-                  retirements(debate, acts), person_acts(debate, acts))
+                  retirements(debate, acts), person_acts(debate, acts), agent_costs(folder))
 
 
 def _duration(seconds: float) -> str:
@@ -266,6 +269,8 @@ def render_status(status: Status) -> str:
         lines.append(f"  next turn: {verdict.next_step}")
     if verdict.extra_files:
         lines.append(f"  written after convergence: {', '.join(verdict.extra_files)}")
+    if status.agent_costs:
+        lines.append(f"agents (multidebate run): {cost_words(status.agent_costs)}")
     if status.advice:
         lines.append(f"what to do: {status.advice}")
     return "\n".join(lines)
