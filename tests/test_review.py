@@ -469,3 +469,22 @@ def test_the_html_summary_fetches_nothing_a_session_wrote(tmp_path: Path) -> Non
     page = out.read_text()
     assert code == 0 and "Summary for the decision" in page
     assert "<img" not in page and "<script" not in page and "evil.example/b.png" in page
+
+
+def test_critics_and_the_defender_get_no_open_debate_stall_warning(tmp_path: Path) -> None:
+    """#27: "No bold line or Converged changed ... ends as stalled" was served to critics and the defender, who
+    write neither; all four sessions of a real review puzzled over it."""
+    from helpers import key_of
+
+    from multidebate.turns.briefing import brief, render_briefing
+
+    folder = review(tmp_path, ("ca",), "--max-rounds", "4")
+    write_keyed(folder, "ca", critic(new_finding("F1", 7, "MATERIAL")))
+    write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 3, "by design")))
+    for round_ in (2, 3):
+        write_keyed(folder, "ca", critic(f"### F1 \u2014 t\n- answer: re-raise\n- new evidence: FAT has 2 s mtime "
+                                         f"(round {round_})\n"))
+        write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 3, f"still by design (round {round_})")))
+    for slug in ("ca", "de"):
+        text = render_briefing(brief(folder, slug, key=key_of(folder, slug)))
+        assert "stalled" not in text, text

@@ -410,7 +410,8 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
                          f"you still differ. To stop crossing, `{keeper}` (first by name) holds its line: {keep} "
                          f"{turn - 1} line word for word if you accept it, or say why not.")
     limit = debate.task.max_turns if debate.task else None
-    if turn >= 3 and (limit is None or turn < limit) and _unchanged(debate, turn - 1):
+    reviewing = debate.task is not None and debate.task.review  # #27: critics and a defender write no bold line
+    if turn >= 3 and not reviewing and (limit is None or turn < limit) and _unchanged(debate, turn - 1):
         # sessions were surprised that a debate with turns left ended as stalled: say it before the turn
         # d67: "three turns" after naming two read as a miscount, and the note as pressure to move
         advice.append(f"From turn {turn - 2} to turn {turn - 1}, {STALL_RULE}. If none changes at turn {turn} "
