@@ -488,3 +488,18 @@ def test_critics_and_the_defender_get_no_open_debate_stall_warning(tmp_path: Pat
     for slug in ("ca", "de"):
         text = render_briefing(brief(folder, slug, key=key_of(folder, slug)))
         assert "stalled" not in text, text
+
+
+def test_the_defender_cannot_answer_a_round_its_critics_have_not_all_written(tmp_path: Path) -> None:
+    """#27: a defender's round-1 turn written before any critic's was accepted, then carried E105 for ever."""
+    folder = review(tmp_path, ("ca", "cb"))
+    with pytest.raises(InvalidTurn) as early:
+        write_keyed(folder, "de", defender())
+    assert "the critics have not all written round 1 yet (waiting for ca, cb)" in " ".join(early.value.problems)
+    write_keyed(folder, "ca", critic(new_finding("F1", 7, "MATERIAL")))
+    with pytest.raises(InvalidTurn) as half:
+        write_keyed(folder, "de", defender(response("ca/F1", "REBUT-DESIGN", 3, "by design")))
+    assert "(waiting for cb)" in " ".join(half.value.problems) and "--wait" in " ".join(half.value.problems)
+    write_keyed(folder, "cb", critic())
+    write_keyed(folder, "de", defender(response("ca/F1", "REBUT-DESIGN", 3, "by design")))
+    assert not [p for p in case_of(folder).problems if p.code == "E105"]

@@ -458,7 +458,17 @@ def _review_problems(folder: str, task: Task, slug: str, turn: int, parsed: Pars
     from ..analysis.review_case import new_turn_problems, proposal_text
     from ..state.debate import load_debate
 
-    found = new_turn_problems(load_debate(folder), task.role_map, task.rounds, proposal_text(folder, task.proposal),
+    debate = load_debate(folder)
+    role = task.role_map.get(slug)
+    if role is not None and role.kind == "defender":
+        # #27: a defender's round written before its critics' was accepted, then carried E105 for ever
+        waiting = [s for s, r in sorted(task.role_map.items()) if r.kind == "critic" and s in debate.participants
+                   and debate.entry(turn, s) is None]
+        if waiting:
+            return [f"the critics have not all written round {turn} yet (waiting for {', '.join(waiting)}); the "
+                    f"defender answers a round once it is complete: run `multidebate next "
+                    f"{shlex.quote(folder)} --slug {slug} --wait`, then write"], []
+    found = new_turn_problems(debate, task.role_map, task.rounds, proposal_text(folder, task.proposal),
                               slug, turn, list(parsed.review_items))
     errors = [f"line {f.line}: {f.message}" if f.line > 1 else f.message for f in found if f.severity == "error"]
     return errors, [f.message for f in found if f.severity != "error"]
