@@ -503,3 +503,15 @@ def test_the_defender_cannot_answer_a_round_its_critics_have_not_all_written(tmp
     write_keyed(folder, "cb", critic())
     write_keyed(folder, "de", defender(response("ca/F1", "REBUT-DESIGN", 3, "by design")))
     assert not [p for p in case_of(folder).problems if p.code == "E105"]
+
+
+def test_the_role_block_says_who_holds_each_role(tmp_path: Path) -> None:
+    """#27: the ROLE block never said who held which role; a critic worked it out from the defender's turn."""
+    from helpers import key_of
+
+    from multidebate.turns.briefing import brief, render_briefing
+
+    folder = review(tmp_path, ("ca", "cb"))
+    write_keyed(folder, "ca", critic())
+    text = render_briefing(brief(folder, "ca", key=key_of(folder, "ca")))
+    assert "Who holds each role: critic ca (you), cb; defender de." in text

@@ -492,7 +492,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         from ..analysis.review_case import proposal_findings, proposal_text
         from .role_briefing import role_instructions
 
-        instructions = role_instructions(role, slug, turn, task_.rounds, verdict.review)
+        instructions = role_instructions(role, slug, turn, task_.rounds, verdict.review, task_.role_map)
         served_proposal = proposal_text(folder, task_.proposal) if turn == 1 else None
         notes.extend(f"{task_.proposal}: {f.message} ({f.code}). Tell the user before you go on."
                      for f in proposal_findings(folder, task_.proposal, task_.proposal_sha256))

@@ -25,12 +25,18 @@ def _next_id(case: Case | None, slug: str) -> str:
     return f"F{max(used, default=0) + 1}"
 
 
-def role_instructions(role: Role, slug: str, turn: int, rounds: tuple[int, int], case: Case | None) -> str:
+def role_instructions(role: Role, slug: str, turn: int, rounds: tuple[int, int], case: Case | None,
+                      roles: dict[str, Role] | None = None) -> str:
     """The ROLE block of a briefing for `slug`'s turn `turn`."""
     low, high = rounds
     head = (f"ROLE: {role.kind}, round {turn} of at most {high}. Each round the critics write, then the defender "
             f"answers. From round {max(low, 2)} on, the review ends by itself when the critics raise and reopen "
             "nothing; `next` says when it has ended.")
+    if roles:
+        # #27: a critic worked out who the defender was from its turn
+        head += " Who holds each role: " + "; ".join(
+            f"{kind} {', '.join(f'{s} (you)' if s == slug else s for s, r in sorted(roles.items()) if r.kind == kind)}"
+            for kind in ("critic", "defender", "judge") if any(r.kind == kind for r in roles.values())) + "."
     if role.kind == "critic":
         return "\n".join([head, *_critic(role, slug, turn, case)])
     return "\n".join([head, *_defender(case)])
