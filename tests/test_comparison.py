@@ -146,6 +146,7 @@ NEVER_DIFFERENT = [
      "**Migrate the cron jobs to Airflow incrementally after a one-day inventory gate.**"),
     ("**Recommendation (unchanged): squash-merge every PR.**", "**Squash-merge every PR.**"),
     ("**Squash-merge every PR.**", "**Squash merge every pull request.**"),
+    ("**Retry twice with exponential backoff.**", "**Retry 2 times, exponential backoff.**"),
 ]
 UNSURE = [
     ("**Keep raising exceptions; add typed errors.**", "**Stay with exceptions, but typed and documented.**"),

@@ -145,6 +145,10 @@ def tokens(line: str, keep_glue: bool = False) -> tuple[Token, ...]:
         if word in _COUNT_WORDS:
             found.append(Token(f"{_NUMBER_WORDS[word]}", True))  # "three replicas" is "3 replicas"
             continue
+        if word in ("twice", "thrice"):
+            # "retry twice" is "retry 2 times" ("once" is also "as soon as": left as it is)
+            found += [Token("2" if word == "twice" else "3", True), Token(_stem("times"), False)]
+            continue
         if word == "version" and is_number(following):
             found.append(Token(f"v{following}", True))  # "version 2" is "v2"
             skip = True
