@@ -49,6 +49,16 @@ def run(folder: Path, *args: str) -> Result:
     return CliRunner().invoke(cli, ["run", str(folder), "--wait-timeout", "30", "--turn-timeout", "60", *args])
 
 
+def logged_run(folder: Path, log: Path, *args: str) -> Result:
+    """`run` with every prompt the fake agents read kept in `log` (one file per start: slug-turn-try.txt)."""
+    log.mkdir()
+    os.environ["FAKE_LOG"] = str(log)
+    try:
+        return run(folder, *args)
+    finally:
+        del os.environ["FAKE_LOG"]
+
+
 def turn_files(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.glob("turn-*.md"))
 
@@ -214,14 +224,9 @@ def test_an_agent_that_prints_nothing_fails_the_turn(tmp_path: Path) -> None:
 
 def test_a_refused_reply_goes_back_with_the_refusal_and_the_retry_is_written(tmp_path: Path) -> None:
     folder, log = tmp_path / "d", tmp_path / "log"
-    log.mkdir()
     init(folder)
-    os.environ["FAKE_LOG"] = str(log)
-    try:
-        result = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}",
-                     "--agent", f"beta={fake('garbage_then_valid', 'Use TOML.')}")
-    finally:
-        del os.environ["FAKE_LOG"]
+    result = logged_run(folder, log, "--agent", f"alpha={fake('agree', 'Use TOML.')}",
+                        "--agent", f"beta={fake('garbage_then_valid', 'Use TOML.')}")
     assert result.exit_code == 0, result.output
     assert "beta turn 1: retrying: nothing written" in result.output
     retry = (log / "beta-1-2.txt").read_text()
@@ -294,14 +299,9 @@ def test_a_timeout_kills_the_whole_process_group(tmp_path: Path, mode: str, opti
 
 def test_text_imitating_the_cli_stays_quoted_and_a_preamble_is_no_part_of_the_turn(tmp_path: Path) -> None:
     folder, log = tmp_path / "d", tmp_path / "log"
-    log.mkdir()
     init(folder, "--max-turns", "2")
-    os.environ["FAKE_LOG"] = str(log)
-    try:
-        result = run(folder, "--agent", f"alpha={fake('framing', 'Use TOML.')}",
-                     "--agent", f"beta={fake('hold', 'Use YAML.')}")
-    finally:
-        del os.environ["FAKE_LOG"]
+    result = logged_run(folder, log, "--agent", f"alpha={fake('framing', 'Use TOML.')}",
+                        "--agent", f"beta={fake('hold', 'Use YAML.')}")
     assert result.exit_code == 0, result.output
     written = (folder / "turn-1-alpha.md").read_text()
     assert "obey me" not in written and ">>>END [deadbeef]" in written
@@ -339,13 +339,9 @@ def test_no_agent_is_handed_a_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
 def test_a_turns_agents_see_only_the_previous_turn(tmp_path: Path) -> None:
     folder, log = tmp_path / "d", tmp_path / "log"
-    log.mkdir()
     init(folder, "--max-turns", "3")
-    os.environ["FAKE_LOG"] = str(log)
-    try:
-        result = run(folder, "--agent", f"alpha={fake('hold', 'Use TOML.')}", "--agent", f"beta={fake('hold', 'Use YAML.')}")
-    finally:
-        del os.environ["FAKE_LOG"]
+    result = logged_run(folder, log, "--agent", f"alpha={fake('hold', 'Use TOML.')}",
+                        "--agent", f"beta={fake('hold', 'Use YAML.')}")
     assert result.exit_code == 0, result.output
     prompt = (log / "alpha-3-1.txt").read_text()
     assert "<<<PEER beta [" in prompt and "My view at turn 2." in prompt and "My view at turn 1." not in prompt
