@@ -1,5 +1,5 @@
 """Deal the items into debates of 20 and create each debate folder with `multidebate init` (sealed turns),
-and its answer key. Run: python bench/accuracy/make_debates.py OUT-DIR KEYS-DIR"""
+its answer key and item list. Run: python bench/accuracy/make_debates.py ITEMS.jsonl PREFIX OUT-DIR KEYS-DIR"""
 from __future__ import annotations
 
 import json
@@ -18,8 +18,8 @@ INTRO = ("Answer each of the {n} items below. Work without running code, calcula
 
 
 def main() -> int:
-    out, keys = Path(sys.argv[1]), Path(sys.argv[2])
-    items = [json.loads(line) for line in Path(__file__).with_name("items.jsonl").open(encoding="utf-8")]
+    source, prefix, out, keys = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4])
+    items = [json.loads(line) for line in source.open(encoding="utf-8")]
     rng = random.Random(SEED)
     by_category: dict[str, list[dict[str, str]]] = defaultdict(list)
     for item in items:
@@ -33,15 +33,16 @@ def main() -> int:
     keys.mkdir(parents=True, exist_ok=True)
     for number, chosen in enumerate(debates, 1):
         rng.shuffle(chosen)
-        name = f"a{number:02d}"
+        name = f"{prefix}{number:02d}"
         task = INTRO.format(n=len(chosen)) + "\n\n" + "\n\n".join(
             f"Q{q}. {item['question']}" for q, item in enumerate(chosen, 1))
         subprocess.run(["multidebate", "init", str(out / name), "--task", task, "--sealed", "--max-turns", "4",
                         "--participants", ",".join(f"{name}-{p}" for p in ("quick", "careful", "agreeable"))],
                        check=True)
         (keys / f"{name}.txt").write_text(
-            "".join(f"Q{q}: {item['answer']}  # {item['id']} {item['category']}\n" for q, item in enumerate(chosen, 1)),
-            encoding="utf-8")
+            "".join(f"Q{q}: {item['answer']}\n" for q, item in enumerate(chosen, 1)), encoding="utf-8")
+        (keys / f"{name}.ids").write_text(
+            "".join(f"Q{q}\t{item['id']}\t{item['category']}\n" for q, item in enumerate(chosen, 1)), encoding="utf-8")
     return 0
 
 
