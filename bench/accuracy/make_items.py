@@ -126,11 +126,35 @@ def bbh_items(bbh: Path, rng: random.Random) -> list[dict[str, str]]:
     return out
 
 
+# After a01-x02 (every careful session right at turn 1): tasks where strong models still often err and
+# where sessions can disagree for reasons, not slips (BBH reports 40-90 % for the best models of its day)
+CONTESTED = (("geometric_shapes", "bbh-geometric-shapes", 14), ("formal_fallacies", "bbh-formal-fallacies", 13),
+             ("disambiguation_qa", "bbh-disambiguation-qa", 13))
+
+
+def contested_items(bbh: Path, rng: random.Random) -> list[dict[str, str]]:
+    out = []
+    for task, category, count in CONTESTED:
+        examples = _bbh(bbh, task)
+        for index in rng.sample(range(len(examples)), count):
+            ex = examples[index]
+            target = ex["target"].strip("()")
+            how = "Answer valid or invalid." if target in ("valid", "invalid") else "Answer with the option letter."
+            question = re.sub(r"\n-\s*", " / ", ex["input"].replace("\nOptions:\n", "\nOptions: ").replace("\n(", " ("))
+            out.append({"category": category, "source": f"{BBH_SOURCE}; {task}.json example {index}",
+                        "question": question.strip() + " " + how, "answer": target})
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bbh", type=Path, required=True, help="a git checkout of suzgunmirac/BIG-Bench-Hard")
-    parser.add_argument("-o", "--out", type=Path, default=Path(__file__).with_name("items.jsonl"))
+    parser.add_argument("--set", choices=("items", "contested"), default="items")
+    parser.add_argument("-o", "--out", type=Path)
     args = parser.parse_args()
+    args.out = args.out or Path(__file__).with_name(f"{args.set}-items.jsonl" if args.set != "items" else "items.jsonl")
+    if args.set == "contested":
+        return _write(contested_items(args.bbh, random.Random(SEED + 2)), args.out, "c")
     rng = random.Random(SEED)
     items: list[dict[str, str]] = []
     for category, make in (("du-arithmetic", du_arithmetic), ("mental-arithmetic", mental_arithmetic),
@@ -143,13 +167,17 @@ def main() -> int:
                 made.append(item)
         items.extend({"category": category, "source": GENERATED, **m} for m in made)
     items.extend(bbh_items(args.bbh, rng))
+    return _write(items, args.out, "i")
+
+
+def _write(items: list[dict[str, str]], path: Path, prefix: str) -> int:
     seen = set()
-    with args.out.open("w", encoding="utf-8") as out:
+    with path.open("w", encoding="utf-8") as out:
         for number, item in enumerate(items, 1):
             assert item["question"] not in seen, item
             seen.add(item["question"])
-            out.write(json.dumps({"id": f"i{number:03d}", **item}, ensure_ascii=False) + "\n")
-    print(f"{len(items)} items -> {args.out}", file=sys.stderr)
+            out.write(json.dumps({"id": f"{prefix}{number:03d}", **item}, ensure_ascii=False) + "\n")
+    print(f"{len(items)} items -> {path}", file=sys.stderr)
     return 0
 
 
