@@ -87,6 +87,14 @@ class Briefing(NamedTuple):
     proposal: str | None = None  # a review's proposal text, served on turn 1
     proposal_file: str = ""
     key_option: str | None = None  # how the session gave its key (` --key-file PATH`; "" for $MULTIDEBATE_KEY)
+    # of `waiting`, the peers that have written turn N-1 in a sealed debate: it waits for publication, not for
+    # them (a02: "waiting for quick, agreeable" right after `write` said only quick had yet to write)
+    sealed_written: tuple[str, ...] = ()
+
+    @property
+    def unwritten(self) -> tuple[str, ...]:
+        """The awaited peers that have not written turn N-1 at all."""
+        return tuple(p for p in self.waiting if p not in self.sealed_written)
 
     @property
     def write_command(self) -> str:
@@ -134,6 +142,7 @@ class Briefing(NamedTuple):
             ],
             "absent": list(self.absent),
             "waiting": list(self.waiting),
+            "sealed_written": list(self.sealed_written),
             "sections": list(self.sections),
             "write_command": None if self.debate_over else self.write_command,  # nothing to write
             "debate_over": self.debate_over,
@@ -428,6 +437,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     peers: list[PeerFile] = []
     absent: list[str] = []
     waiting: list[str] = []
+    sealed_written: list[str] = []
     task_ = debate.task
     role = task_.role_map.get(slug) if task_ is not None and task_.review else None
     read_turn, readers = reads(task_.role_map, slug, turn) if task_ is not None and role else (turn - 1, None)
@@ -439,6 +449,8 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
             entry = debate.entry(read_turn, peer)
             if entry is None:
                 (waiting if debate.scan.own_count(peer) >= read_turn - 1 else absent).append(peer)
+                if peer in debate.sealed_pending.get(read_turn, ()):
+                    sealed_written.append(peer)
                 continue
             entries.append(entry)
             peers.append(_serve(debate, entry, sections))
@@ -472,9 +484,13 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         notes.insert(0, f"The debate ended: {verdict.state} at turn {verdict.turn} ({verdict.detail}). Do not write "
                         f"another turn unless the user asks; tell the user. {_report_has(folder)}")
     elif waiting:
+        unwritten = [p for p in waiting if p not in sealed_written]
         notes.append(
-            f"{', '.join(waiting)} ha{'s' if len(waiting) == 1 else 've'} not written turn {read_turn} yet. "
-            "Wait for them (run `next` again) unless the user told you to go on without them."
+            (f"{', '.join(unwritten)} ha{'s' if len(unwritten) == 1 else 've'} not written turn {read_turn} yet"
+             if unwritten else f"Turn {read_turn} is not published yet")
+            + (f" ({', '.join(sealed_written)} ha{'s' if len(sealed_written) == 1 else 've'} written it, sealed "
+               "until every participant has)" if sealed_written else "")
+            + ". Wait for them (run `next` again) unless the user told you to go on without them."
         )
     if verdict.final:
         pass  # the ending note says it all
@@ -506,6 +522,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         peers=tuple(peers),
         absent=tuple(absent),
         waiting=tuple(waiting),
+        sealed_written=tuple(sealed_written),
         verdict=verdict,
         key=key,
         max_turns=limit,
@@ -696,8 +713,10 @@ def render_briefing(b: Briefing, write_as: str | None = None) -> str:
         if b.absent:
             out.append(f"Absent from turn {b.reads}: {', '.join(b.absent)}" + (
                 "." if b.role else " (write `- With <slug>: absent` under Agreements and under Disagreements)."))
-        if b.waiting:
-            out.append(f"Not yet written turn {b.reads}: {', '.join(b.waiting)}." + ("" if b.role else (
+        if b.sealed_written:
+            out.append(f"Written turn {b.reads}, sealed until every participant has: {', '.join(b.sealed_written)}.")
+        if b.unwritten:
+            out.append(f"Not yet written turn {b.reads}: {', '.join(b.unwritten)}." + ("" if b.role else (
                 " If you write before it does, write `- With <slug>: absent` for it under Agreements and under "
                 "Disagreements: its older turns are not its latest answer.")))
         if not b.peers and not b.absent and not b.waiting:
