@@ -405,7 +405,9 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         source = next((p for p in sorted(debate.participants) if p != slug
                        and (e := debate.entry(turn - 2, p)) is not None and debate.details(e).sig.line == own_line), "")
         # "reused" read as "copied" to a session that wrote the same line on its own (d62): say what is seen
-        done = (f"At turn {turn - 1} your bold line changed to `{source}`'s turn {turn - 2} line" if source
+        # h02: "changed to x's line" read as "copied" again to a session that worked its line out alone
+        done = (f"At turn {turn - 1} your bold line changed; it is now, word for word, `{source}`'s turn "
+                f"{turn - 2} line" if source
                 else f"At turn {turn - 1} you gave a new bold line")
         advice.append(f"{done}. Your peers wrote turn {turn - 1} at the same time, so their Disagreements answer "
                       f"your turn {turn - 2} line, not this one.")
@@ -426,7 +428,8 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         advice.append(f"From turn {turn - 2} to turn {turn - 1}, {STALL_RULE}. If none changes at turn {turn} "
                       f"either (turns {turn - 2} to {turn}), the debate ends as stalled. Hold your line if you "
                       "still hold it: a stall is a fair end.")
-    if limit and limit >= 2 and turn == limit - 1:
+    if limit and limit >= 2 and turn == limit - 1 and not _one_line(debate, turn - 1):
+        # (not when every turn N-1 line is already one line: h01, h02, a01 sessions read it as a call to act)
         # d57: two sessions switched at the last turn; all six lines ended identical, every session had to
         # say no to the lines it had been shown, and the debate ended at max_turns: say it a turn earlier
         advice.append(f"Turn {limit}, the next, is the last: a bold line changed then cannot be confirmed. If a "
@@ -615,6 +618,17 @@ def _unchanged(debate: Debate, turn: int) -> bool:
     return bool(debate.participants)
 
 
+def _one_line(debate: Debate, turn: int) -> bool:
+    """Every participant wrote `turn`, all with one bold line (folded)."""
+    lines = set()
+    for slug in debate.participants:
+        entry = debate.entry(turn, slug)
+        if entry is None:
+            return False
+        lines.add(debate.details(entry).sig.line)
+    return len(lines) == 1
+
+
 def _previous_lines(debate: Debate, slug: str, turn: int, served: tuple[str, ...]
                     ) -> tuple[tuple[tuple[str, str], ...], str]:
     """Turn N-1's recommendation lines (the peers served, then the session's own), and a line to reuse.
@@ -674,7 +688,9 @@ def render_briefing(b: Briefing, write_as: str | None = None) -> str:
     out.append("")
     fence = _fence_id([peer.text for peer in b.peers] + [b.proposal or "", b.task or ""])
     # d68, d69: sessions took the tag's change from one `next` to the next for a changed task
-    out.append(f"TASK (quoted; the [{fence}] tag is drawn anew for each `next`):" if b.task
+    # a02, h01: sessions still asked what the tag was for, and whether to echo it: say both
+    out.append(f"TASK (quoted; the [{fence}] tag, new for each `next`, only marks where quoted text begins and "
+               "ends: nothing to echo):" if b.task
                else "TASK: (none recorded)")  # from TASK.md, as the skill says
     if b.task:
         # quoted like a peer file: TASK.md is a file anyone sharing the folder can edit, and a line of it
