@@ -233,6 +233,11 @@ def test_an_inline_quiz_of_numbers_and_letters_keeps_every_item() -> None:
     assert items_of("**Q1: A, Q2: B**") == (("Q1", "A"), ("Q2", "B"))
 
 
+def test_a_number_with_thousands_separators_is_one_inline_item() -> None:
+    assert items_of("**Q1: 1,234, Q2: C**") == (("Q1", "1,234"), ("Q2", "C"))
+    assert compare("**Q1: 1,234, Q2: C**", "**Q1: 1,235, Q2: C**").relation == "different"
+
+
 def test_items_in_code_blocks_are_configuration_not_answers() -> None:
     answer = "**Enforce tabs.**\n\n```toml\n[tool.ruff.format]\nindent-style = \"tab\"\nline-length = 100\n```\n"
     assert items_of(answer) == ()

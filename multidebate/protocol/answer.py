@@ -22,8 +22,10 @@ _ITEM_RE = re.compile(
     r"[:=)\u2192]\s*(?!\s)(?:(?:\*\*|__)\s*(?!\s))?(\S.{0,79}?|(?<=\s))\s*(?:(?:\*\*|__)\s*)?$", re.MULTILINE)
 # "1. Use TOML" / "2) B": an ordered list item; an item only when the list opens the Answer (else reasons)
 _ORDERED_RE = re.compile(r"^\s*(\d{1,2})[.)]\s+(?!\s)(?:(?:\*\*|__)\s*(?!\s))?(\S.{0,199}?)\s*(?:(?:\*\*|__)\s*)?$")
-# "pool_size: 10, max_overflow: 10": settings inline, when the whole line is such items
-_INLINE_SETTINGS_RE = re.compile(r"(?:^|[,;]\s*)([A-Za-z_][\w.-]{0,40})\s*[:=]\s*(?!\s)([^,;:=]*?[^,;:=\s])\s*(?=[,;]|$)")
+# "pool_size: 10, max_overflow: 10": settings inline, when the whole line is such items; a comma between digit
+# groups of three is part of the value ("Q1: 1,234, Q2: C")
+_INLINE_SETTINGS_RE = re.compile(r"(?:^|[,;]\s*)([A-Za-z_][\w.-]{0,40})\s*[:=]\s*(?!\s)"
+                                 r"((?:[^,;:=]|(?<=\d),(?=\d{3}\b))*?[^,;:=\s])\s*(?=;|,(?!\d{3}\b)|$)")
 # "1: 401 Unauthorized, 2: 403 Forbidden": numbered values inline, separated by commas or semicolons
 _INLINE_VALUES_RE = re.compile(r"(?:^|[,;]\s*)(\d{1,2})\s*[:=)\u2192]\s*(?!\s)([^,;]*?[^,;\s])\s*(?=[,;]|$)")
 # "1. A 2. B", "1-B, 2-C", "1B 2C": numbered letters inline, numbered from 1 without a gap
