@@ -226,6 +226,21 @@ def test_an_item_value_with_or_without_its_unit_is_one_value() -> None:
     assert compare("pool_size: 5\npool_timeout: 10 s", "pool_size: 5\npool_timeout: 30").relation == "different"
 
 
+def test_an_inline_quiz_of_numbers_and_letters_keeps_every_item() -> None:
+    """#28: the letter-only reading kept Q2 and Q3 and dropped Q1, so a differing Q1 was called the same."""
+    assert items_of("**Q1: 12, Q2: C, Q3: D**") == (("Q1", "12"), ("Q2", "C"), ("Q3", "D"))
+    found = compare("**Q1: 12, Q2: C, Q3: D**", "**Q1: 13, Q2: C, Q3: D**")
+    assert found.relation == "different" and found.items == ("Q1",)
+    # keyed alike however written: inline with numbers, inline letters only, or one item a line
+    assert compare("**Q1: 12, Q2: C**", "- Q1: 12\n- Q2: C").relation == "same"
+    assert items_of("**Q1: A, Q2: B**") == (("Q1", "A"), ("Q2", "B"))
+
+
+def test_a_number_with_thousands_separators_is_one_inline_item() -> None:
+    assert items_of("**Q1: 1,234, Q2: C**") == (("Q1", "1,234"), ("Q2", "C"))
+    assert compare("**Q1: 1,234, Q2: C**", "**Q1: 1,235, Q2: C**").relation == "different"
+
+
 def test_items_in_code_blocks_are_configuration_not_answers() -> None:
     answer = "**Enforce tabs.**\n\n```toml\n[tool.ruff.format]\nindent-style = \"tab\"\nline-length = 100\n```\n"
     assert items_of(answer) == ()
