@@ -60,7 +60,8 @@ def test_every_help_page_shows_an_example_of_its_own_command() -> None:
 def test_the_command_list_is_in_the_order_of_use() -> None:
     listed = run("--help")[1].split("\nCommands:\n", 1)[1].split("\n\n", 1)[0]
     assert [line.split()[0] for line in listed.splitlines()] == [
-        "init", "run", "next", "write", "status", "watch", "report", "validate", "retire", "handover", "skill", "doctor",
+        "init", "run", "next", "write", "status", "watch", "report", "score", "validate", "retire", "handover", "skill",
+        "doctor",
         "slug"]
 
 
@@ -418,7 +419,7 @@ def test_next_says_when_peers_answer_a_line_the_session_left(tmp_path: Path) -> 
     folder = str(tmp_path)
     make_debate(folder, [{"a": "**Use YAML.**", "b": "**Use TOML.**"}, {"a": "**Use TOML.**", "b": "**Use TOML.**"}])
     code, out, _ = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
-    assert code == 0 and "At turn 2 your bold line changed to `b`'s turn 1 line" in out and "answer your turn 1 line" in out
+    assert code == 0 and "At turn 2 your bold line changed; it is now, word for word, `b`'s turn 1 line" in out and "answer your turn 1 line" in out
     code, out, _ = run("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
     assert "At turn 2 you" not in out
     # a line of its own (no peer held it): said as what it is, never as a mistake
@@ -449,6 +450,11 @@ def test_next_says_a_turn_ahead_that_the_next_turn_is_the_last(tmp_path: Path) -
     make_debate(longer, [{"a": "**Use Tempo.**", "b": "**Use Datadog.**"}], max_turns=4)
     code, out, _ = run("next", longer, "--slug", "b", "--key", key_of(longer, "b"))
     assert code == 0 and "the next, is the last" not in out
+    # h01, h02, a01: every line was already one line, and sessions read the warning as a call to act
+    agreed = str(tmp_path / "agreed")
+    make_debate(agreed, [{"a": "**Use Tempo.**", "b": "**Use Tempo.**"}], max_turns=3)
+    code, out, _ = run("next", agreed, "--slug", "b", "--key", key_of(agreed, "b"))
+    assert code == 0 and "the next, is the last" not in out and "Every line is the same" in out
 
 
 def test_next_breaks_a_swap_by_name(tmp_path: Path) -> None:

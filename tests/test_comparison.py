@@ -19,6 +19,9 @@ DIFFERENT = [  # (left, right, a word the evidence must name)
     ("**Run 3 replicas.**", "**Run 5 replicas.**", "3 replicas vs 5 replicas"),
     ("**Set a 1 MB upload limit.**", "**Set a 10 MB upload limit.**", "1 mb vs 10 mb"),
     ("**Option C.**", "**Option D.**", "option C vs D"),
+    # accuracy dogfood: a line of numbers and letters was read as its letter items alone
+    ("**Q1: 112, Q2: 50, Q3: A, Q4: D**", "**Q1: 113, Q2: 50, Q3: A, Q4: D**", "Q1 112 vs 113"),
+    ("**Q1: Tuesday, Q2: C, Q3: 1901-03-01**", "**Q1: Tuesday, Q2: C, Q3: 1901-02-28**", "Q3"),
     ("**C) 17 workers.**", "**B) 9 workers.**", "option B vs C"),
     ("**Merge the feature branch.**", "**Rebase the feature branch.**", "'merge' vs 'rebase'"),
     ("**Keep Celery.**", "**Replace Celery with Dramatiq.**", "keep, the other change"),
@@ -223,6 +226,21 @@ def test_an_item_value_with_or_without_its_unit_is_one_value() -> None:
     assert compare("pool_size: 5\npool_timeout: 10 s", "pool_size: 5\npool_timeout: 30").relation == "different"
 
 
+def test_an_inline_quiz_of_numbers_and_letters_keeps_every_item() -> None:
+    """#28: the letter-only reading kept Q2 and Q3 and dropped Q1, so a differing Q1 was called the same."""
+    assert items_of("**Q1: 12, Q2: C, Q3: D**") == (("Q1", "12"), ("Q2", "C"), ("Q3", "D"))
+    found = compare("**Q1: 12, Q2: C, Q3: D**", "**Q1: 13, Q2: C, Q3: D**")
+    assert found.relation == "different" and found.items == ("Q1",)
+    # keyed alike however written: inline with numbers, inline letters only, or one item a line
+    assert compare("**Q1: 12, Q2: C**", "- Q1: 12\n- Q2: C").relation == "same"
+    assert items_of("**Q1: A, Q2: B**") == (("Q1", "A"), ("Q2", "B"))
+
+
+def test_a_number_with_thousands_separators_is_one_inline_item() -> None:
+    assert items_of("**Q1: 1,234, Q2: C**") == (("Q1", "1,234"), ("Q2", "C"))
+    assert compare("**Q1: 1,234, Q2: C**", "**Q1: 1,235, Q2: C**").relation == "different"
+
+
 def test_items_in_code_blocks_are_configuration_not_answers() -> None:
     answer = "**Enforce tabs.**\n\n```toml\n[tool.ruff.format]\nindent-style = \"tab\"\nline-length = 100\n```\n"
     assert items_of(answer) == ()
@@ -327,3 +345,11 @@ def test_an_identical_line_that_names_an_item_and_sets_numbers_decides_over_the_
     bare = "**Retry with backoff.**"
     found = compare(f"{bare}\n\n- Retries: 3\n- Backoff: 1 s\n", f"{bare}\n\n- Retries: 3\n- Backoff: 5 s\n")
     assert found.relation == "different" and "backoff 1 vs 5" in found.evidence, found
+
+
+def test_an_inline_item_line_is_read_whole_and_keyed_as_a_list_is() -> None:
+    # a mixed line was read as its letter items alone (accuracy dogfood), and inline keys were "q1" while a
+    # listed answer's were "Q1", so the two forms of one answer shared no key
+    assert items_of("**Q1: 112, Q2: 50, Q9: A, Q11: D**") == (("Q1", "112"), ("Q2", "50"), ("Q9", "A"), ("Q11", "D"))
+    assert items_of("**Q1: 12, Q2: Monday**") == items_of("**Answers**\n\nQ1: 12\nQ2: Monday\n")
+    assert items_of("**Q1: A, Q2: C, Q3 B**") == (("Q1", "A"), ("Q2", "C"), ("Q3", "B"))

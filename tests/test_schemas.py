@@ -21,7 +21,7 @@ from multidebate.protocol.profile import PROFILE_CRITIC, PROFILE_DEFENDER, PROFI
 from multidebate.skill.agents import AGENTS
 from multidebate.skill.install import STATES as SKILL_STATES
 
-NAMES = ("status", "validate", "next", "write", "skill-list", "error", "report", "run-event", "doctor")
+NAMES = ("status", "validate", "next", "write", "skill-list", "error", "report", "run-event", "doctor", "score")
 
 
 def schema(name: str) -> dict[str, Any]:
@@ -195,3 +195,21 @@ def test_report_json_matches_its_schema(tmp_path: Path) -> None:
         check("report", data)
         if folder == broken:  # the parts the examples lack are really in the output that was checked
             assert data["problems"] and data["flags"] and data["final_answer"]["kind"] == "split"
+
+
+def test_score_outputs_match_the_schema(tmp_path: Path) -> None:
+    make_debate(str(tmp_path / "d"), [{"a": "**Q1: 12, Q2: C**", "b": "**Q1: 13, Q2: C**", "c": "- Q1: 12\n- Q2: D"},
+                                      {"a": "**Q1: 12, Q2: C**", "b": "**Q1: 12, Q2: C**", "c": "1. 12\n2. D"}],
+                participants=("a", "b", "c"), sealed=True)
+    (tmp_path / "key.txt").write_text("Q1: 12\nQ2: C\n", encoding="utf-8")
+    code, data = run_json("score", str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"))
+    assert code == 0 and data["final"]["kind"] == "modal" and data["final"]["right"] == 2
+    check("score", data)
+    make_debate(str(tmp_path / "empty"), [], participants=("a", "b"))
+    code, data = run_json("score", str(tmp_path / "empty"), "--key", str(tmp_path / "key.txt"))
+    assert code == 0 and data["vote"] is None and data["final"]["kind"] == "none"
+    check("score", data)
+    (tmp_path / "key.txt").write_text("Q2: C\n", encoding="utf-8")
+    code, data = run_json("score", str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"))
+    assert code == 1
+    check("error", data)

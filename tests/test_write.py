@@ -48,6 +48,26 @@ def test_sealed_write_says_sealed_then_published_in_one_line(tmp_path: Path) -> 
     assert "2 of 2 written" not in last.stdout  # the same news once, not twice
 
 
+def test_a_sealed_peer_that_has_written_is_not_called_unwritten(tmp_path: Path) -> None:
+    # a02 (dogfood): `write` said "waiting for a02-quick", then `next --wait` waited for "a02-quick,
+    # a02-agreeable": a sealed turn that is written was listed as not written
+    folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b", "c"), sealed=True)
+    keys = {}
+    for slug in ("a", "b"):
+        CliRunner().invoke(cli, ["next", folder, "--slug", slug])
+        result = CliRunner().invoke(cli, ["write", folder, "--slug", slug, "--json"], input=turn_body(1, "**Use TOML.**"))
+        keys[slug] = json.loads(result.stdout)["key"]
+    out = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", keys["a"]])
+    assert out.exit_code == 0, out.output
+    assert "Not yet written turn 1: c." in out.stdout
+    assert "Written turn 1, sealed until every participant has: b." in out.stdout
+    assert "c has not written turn 1 yet (b has written it, sealed until every participant has)." in out.stdout
+    data = json.loads(CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", keys["a"], "--json"]).stdout)
+    assert data["waiting"] == ["b", "c"] and data["sealed_written"] == ["b"]
+    waited = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", keys["a"], "--wait", "--timeout", "0.1"])
+    assert "c did not write turn 1" in waited.stdout and "b did not write" not in waited.stdout
+
+
 def test_next_states_the_tasks_word_limit_before_the_turn_is_written(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [], task="Pick a config format, in at most 12 words.")
     out = CliRunner().invoke(cli, ["next", folder, "--slug", "a"]).stdout

@@ -29,6 +29,7 @@ _COMMANDS = {
     "status": ("view_cmds", "status"),
     "watch": ("view_cmds", "watch"),
     "report": ("view_cmds", "report"),
+    "score": ("view_cmds", "score"),
     "validate": ("view_cmds", "validate"),
     "retire": ("turn_cmds", "retire"),
     "handover": ("turn_cmds", "handover"),

@@ -1,4 +1,4 @@
-"""The commands people run to follow a debate: `status`, `watch`, `validate`, `report`."""
+"""The commands people run to follow a debate: `status`, `watch`, `validate`, `report`, `score`."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from .common import (
     quiet_stdout,
 )
 
-__all__ = ["report", "status", "validate", "watch"]
+__all__ = ["report", "score", "status", "validate", "watch"]
 
 
 @click.command()
@@ -180,3 +180,40 @@ def report(folder: str, fmt: str, output: str | None, weighted: bool, force: boo
     with library_errors():
         save_report(folder, output, text, force)
     click.echo(f"Wrote {printable(output)}", err=True)
+
+
+@click.command()
+@click.argument("folder", type=click.Path())
+@click.option("--key", "key_file", required=True, type=click.Path(dir_okay=False), metavar="FILE",
+              help="The answer key: one line per item, `Q1: A` or the value alone (line n is Qn); "
+                   "blank lines and `#` comments are ignored.")
+@json_option
+def score(folder: str, key_file: str, as_json: bool) -> None:
+    """Score an item-by-item debate (Q1: ..., Q2: ...) against an answer key.
+
+    Prints per turn and participant the share of items right (a missing item
+    counts as wrong), one session's accuracy at turn 1, the majority of the
+    turn-1 answers (the vote: the same first answers, no debate), the
+    majority at each later turn, the final answer `report` gives, and the
+    items that moved right to wrong and wrong to right.  Answers are compared
+    after folding case, quotes and a trailing period, numbers as numbers
+    (1,234 = 1234.0 = $1234) and letter choices as letters ((C) = C); see
+    docs/accuracy.md.
+
+    Measure whether debating helps with your own models: run debates with
+    known answers (for example through `multidebate run`), then score them.
+    Exit 1 when the key is malformed (the message names its line).
+
+    \b
+    Example:
+      multidebate score my-debate --key answers.txt
+    """
+    from ..views.score import render_score, score_folder
+    from ..views.terminal import printable
+
+    with library_errors(as_json):
+        result = score_folder(folder, key_file)
+    if as_json:
+        emit_json(result.as_dict())
+    else:
+        click.echo(printable(render_score(result)))

@@ -22,13 +22,17 @@ _ITEM_RE = re.compile(
     r"[:=)\u2192]\s*(?!\s)(?:(?:\*\*|__)\s*(?!\s))?(\S.{0,79}?|(?<=\s))\s*(?:(?:\*\*|__)\s*)?$", re.MULTILINE)
 # "1. Use TOML" / "2) B": an ordered list item; an item only when the list opens the Answer (else reasons)
 _ORDERED_RE = re.compile(r"^\s*(\d{1,2})[.)]\s+(?!\s)(?:(?:\*\*|__)\s*(?!\s))?(\S.{0,199}?)\s*(?:(?:\*\*|__)\s*)?$")
-# "pool_size: 10, max_overflow: 10": settings inline, when the whole line is such items
-_INLINE_SETTINGS_RE = re.compile(r"(?:^|[,;]\s*)([A-Za-z_][\w.-]{0,40})\s*[:=]\s*(?!\s)([^,;:=]*?[^,;:=\s])\s*(?=[,;]|$)")
+# "pool_size: 10, max_overflow: 10": settings inline, when the whole line is such items; a comma between digit
+# groups of three is part of the value ("Q1: 1,234, Q2: C")
+_INLINE_SETTINGS_RE = re.compile(r"(?:^|[,;]\s*)([A-Za-z_][\w.-]{0,40})\s*[:=]\s*(?!\s)"
+                                 r"((?:[^,;:=]|(?<=\d),(?=\d{3}\b))*?[^,;:=\s])\s*(?=;|,(?!\d{3}\b)|$)")
 # "1: 401 Unauthorized, 2: 403 Forbidden": numbered values inline, separated by commas or semicolons
 _INLINE_VALUES_RE = re.compile(r"(?:^|[,;]\s*)(\d{1,2})\s*[:=)\u2192]\s*(?!\s)([^,;]*?[^,;\s])\s*(?=[,;]|$)")
 # "1. A 2. B", "1-B, 2-C", "1B 2C": numbered letters inline, numbered from 1 without a gap
 _INLINE_NUMBERED_RE = re.compile(r"(?<![\w.])(\d{1,2})\s*(?:[.):=\u2192-]\s*)?\(?([A-H])\)?(?![A-Za-z0-9])")
 _INLINE_ITEM_RE = re.compile(r"\b(Q\s*\d+)\s*(?:[:=.)\u2192-]\s*)?\(?([A-H])\)?(?![A-Za-z0-9])", re.IGNORECASE)
+# "Q3:" / "Q3 =": an item label, whatever its value; a quiz read by letters must have a letter for each of them
+_ITEM_LABEL_RE = re.compile(r"\bQ\s*\d+\s*[:=]", re.IGNORECASE)
 _MARKUP_RE = re.compile(r"[*_`~>#\[\]()\"'\u201c\u201d\u2018\u2019]")
 _SPACE_RE = re.compile(r"\s+")
 
@@ -110,7 +114,8 @@ def _inline_items(line: str, first_line: str) -> tuple[tuple[str, str], ...]:
     """The items of a recommendation line that is itself a list, tried shape by shape; () when it is none."""
     quiz = [(re.sub(r"\s+", "", m.group(1)).upper(), m.group(2).upper())
             for m in _INLINE_ITEM_RE.finditer(line)]
-    if len(quiz) >= 2 and len({k for k, _v in quiz}) == len(quiz):
+    # "Q1: 12, Q2: C, Q3: D" is no quiz of two letters: dropping Q1 made it "same" as "Q1: 13, Q2: C, Q3: D"
+    if len(quiz) >= 2 and len({k for k, _v in quiz}) == len(quiz) and len(quiz) >= len(_ITEM_LABEL_RE.findall(line)):
         return tuple(quiz)  # "Q1: A, Q2: B"
     # "1. A 2. B 3. C" (read from the raw first line: the line's own "1." is a list marker to markdown)
     numbered = [(m.group(1), m.group(2).upper()) for m in _INLINE_NUMBERED_RE.finditer(first_line)]
@@ -121,11 +126,16 @@ def _inline_items(line: str, first_line: str) -> tuple[tuple[str, str], ...]:
         return tuple(valued)  # "1: 401 Unauthorized, 2: 403 Forbidden"
     bare = line.strip().rstrip(".")
     matches = list(_INLINE_SETTINGS_RE.finditer(bare))
-    settings = [(m.group(1).lower(), m.group(2).strip(" *_`")) for m in matches]
+    settings = [(_item_key(m.group(1).lower()), m.group(2).strip(" *_`")) for m in matches]
     if len(settings) >= 2 and len({k for k, _v in settings}) == len(settings) \
             and sum(len(m.group(0)) for m in matches) >= len(bare) - 2:
         return tuple(settings)  # "pool_size: 10, max_overflow: 10": the line is nothing but settings
     return ()
+
+
+def _item_key(key: str) -> str:
+    """`q3` as `Q3`, as the other shapes key a numbered item (a letter quiz and a list must compare item by item)."""
+    return key.upper() if key.startswith("q") and key[1:].isdigit() else key
 
 
 def _counts_from_one(items: list[tuple[str, str]]) -> bool:

@@ -15,6 +15,7 @@ __all__ = [
     "SkillError",
     "AgentSpecError",
     "RunFailed",
+    "KeyFileError",
 ]
 
 
@@ -60,6 +61,10 @@ class AgentSpecError(MultidebateError):
 
 class RunFailed(MultidebateError):
     """`run` stopped: a participant failed its turn, or cannot be run; the reason is one line."""
+
+
+class KeyFileError(MultidebateError):
+    """An answer key given to `score` cannot be read, or one of its lines is malformed (the message names it)."""
 
 
 class InvalidTurn(MultidebateError):

@@ -87,6 +87,14 @@ class Briefing(NamedTuple):
     proposal: str | None = None  # a review's proposal text, served on turn 1
     proposal_file: str = ""
     key_option: str | None = None  # how the session gave its key (` --key-file PATH`; "" for $MULTIDEBATE_KEY)
+    # of `waiting`, the peers that have written turn N-1 in a sealed debate: it waits for publication, not for
+    # them (a02: "waiting for quick, agreeable" right after `write` said only quick had yet to write)
+    sealed_written: tuple[str, ...] = ()
+
+    @property
+    def unwritten(self) -> tuple[str, ...]:
+        """The awaited peers that have not written turn N-1 at all."""
+        return tuple(p for p in self.waiting if p not in self.sealed_written)
 
     @property
     def write_command(self) -> str:
@@ -134,6 +142,7 @@ class Briefing(NamedTuple):
             ],
             "absent": list(self.absent),
             "waiting": list(self.waiting),
+            "sealed_written": list(self.sealed_written),
             "sections": list(self.sections),
             "write_command": None if self.debate_over else self.write_command,  # nothing to write
             "debate_over": self.debate_over,
@@ -396,7 +405,9 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         source = next((p for p in sorted(debate.participants) if p != slug
                        and (e := debate.entry(turn - 2, p)) is not None and debate.details(e).sig.line == own_line), "")
         # "reused" read as "copied" to a session that wrote the same line on its own (d62): say what is seen
-        done = (f"At turn {turn - 1} your bold line changed to `{source}`'s turn {turn - 2} line" if source
+        # h02: "changed to x's line" read as "copied" again to a session that worked its line out alone
+        done = (f"At turn {turn - 1} your bold line changed; it is now, word for word, `{source}`'s turn "
+                f"{turn - 2} line" if source
                 else f"At turn {turn - 1} you gave a new bold line")
         advice.append(f"{done}. Your peers wrote turn {turn - 1} at the same time, so their Disagreements answer "
                       f"your turn {turn - 2} line, not this one.")
@@ -417,7 +428,8 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         advice.append(f"From turn {turn - 2} to turn {turn - 1}, {STALL_RULE}. If none changes at turn {turn} "
                       f"either (turns {turn - 2} to {turn}), the debate ends as stalled. Hold your line if you "
                       "still hold it: a stall is a fair end.")
-    if limit and limit >= 2 and turn == limit - 1:
+    if limit and limit >= 2 and turn == limit - 1 and not _one_line(debate, turn - 1):
+        # (not when every turn N-1 line is already one line: h01, h02, a01 sessions read it as a call to act)
         # d57: two sessions switched at the last turn; all six lines ended identical, every session had to
         # say no to the lines it had been shown, and the debate ended at max_turns: say it a turn earlier
         advice.append(f"Turn {limit}, the next, is the last: a bold line changed then cannot be confirmed. If a "
@@ -428,6 +440,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     peers: list[PeerFile] = []
     absent: list[str] = []
     waiting: list[str] = []
+    sealed_written: list[str] = []
     task_ = debate.task
     role = task_.role_map.get(slug) if task_ is not None and task_.review else None
     read_turn, readers = reads(task_.role_map, slug, turn) if task_ is not None and role else (turn - 1, None)
@@ -439,6 +452,8 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
             entry = debate.entry(read_turn, peer)
             if entry is None:
                 (waiting if debate.scan.own_count(peer) >= read_turn - 1 else absent).append(peer)
+                if peer in debate.sealed_pending.get(read_turn, ()):
+                    sealed_written.append(peer)
                 continue
             entries.append(entry)
             peers.append(_serve(debate, entry, sections))
@@ -472,9 +487,13 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         notes.insert(0, f"The debate ended: {verdict.state} at turn {verdict.turn} ({verdict.detail}). Do not write "
                         f"another turn unless the user asks; tell the user. {_report_has(folder)}")
     elif waiting:
+        unwritten = [p for p in waiting if p not in sealed_written]
         notes.append(
-            f"{', '.join(waiting)} ha{'s' if len(waiting) == 1 else 've'} not written turn {read_turn} yet. "
-            "Wait for them (run `next` again) unless the user told you to go on without them."
+            (f"{', '.join(unwritten)} ha{'s' if len(unwritten) == 1 else 've'} not written turn {read_turn} yet"
+             if unwritten else f"Turn {read_turn} is not published yet")
+            + (f" ({', '.join(sealed_written)} ha{'s' if len(sealed_written) == 1 else 've'} written it, sealed "
+               "until every participant has)" if sealed_written else "")
+            + ". Wait for them (run `next` again) unless the user told you to go on without them."
         )
     if verdict.final:
         pass  # the ending note says it all
@@ -506,6 +525,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         peers=tuple(peers),
         absent=tuple(absent),
         waiting=tuple(waiting),
+        sealed_written=tuple(sealed_written),
         verdict=verdict,
         key=key,
         max_turns=limit,
@@ -598,6 +618,17 @@ def _unchanged(debate: Debate, turn: int) -> bool:
     return bool(debate.participants)
 
 
+def _one_line(debate: Debate, turn: int) -> bool:
+    """Every participant wrote `turn`, all with one bold line (folded)."""
+    lines = set()
+    for slug in debate.participants:
+        entry = debate.entry(turn, slug)
+        if entry is None:
+            return False
+        lines.add(debate.details(entry).sig.line)
+    return len(lines) == 1
+
+
 def _previous_lines(debate: Debate, slug: str, turn: int, served: tuple[str, ...]
                     ) -> tuple[tuple[tuple[str, str], ...], str]:
     """Turn N-1's recommendation lines (the peers served, then the session's own), and a line to reuse.
@@ -657,7 +688,9 @@ def render_briefing(b: Briefing, write_as: str | None = None) -> str:
     out.append("")
     fence = _fence_id([peer.text for peer in b.peers] + [b.proposal or "", b.task or ""])
     # d68, d69: sessions took the tag's change from one `next` to the next for a changed task
-    out.append(f"TASK (quoted; the [{fence}] tag is drawn anew for each `next`):" if b.task
+    # a02, h01: sessions still asked what the tag was for, and whether to echo it: say both
+    out.append(f"TASK (quoted; the [{fence}] tag, new for each `next`, only marks where quoted text begins and "
+               "ends: nothing to echo):" if b.task
                else "TASK: (none recorded)")  # from TASK.md, as the skill says
     if b.task:
         # quoted like a peer file: TASK.md is a file anyone sharing the folder can edit, and a line of it
@@ -696,8 +729,10 @@ def render_briefing(b: Briefing, write_as: str | None = None) -> str:
         if b.absent:
             out.append(f"Absent from turn {b.reads}: {', '.join(b.absent)}" + (
                 "." if b.role else " (write `- With <slug>: absent` under Agreements and under Disagreements)."))
-        if b.waiting:
-            out.append(f"Not yet written turn {b.reads}: {', '.join(b.waiting)}." + ("" if b.role else (
+        if b.sealed_written:
+            out.append(f"Written turn {b.reads}, sealed until every participant has: {', '.join(b.sealed_written)}.")
+        if b.unwritten:
+            out.append(f"Not yet written turn {b.reads}: {', '.join(b.unwritten)}." + ("" if b.role else (
                 " If you write before it does, write `- With <slug>: absent` for it under Agreements and under "
                 "Disagreements: its older turns are not its latest answer.")))
         if not b.peers and not b.absent and not b.waiting:

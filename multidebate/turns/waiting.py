@@ -48,6 +48,15 @@ def _awaited(folder: str, briefing: Briefing) -> dict[str, str]:
     return awaited
 
 
+def _awaiting(briefing: Briefing, waited_for: list[str]) -> str:
+    """Whom a wait is for, in words: a sealed peer that has written is awaited only for publication."""
+    unwritten = [p for p in waited_for if p not in briefing.sealed_written]
+    sealed = [p for p in waited_for if p in briefing.sealed_written]
+    said = f"{', '.join(unwritten)} to write turn {briefing.reads}" if unwritten else (
+        f"turn {briefing.reads} to be published")
+    return said + (f" ({', '.join(sealed)} ha{'s' if len(sealed) == 1 else 've'} written it, sealed)" if sealed else "")
+
+
 def _looks(folder: str, names: list[str], briefing: Briefing) -> dict[str, FileLook | None]:
     if names == [""]:  # ANY_PEER: whichever turn N-1 files of others exist now
         prefix, own = f"turn-{briefing.reads}-", turn_file_name(briefing.reads, briefing.slug)
@@ -122,8 +131,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
             if remaining <= 0:
                 break
             if announce_at is not None and now >= announce_at and on_wait is not None:
-                on_wait(f"Waiting up to {timeout:g} s for {', '.join(waited_for)} to write turn "
-                        f"{briefing.reads} (Ctrl-C to stop)...")
+                on_wait(f"Waiting up to {timeout:g} s for {_awaiting(briefing, waited_for)} (Ctrl-C to stop)...")
                 announce_at = None
             elif announce_at is not None:
                 wait = min(wait, announce_at - now)
@@ -132,7 +140,8 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
     awaited = _awaited(folder, briefing)
     if not awaited:
         return briefing
-    who = "no peer wrote" if ANY_PEER in awaited else f"{', '.join(awaited)} did not write"
+    unwritten = [p for p in awaited if p not in briefing.sealed_written]
+    who = "no peer wrote" if ANY_PEER in awaited else f"{', '.join(unwritten or awaited)} did not write"
     gone = "" if ANY_PEER in awaited else (
         f" If {' or '.join(awaited)} has dropped out, the user (not you) runs `multidebate retire "
         f"{shlex.quote(os.path.abspath(folder))} {next(iter(awaited)) if len(awaited) == 1 else 'SLUG'}` to go on "
