@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..analysis.agent_costs import AgentCost, agent_costs, cost_words
 from ..analysis.dropouts import Dropout, dropout_line, dropouts
 from ..analysis.final import FinalAnswer, final_answer
+from ..analysis.first_vote import FirstVote, first_vote
 from ..analysis.integrity import file_problems, only_notes, problem_lines
 from ..analysis.quotes import Attribution, check_attributions
 from ..analysis.retirements import Retirement, person_acts, retirements
@@ -49,6 +50,7 @@ class Report:
     retired: tuple[Retirement, ...] = ()  # retired slugs, the person's act, and what they held then
     handovers: tuple[Act, ...] = ()  # slugs a person handed over to another session
     agent_costs: tuple[AgentCost, ...] = ()  # what the agents `multidebate run` started cost, per participant
+    first_vote: FirstVote | None = None  # an item-by-item final answer against the turn-1 majority (#28)
 
     def person_lines(self) -> list[str]:
         """One sentence per retirement and handover, shown right under the verdict."""
@@ -62,6 +64,7 @@ class Report:
             "participants": list(self.analysis.participants),
             "verdict": verdict.as_dict(),
             "final_answer": self.final.as_dict(),
+            "first_vote": self.first_vote.as_dict() if self.first_vote is not None else None,
             "turns": [t.as_dict() for t in self.analysis.turns],
             "flags": [f.as_dict() for f in self.analysis.flags],
             "attributions": [a.as_dict() for a in self.attributions],
@@ -223,7 +226,7 @@ def build_report(folder: str, weighted: bool = False) -> Report:
                           if f.code == "E111"), judgment, summary,
                   _cruxes(debate, final.turn, verdict.state == "converged") if verdict.review is None else (),
                   dropped, advice(folder, verdict, missing, dropped), retirements(debate, acts),
-                  person_acts(debate, acts), agent_costs(folder))
+                  person_acts(debate, acts), agent_costs(folder), first_vote(debate, final))
 
 
 def render_json(report: Report) -> str:
@@ -312,6 +315,8 @@ def render_markdown(report: Report) -> str:
                 f"Shown: {final.representative}'s Answer"
                 + (f" at turn {final.turn}, whose text its peers never read (they agreed on the line, not on this "
                    "text)." if final.kind == "consensus" else "."), "", final.answer.strip(), ""]
+        if report.first_vote is not None:
+            out += [report.first_vote.sentence(), ""]
         if final.dissenters:
             out += ["**Dissent**", ""]
             out += [f"- {d.slug}: {d.recommendation}" + (f" ({d.reason})" if d.reason else "")

@@ -204,6 +204,8 @@ def render_html(report: Report) -> str:
                        "on this text).</p>" if final.kind == "consensus" else "Answer.</p>")
                     + f"<div class='answer{'' if final.kind == 'consensus' else ' modal'}'>"
                     f"{_markdown(final.answer.strip())}</div>")
+        if report.first_vote is not None:
+            body.append(f"<p>{escape(report.first_vote.sentence())}</p>")
         if final.dissenters:
             body.append("<p><b>Dissent</b></p><ul>" + "".join(
                 f"<li>{escape(d.slug)}: {escape(d.recommendation)}"

@@ -1,0 +1,52 @@
+"""report: the turn-1 vote beside an item-by-item final answer (#28: the items a debate overturned)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from helpers import make_debate
+
+from multidebate.cli import cli
+
+FIRST = {"a": "**Q1: 12, Q2: C, Q3: 7**", "b": "**Q1: 12, Q2: C, Q3: 8**", "c": "**Q1: 13, Q2: D, Q3: 9**"}
+AGREED = "**Q1: 13, Q2: C, Q3: 9**"
+
+
+def _debate(folder: Path, first: dict[str, str], participants: tuple[str, ...] = ("a", "b", "c")) -> str:
+    later = {slug: (AGREED, True) for slug in participants}
+    return make_debate(str(folder), [first, later, later], participants=participants, sealed=True)
+
+
+def test_the_report_names_the_items_the_debate_overturned(tmp_path: Path) -> None:
+    folder = _debate(tmp_path / "d", FIRST)
+    result = CliRunner().invoke(cli, ["report", folder])
+    assert result.exit_code == 0, result.output
+    assert ("Turn-1 vote (the majority of 3 first answers, sealed, so independent): it agrees with the final answer "
+            "on 1 of 3 items. The debate overturned it on Q1 (vote 12, final 13): check these by hand. No majority "
+            "at turn 1 on Q3.") in result.stdout
+    data = json.loads(CliRunner().invoke(cli, ["report", folder, "--format", "json"]).stdout)
+    assert data["first_vote"] == {"voters": ["a", "b", "c"], "sealed": True, "items": 3, "agreeing": 1,
+                                  "overturned": [{"item": "Q1", "vote": "12", "final": "13"}],
+                                  "no_majority": [{"item": "Q3", "final": "9"}]}
+    html = CliRunner().invoke(cli, ["report", folder, "--format", "html"])
+    assert html.exit_code == 0 and "The debate overturned it on Q1 (vote 12, final 13)" in html.stdout
+
+
+def test_a_vote_that_the_final_answer_kept_is_said_so_plainly(tmp_path: Path) -> None:
+    folder = _debate(tmp_path / "d", {slug: AGREED.replace("13", "13.0") if slug == "a" else AGREED
+                                      for slug in ("a", "b", "c")})
+    out = CliRunner().invoke(cli, ["report", folder]).stdout
+    assert "it agrees with the final answer on 3 of 3 items." in out  # 13.0 is 13: the scorer's normalisation
+    assert "overturned" not in out and "No majority" not in out
+
+
+def test_no_vote_with_two_sessions_or_an_answer_that_is_no_list(tmp_path: Path) -> None:
+    two = _debate(tmp_path / "two", {"a": FIRST["a"], "b": FIRST["c"]}, ("a", "b"))
+    assert json.loads(CliRunner().invoke(cli, ["report", two, "--format", "json"]).stdout)["first_vote"] is None
+    prose = make_debate(str(tmp_path / "prose"), [{s: "**Use TOML.**" for s in "abc"},
+                                                  {s: ("**Use TOML.**", True) for s in "abc"}],
+                        participants=("a", "b", "c"))
+    assert json.loads(CliRunner().invoke(cli, ["report", prose, "--format", "json"]).stdout)["first_vote"] is None
+    assert "Turn-1 vote" not in CliRunner().invoke(cli, ["report", prose]).stdout
