@@ -240,7 +240,8 @@ def test_the_defender_reads_the_critics_turn_n_and_that_is_no_reading_rule_break
     write_keyed(folder, "de", defender(response("F1", "CONCEDE", 9, "clamp")))
     assert not [f for f in validate_debate(load_debate(folder)) if f.code == "E083"]
     later = render_briefing(brief(folder, "ca", key=KEYS[(os.path.abspath(folder), "ca")]))
-    assert "YOUR FINDINGS SO FAR" in later and "next id (F2" in later and "We key the parse cache" not in later
+    # #27: a short proposal is served whole every round (sessions quoted it from memory when it was not)
+    assert "YOUR FINDINGS, most severe first" in later and "next id (F2" in later and "We key the parse cache" in later
 
 
 def test_next_json_of_a_review_has_the_role(tmp_path: Path) -> None:
@@ -297,7 +298,7 @@ def test_a_judge_writes_only_once_an_open_debate_ended_unresolved(tmp_path: Path
     from helpers import turn_body
 
     early = render_briefing(brief(folder, "j"))
-    assert "you write nothing while the debate runs" in early
+    assert "You write nothing while the debate runs" in early and "turn 0" not in early
     judgment = (b"## Decision\n**Use TOML.**\n\n## Reasoning\nr\n\n## What each side got right\n- a: x\n\n"
                 b"## Contested points\n- None\n")
     with pytest.raises(InvalidTurn, match="has not ended"):
