@@ -46,7 +46,9 @@ def _markdown(text: str) -> str:
         def image(self, text: str, url: str, title: str | None = None) -> str:
             return f"<span class='muted'>[image: {text} &lt;{escape(url)}&gt;]</span>"
 
-    return str(mistune.create_markdown(renderer=_NoFetch(escape=True), plugins=["table", "strikethrough"])(text))
+    html = str(mistune.create_markdown(renderer=_NoFetch(escape=True), plugins=["table", "strikethrough"])(text))
+    # a table scrolls in its own box: a review's finding table made a 380 px page 624 px wide (#27)
+    return html.replace("<table>", "<div class='wide'><table>").replace("</table>", "</table></div>")
 
 
 def _chart(report: Report) -> str:
