@@ -101,6 +101,11 @@ def check(folder: str, screenshot: str) -> list[str]:
             for chart in sizes["charts"]:  # type: ignore[attr-defined]
                 if not 0 < float(chart) <= viewport:
                     problems.append(f"at {width} px a chart is {chart} px wide")
+    if report.brief is not None:  # a review: the decider's screen, the details, every finding
+        needles = ["Decision summary", "Details", "Every finding, most severe first", report.analysis.verdict.state]
+        needles += [f.key for f in report.summary.checklist] if report.summary is not None else []
+        needles += [f"Judgment by {report.judgment.slug}"] if report.judgment is not None else []
+        return problems + [f"rendered DOM lacks {needle!r}" for needle in needles if needle not in dom]
     heading = "Final answer" if report.final.kind in ("consensus", "none") else "No consensus"
     for needle in ("<svg", "<polyline", heading, "Agreement at the last turn", report.analysis.verdict.state):
         if needle not in dom:

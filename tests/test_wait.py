@@ -55,15 +55,15 @@ def test_released_when_the_peer_writes(debate: str, running: list[Running]) -> N
 def test_timeout_answers_with_what_exists(debate: str, running: list[Running]) -> None:
     proc = Running("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--wait", "--timeout", "0.5")
     running.append(proc)
-    assert proc.finish() == 0
+    assert proc.finish() == 3  # #27: a wait that timed out exits 3, as `watch --timeout` does
     text = "\n".join(proc.seen)
-    assert "NOTE: Waited 0.5 s (`next --wait`): b did not write turn 2." in text
+    assert "NOTE: Waited 0.5 s (`next --wait`, exit status 3): b did not write turn 2." in text
     assert ": turn 3;" in text and "Not yet written turn 2: b." in text
 
 
 def test_timeout_in_process_stops_its_threads(debate: str) -> None:
     code, out, err = run("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--wait", "--timeout", "0.2", "--json")
-    assert code == 0 and err == ""  # a wait under a second is not announced; the NOTE says what happened
+    assert code == 3 and err == ""  # a wait under a second is not announced; the NOTE says what happened
     data = json.loads(out)
     assert data["waiting"] == ["b"] and any("b did not write turn 2" in note for note in data["notes"])
 
@@ -88,7 +88,7 @@ def test_a_peer_two_turns_behind_is_absent_not_awaited(tmp_path: Path) -> None:
 def test_an_empty_peer_file_is_not_written_yet(debate: str) -> None:
     Path(debate, "turn-2-b.md").write_bytes(b"  \n")  # a writer has only created it
     briefing = brief_when_ready(debate, "a", key=key_of(debate, "a"), timeout=0.3)
-    assert briefing.notes[-1].startswith("Waited 0.3 s (`next --wait`): b did not write turn 2.")
+    assert briefing.notes[-1].startswith("Waited 0.3 s (`next --wait`, exit status 3): b did not write turn 2.")
 
 
 def test_timeout_needs_wait(debate: str) -> None:
@@ -136,13 +136,13 @@ def test_no_roster_and_no_peer_yet_waits_for_the_first_peer(tmp_path: Path, runn
 def test_no_peer_before_the_timeout_says_so(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML**"}])
     code, out, _err = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--wait", "--timeout", "0.3")
-    assert code == 0 and "NOTE: Waited 0.3 s (`next --wait`): no peer wrote turn 1." in out
+    assert code == 3 and "NOTE: Waited 0.3 s (`next --wait`, exit status 3): no peer wrote turn 1." in out
 
 
 def test_giving_up_names_the_command_that_goes_on_without_the_peer(debate: str) -> None:
     """A session stopped after turn 2 and its peers waited 10 minutes a turn: nothing named `retire`."""
     code, out, _ = run("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--wait", "--timeout", "0.2")
-    assert code == 0
+    assert code == 3
     note = next(line for line in out.splitlines() if line.startswith("NOTE: Waited 0.2 s"))
     assert note.endswith(f" If b has dropped out, the user (not you) runs `multidebate retire {debate} b` to go on "
                          "without it; tell the user so.")

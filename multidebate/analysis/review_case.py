@@ -4,15 +4,17 @@ Round k is the critics' turn k and then the defender's turn k.  Each finding
 (named `<critic>/F<n>`) moves as the files say:
 
 - a critic raises it (`open`); the defender answers it with CONCEDE
-  (`conceded`), DEFER with a concrete test (`deferred`), or REBUT-DESIGN /
-  REBUT-SCOPE (`rebutted`);
+  (`conceded`), DEFER with a concrete test (`deferred`), REBUT-DESIGN /
+  REBUT-SCOPE (`rebutted`), or PARTIAL (`partial`: it concedes a part with a
+  fix and disputes the rest; not terminal, so the defender answers it again
+  next round, and the review cannot end `fully_resolved` while it stands);
 - in a later round its critic may `accept` the response (the default for a
   finding it does not list), `withdraw` it (`withdrawn`), or `re-raise` it
   with new evidence or `rescore` it, which opens it again for the defender.
 
 A finding's verdict: `critique_wins` when it ends conceded at severity >= 9
-(or is left unanswered at that severity: a finding the defence never answers
-stands); `empirical_test_agreed` when it ends deferred with a test;
+(or is left unanswered, or partly conceded, at that severity: a finding the
+defence never settled stands); `empirical_test_agreed` when it ends deferred with a test;
 `defense_wins` otherwise.  The case verdict is the most severe finding
 verdict, and the finding that decides it is the most severe finding with
 that verdict.  Severity is the latest one stated, the defender's adjusted
@@ -38,11 +40,19 @@ from ..protocol.roles import Role
 if TYPE_CHECKING:
     from ..state.debate import Debate
 
-__all__ = ["FindingState", "Case", "VERDICTS", "TERMINAL", "case_lines", "finding_line", "review_case", "finding_key"]
+__all__ = ["FindingState", "Case", "VERDICTS", "TERMINAL", "OPEN_STATES", "STATE_WORDS", "by_severity", "case_lines",
+           "finding_line", "review_case", "finding_key"]
 
 VERDICTS = ("critique_wins", "empirical_test_agreed", "defense_wins")
 TERMINAL = frozenset({"conceded", "deferred", "rebutted", "withdrawn"})
-_MOVE_STATE = {"CONCEDE": "conceded", "DEFER": "deferred", "REBUT-DESIGN": "rebutted", "REBUT-SCOPE": "rebutted"}
+# what the defender must answer (again) in its next turn: E105 when it does not
+OPEN_STATES = frozenset({"open", "partial"})
+_MOVE_STATE = {"CONCEDE": "conceded", "PARTIAL": "partial", "DEFER": "deferred", "REBUT-DESIGN": "rebutted",
+               "REBUT-SCOPE": "rebutted"}
+# "As gemini-3/F4", "same as gemini-3/F4", "duplicate of gemini-3/F4", "see gemini-3/F4": a finding (or its
+# answer) that says it is another one (#27: two critics raised one flaw and the report showed two)
+_SAME_AS = re.compile(r"\b(?:same as|duplicates?(?: of)?|as in|as|see|cf\.?)[ \t]+(?:in[ \t]+)?"
+                      r"(?P<key>[a-z0-9]+(?:-[a-z0-9]+)*/F[0-9]{1,3})\b", re.IGNORECASE)
 
 
 class FindingState(NamedTuple):
@@ -56,13 +66,16 @@ class FindingState(NamedTuple):
     claim: str
     evidence: str
     failure_mode: str
-    state: str  # open, conceded, deferred, rebutted, withdrawn
+    state: str  # open, partial, conceded, deferred, rebutted, withdrawn
     move: str = ""  # the defender's last move
-    answer: str = ""  # the fix, test or reason that came with it
+    answer: str = ""  # the fix, test or reason that came with it (PARTIAL: the fix of the conceded part)
     raised: int = 1  # the round it was raised in
     history: tuple[str, ...] = ()  # what happened, round by round, for the report
     unanswered: bool = False  # the defender's last response came after the critic's last turn
     lowered_from: int = -1  # the critic's severity, when the unanswered response lowered it (else -1)
+    disputed: str = ""  # PARTIAL: the part the defender disputes, and why
+    new_evidence: str = ""  # the critic's latest re-raise: what the response did not weigh
+    duplicate_of: str = ""  # the key of the finding this one says it repeats ("As gemini-3/F4")
 
     @property
     def key(self) -> str:
@@ -70,7 +83,7 @@ class FindingState(NamedTuple):
 
     @property
     def verdict(self) -> str:
-        if self.state in ("conceded", "open") and self.severity >= 9:
+        if self.state in ("conceded", "open", "partial") and self.severity >= 9:
             return "critique_wins"
         if self.state == "deferred":
             return "empirical_test_agreed"
@@ -80,7 +93,11 @@ class FindingState(NamedTuple):
         return {"finding": self.key, "title": self.title, "severity": self.severity, "class": self.klass,
                 "state": self.state, "move": self.move or None, "answer": self.answer or None,
                 "verdict": self.verdict, "claim": self.claim, "evidence": self.evidence,
-                "failure_mode": self.failure_mode, "raised_in_round": self.raised, "history": list(self.history)}
+                "failure_mode": self.failure_mode, "raised_in_round": self.raised, "history": list(self.history),
+                "disputed": self.disputed or None, "new_evidence": self.new_evidence or None,
+                "duplicate_of": self.duplicate_of or None,
+                # the defender answered after the critic's last turn: no critic has reviewed this answer
+                "reviewed": not self.unanswered}
 
 
 class Case(NamedTuple):
@@ -215,7 +232,10 @@ class _Reader:
             return False  # E107 is the file's finding: a re-raise without new evidence reopens nothing
         severity = item.severity if item.severity is not None else old.severity
         what = "re-raised" if item.answer == "re-raise" else "rescored"
+        # the claim as the critic now states it (#27: the report showed the original after a re-raise)
         self.states[key] = old._replace(state="open", severity=severity, klass=class_for(severity),
+                                        claim=item.claim or old.claim,
+                                        new_evidence=item.new_evidence or old.new_evidence,
                                         history=old.history + (f"round {turn}: {what} at severity {severity}",))
         return True
 
@@ -245,16 +265,18 @@ class _Reader:
             if item.move == "DEFER" and not item.test:
                 state = "open"  # no concrete test: nothing was agreed
             severity = item.severity if item.severity is not None else old.severity
-            answer = item.fix or item.test or item.reason
+            answer = item.fix if item.move == "PARTIAL" else item.fix or item.test or item.reason
             lowered = (old.lowered_from if old.unanswered and old.lowered_from >= 0 else old.severity) \
                 if severity < old.severity or old.unanswered and old.lowered_from > severity else -1
             self.states[key] = old._replace(state=state, severity=severity, klass=class_for(severity),
                                             move=item.move, answer=answer, unanswered=True, lowered_from=lowered,
+                                            disputed=item.reason if item.move == "PARTIAL" else "",
                                             history=old.history + (f"round {turn}: {item.move} at severity "
                                                                    f"{severity}",))
         for key, held in self.states.items():
-            if held.state == "open" and key not in answered:
-                self.problems.append(finding(path, 1, "E105", f"{key} (severity {held.severity}) is open and "
+            if held.state in OPEN_STATES and key not in answered:
+                what = "is open" if held.state == "open" else "is partly conceded (PARTIAL) and still open"
+                self.problems.append(finding(path, 1, "E105", f"{key} (severity {held.severity}) {what} and "
                                              f"turn {turn} does not answer it"))
 
     def _resolve(self, item: ResponseItem, path: str) -> str | None:
@@ -322,10 +344,23 @@ def review_case(debate: Debate, roles: dict[str, Role], rounds: tuple[int, int],
     done, stop = reader.run(rounds)
     if stop == "max_rounds":
         reader.unaccepted()  # while rounds remain, the critic still answers the response: the case is provisional
-    findings = tuple(sorted(reader.states.values(), key=_order))
+    findings = tuple(sorted(_duplicates(reader.states).values(), key=_order))
     verdict = findings[0].verdict if findings else "defense_wins"
     deciding = findings[0].key if findings else ""
     return Case(findings, done, low, high, verdict, deciding, stop, tuple(sorted(set(reader.problems))))
+
+
+def _duplicates(states: dict[str, FindingState]) -> dict[str, FindingState]:
+    """Each finding that names another as the one it repeats, in its own words or its answer's, marked so."""
+    marked = dict(states)
+    for key, f in states.items():
+        for text in (f.title, f.claim, f.answer, f.disputed):
+            same = next((m.group("key") for m in _SAME_AS.finditer(text)
+                         if m.group("key") in states and m.group("key") != key), "")
+            if same:
+                marked[key] = f._replace(duplicate_of=same)
+                break
+    return marked
 
 
 def proposal_text(folder: str, name: str | None) -> str | None:
@@ -395,13 +430,21 @@ def review_problem_lines(debate: Debate, case: Case | None) -> tuple[str, ...]:
     return tuple(f"{os.path.basename(f.path)}: {f.code} {f.message}" for f in found)
 
 
-def case_lines(case: Case | None, slug: str | None = None, detailed: bool = False) -> list[str]:
+def by_severity(f: FindingState) -> tuple[int, str, int]:
+    """Most severe first (the severity now, not the one first given), then by critic and id."""
+    return (-f.severity, f.critic, int(f.id[1:]))
+
+
+def case_lines(case: Case | None, slug: str | None = None, detailed: bool = False,
+               most_severe_first: bool = False) -> list[str]:
     """The findings as one line each: `- gpt-5-5/F1 [9 FATAL] conceded (CONCEDE): title`; `detailed` adds the
     claim and the last fix, test or reason (a judge sees only final turns, where a settled finding is gone)."""
     if case is None:
         return []
     shown = [f for f in case.findings if slug is None or f.critic == slug]
-    if slug is not None:  # a critic's own list, in the order of its ids
+    if most_severe_first:
+        shown.sort(key=by_severity)
+    elif slug is not None:  # a critic's own list, in the order of its ids
         shown.sort(key=lambda f: int(f.id[1:]))
     if detailed:
         # a critic's claim and the defender's fix, test or reason are file text: one escaped line each, so none
@@ -411,6 +454,12 @@ def case_lines(case: Case | None, slug: str | None = None, detailed: bool = Fals
     return [finding_line(f) for f in shown]
 
 
+STATE_WORDS = {"partial": "partly conceded"}
+
+
 def finding_line(f: FindingState) -> str:
+    """`- gpt-5-5/F1 [9 FATAL] conceded (CONCEDE): title`, with `; duplicate of ...` when it says it is one."""
     move = f" ({f.move})" if f.move and f.state != "open" else ""
-    return f"- {f.key} [{f.severity} {f.klass}] {f.state}{move}: {one_line(f.title, 80)}"
+    state = STATE_WORDS.get(f.state, f.state)
+    same = f" (duplicate of {f.duplicate_of})" if f.duplicate_of else ""
+    return f"- {f.key} [{f.severity} {f.klass}] {state}{move}{same}: {one_line(f.title, 80)}"

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from ..protocol.judgment import Judgment
 from ..protocol.oneline import one_line
-from .review_case import TERMINAL, Case, FindingState
+from .review_case import Case, FindingState, by_severity
 
 __all__ = ["Decision", "Action", "Summary", "summarise", "HEADLINES"]
 
@@ -30,6 +30,7 @@ class Decision(NamedTuple):
 
     point: str
     options: tuple[str, ...]
+    finding: str = ""  # the finding it is about ("" for a judge's point)
 
 
 class Action(NamedTuple):
@@ -44,10 +45,11 @@ class Summary(NamedTuple):
     decisions: tuple[Decision, ...]
     actions: tuple[Action, ...]
     dissent: tuple[str, ...]
-    checklist: tuple[FindingState, ...]
+    checklist: tuple[FindingState, ...]  # most severe first, by the severity now
+    unreviewed: tuple[str, ...] = ()  # answers of the defender's last round that no critic reviewed
 
     def as_dict(self) -> dict[str, object]:
-        return {"headline": self.headline, "resolved": list(self.resolved),
+        return {"headline": self.headline, "resolved": list(self.resolved), "unreviewed": list(self.unreviewed),
                 "decisions": [{"point": d.point, "options": list(d.options)} for d in self.decisions],
                 "actions": [{"priority": a.priority, "action": a.what, "finding": a.finding} for a in self.actions],
                 "dissent": list(self.dissent), "checklist": [f.key for f in self.checklist]}
@@ -73,13 +75,26 @@ def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
         headline += f"; {fixes} conceded fix{'es' if fixes > 1 else ''} must go in first"
     if not case.stop:
         headline = "Provisional, the review goes on: " + headline
-    resolved = []
+    resolved: list[str] = []
+    unreviewed: list[str] = []
     decisions = []
     actions = []
     dissent = []
     for f in case.findings:
         title, answer, claim = one_line(f.title), one_line(f.answer), one_line(f.claim)  # file text: one line
-        if f.state == "conceded":
+        if f.new_evidence:  # #27: after a re-raise, the critic's case as it now stands
+            claim += f" (new evidence: {one_line(f.new_evidence)})"
+        if f.unanswered and f.move and f.state in ("conceded", "deferred"):
+            # #27: the last round's fixes were listed as resolved, though no critic ever saw them
+            unreviewed.append(f"{f.key} ({title}): {f.state} in round {case.rounds}, not reviewed by a critic: {answer}")
+            verb = "Fix (not reviewed)" if f.state == "conceded" else "Run the test (not reviewed)"
+            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"{verb}: {answer}", f.key))
+        elif f.state == "partial":
+            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"Fix (partly conceded): {answer}", f.key))
+            decisions.append(Decision(f"{f.key} ({title}) is partly conceded: the defender fixes a part and "
+                                      "disputes the rest", (f"the critic: {claim}",
+                                                            f"the defender: {one_line(f.disputed)}"), f.key))
+        elif f.state == "conceded":
             resolved.append(f"{f.key} ({title}): conceded; fix: {answer}")
             actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"Fix: {answer}", f.key))
         elif f.state == "deferred":
@@ -92,22 +107,22 @@ def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
                             f"to answer: {answer}")
         elif f.state == "rebutted" and not _contested(f):
             resolved.append(f"{f.key} ({title}): rebutted ({f.move}), the critic accepted: {answer}")
-        if f.state not in TERMINAL:
+        if f.state == "open":
             decisions.append(Decision(f"{f.key} ({title}) was left open at the end",
-                                      (f"treat it as the critic says: {claim}", "ask the defender to answer it")))
+                                      (f"treat it as the critic says: {claim}", "ask the defender to answer it"), f.key))
         elif f.state == "rebutted" and _contested(f):
             decisions.append(Decision(f"{f.key} ({title}): the critic re-raised it and the defender still rebuts it",
-                                      (f"the critic: {claim}", f"the defender: {answer}")))
+                                      (f"the critic: {claim}", f"the defender: {answer}"), f.key))
         if f.state == "rebutted" and _raised_severity(f) >= 6:
             dissent.append(f"{f.key} ({title}), raised at severity {_raised_severity(f)}: {claim} (rebutted: {answer})")
-    if judgment is not None and judgment.sections.get("Contested points"):
-        for line in judgment.sections["Contested points"].splitlines():
-            text = line.strip().lstrip("-*+ ").strip()
-            if text and text.lower().rstrip(".") != "none":
-                decisions.append(Decision(f"{text} (the judge)", ()))
+    from .decision_brief import judge_points
+
+    decisions += [d._replace(point=f"{d.point} (the judge)") for d in judge_points(judgment)]
     order = ["BLOCKER", "HIGH", "MEDIUM", "LOW"]
-    actions.sort(key=lambda a: order.index(a.priority))
-    return Summary(headline, tuple(resolved), tuple(decisions), tuple(actions), tuple(dissent), case.findings)
+    severity = {f.key: f.severity for f in case.findings}
+    actions.sort(key=lambda a: (order.index(a.priority), -severity.get(a.finding, 0)))
+    return Summary(headline, tuple(resolved), tuple(decisions), tuple(actions), tuple(dissent),
+                   tuple(sorted(case.findings, key=by_severity)), tuple(unreviewed))
 
 
 def _raised_severity(f: FindingState) -> int:

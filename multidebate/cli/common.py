@@ -23,13 +23,14 @@ EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2  # click's own code for a usage error
 EXIT_NOT_CONVERGED = 3
-EXIT_TIMEOUT = 3  # `watch --timeout`: the awaited state did not come, like `status --check`
+EXIT_TIMEOUT = 3  # `watch --timeout`, `next --wait` timed out: the awaited state did not come, like `status --check`
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 
 EXIT_CODES_HELP = """\b
 Exit codes: 0 success; 1 error (nothing written), or `validate` found errors,
 or `skill install`/`uninstall` kept a copy a person changed; 2 usage error;
-3 `status --check`: the debate has not converged, or `watch --timeout` reached;
+3 `status --check`: the debate has not converged, or `watch --timeout` or
+`next --wait --timeout` reached;
 130 interrupted (Ctrl-C) in `watch` and `next --wait`."""
 
 

@@ -12,6 +12,7 @@ import click
 from ..protocol.oneline import one_line
 from .common import (
     EXIT_INTERRUPTED,
+    EXIT_TIMEOUT,
     agent_options,
     emit_json,
     json_option,
@@ -253,18 +254,25 @@ def _copy_proposal(folder: str, name: str, data: bytes) -> str:
                    "the peer files exceed 20,000 characters in all, each long Reasoning is cut to fit.")
 @click.option("--wait", is_flag=True, help="Block until every peer has written the previous turn, then answer.")
 @click.option("--timeout", type=click.FloatRange(min=0), metavar="SECONDS",
-              help="With --wait: stop waiting after SECONDS (default 600) and answer with what exists. If your "
-                   "shell stops commands at 600 s or sooner, give one below its limit.")
+              help="With --wait: stop waiting after SECONDS (default 600), answer with what exists and exit 3. If "
+                   "your shell stops commands at 600 s or sooner, give one below its limit.")
+@click.option("--full", is_flag=True, help="A review: show everything. Without it a review's answer stays within "
+                                           "200 lines and says what it left out.")
+@click.option("--proposal", "proposal_only", is_flag=True,
+              help="A review: print only the proposal, whole, with its sha256.")
 @json_option
 def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_file: str | None,
-          sections_spec: str | None, wait: bool, timeout: float | None, as_json: bool) -> None:
+          sections_spec: str | None, wait: bool, timeout: float | None, full: bool, proposal_only: bool,
+          as_json: bool) -> None:
     """Everything a session needs for its next turn: number, task, peers' previous turn.
 
     Serves only the peers' turn N-1 files, and prints the exact `write`
     command to use.  Creates FOLDER when --task is given and it is missing.
     With --wait, first blocks until every peer has written turn N-1; on
     timeout it answers with what exists and a note naming who did not write
-    (exit 0).  Ctrl-C exits 130.
+    (exit 3).  Ctrl-C exits 130.  Running it again is safe: it changes
+    nothing.  A review's answer stays within 200 lines (`--full` shows all;
+    `--proposal` prints the proposal alone).
 
     \b
     Example:
@@ -299,10 +307,25 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
     except KeyboardInterrupt:
         sys.exit(EXIT_INTERRUPTED)
     briefing = briefing._replace(key_option=shown_key)
+    if proposal_only:
+        if briefing.proposal is None:
+            raise click.ClickException("this debate has no proposal to print (only a review has one)"
+                                       if not briefing.proposal_file else
+                                       f"{briefing.proposal_file} cannot be read")
+        from ..turns.review_briefing import render_proposal
+
+        if as_json:
+            emit_json({"proposal_file": briefing.proposal_file, "proposal_sha256": briefing.proposal_sha256,
+                       "proposal": briefing.proposal})
+        else:
+            click.echo(printable(render_proposal(briefing)))
+        return
     if as_json:
         emit_json(briefing.as_dict())
     else:
-        click.echo(printable(render_briefing(briefing)))
+        click.echo(printable(render_briefing(briefing, full=full)))
+    if briefing.timed_out:
+        sys.exit(EXIT_TIMEOUT)
 
 
 @click.command()

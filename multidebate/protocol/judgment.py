@@ -25,7 +25,7 @@ class Judgment(NamedTuple):
     slug: str
     path: str
     decision: str
-    sections: dict[str, str]
+    sections: dict[str, str]  # in the order written: JUDGMENT_SECTIONS and any `## <other>` the judge added
     findings: tuple[Finding, ...]
 
     @property
@@ -34,9 +34,13 @@ class Judgment(NamedTuple):
 
     def as_dict(self) -> dict[str, object]:
         return {"slug": self.slug, "file": os.path.basename(self.path), "decision": self.decision,
+                # #27: the Decision's body was dropped from every report; every section, as written
+                "decision_text": self.sections.get("Decision", ""),
                 "reasoning": self.sections.get("Reasoning", ""),
                 "each_side": self.sections.get("What each side got right", ""),
-                "contested": self.sections.get("Contested points", ""), "valid": self.valid}
+                "contested": self.sections.get("Contested points", ""),
+                "sections": [{"name": name, "text": text} for name, text in self.sections.items()],
+                "valid": self.valid}
 
 
 def judgment_name(slug: str) -> str:
@@ -61,6 +65,9 @@ def parse_judgment(text: str, path: str) -> tuple[dict[str, str], list[Finding]]
             fence = not fence
         match = None if fence else re.match(r"^#{1,3}\s+(.*?)\s*#*\s*$", line)
         name = _canon(match.group(1)) if match else None
+        if name is None and match and match.group(0).startswith("## ") and current is not None:
+            # a section of the judge's own (`## Conditions for shipping`): kept as one, not run into the last
+            name = " ".join(match.group(1).split())
         if name is not None and name not in sections:
             current = name
             sections[name] = ""

@@ -21,15 +21,18 @@ from typing import NamedTuple
 
 from .findings import Finding, finding
 
-__all__ = ["FindingItem", "ResponseItem", "CLASSES", "MOVES", "ANSWERS", "class_for", "read_findings",
-           "read_responses", "none_written"]
+__all__ = ["FindingItem", "ResponseItem", "ItemText", "CLASSES", "MOVES", "ANSWERS", "class_for", "read_findings",
+           "read_responses", "none_written", "split_items"]
 
 # Severity 0-10 and the class each band belongs to (FATAL 8-10: the ml-lab protocol's F2 was severity 8, FATAL).
 CLASSES = {"FATAL": (8, 10), "MATERIAL": (4, 7), "MINOR": (2, 3), "NIT": (0, 1)}
-MOVES = ("CONCEDE", "DEFER", "REBUT-DESIGN", "REBUT-SCOPE")
+# PARTIAL (the ml-lab protocol's): the defender concedes a part (its `fix`) and disputes the rest (its
+# `reason`); unlike the others it settles nothing, and the finding stays open (#27)
+MOVES = ("CONCEDE", "PARTIAL", "DEFER", "REBUT-DESIGN", "REBUT-SCOPE")
 # How a critic answers the defender's response to one of its findings.
 ANSWERS = ("accept", "withdraw", "re-raise", "rescore")
-_NEEDS = {"CONCEDE": "fix", "DEFER": "test", "REBUT-DESIGN": "reason", "REBUT-SCOPE": "reason"}
+_NEEDS = {"CONCEDE": ("fix",), "PARTIAL": ("fix", "reason"), "DEFER": ("test",), "REBUT-DESIGN": ("reason",),
+          "REBUT-SCOPE": ("reason",)}
 _FIELDS = {
     "severity": "severity", "sev": "severity", "class": "class", "claim": "claim", "evidence": "evidence",
     "failure mode": "failure mode", "failure": "failure mode", "risk": "failure mode",
@@ -197,7 +200,9 @@ def _move(text: str) -> str | None:
     words = re.findall(r"[A-Z]+", text.upper())[:2]
     if len(words) == 2 and words[0] == "REBUT" and words[1] in ("DESIGN", "SCOPE"):
         return f"REBUT-{words[1]}"
-    return words[0] if words and words[0] in ("CONCEDE", "DEFER") else None
+    if words and words[0] == "PARTIALLY":  # `Partially concede`
+        return "PARTIAL"
+    return words[0] if words and words[0] in ("CONCEDE", "PARTIAL", "DEFER") else None
 
 
 def read_findings(body: str, first_line: int, path: str) -> tuple[list[FindingItem], list[Finding]]:
@@ -260,10 +265,32 @@ def read_responses(body: str, first_line: int, path: str) -> tuple[list[Response
         if not f.get("severity"):
             found.append(finding(path, block.line, "E101", f"{shown}: a response needs `severity:` (the adjusted "
                                  "severity, 0-10)"))
-        if move is not None and not f.get(_NEEDS[move]):
-            what = {"fix": "the fix you commit to", "test": "the concrete test that settles it, with its pass "
-                    "condition", "reason": "why the finding is wrong or out of scope"}[_NEEDS[move]]
-            found.append(finding(path, block.line, "E106", f"{shown}: {move} needs `{_NEEDS[move]}:` ({what})"))
+        for need in _NEEDS[move] if move is not None else ():
+            if not f.get(need):
+                what = {"fix": "the fix you commit to" if move != "PARTIAL" else "the part you concede and fix",
+                        "test": "the concrete test that settles it, with its pass condition",
+                        "reason": "why the finding is wrong or out of scope" if move != "PARTIAL"
+                        else "the part you dispute, and why"}[need]
+                found.append(finding(path, block.line, "E106", f"{shown}: {move} needs `{need}:` ({what})"))
         items.append(ResponseItem(block.critic, block.id, block.line, move, severity, f.get("fix", ""),
                                   f.get("test", ""), f.get("reason", "")))
     return items, found
+
+
+class ItemText(NamedTuple):
+    """One item of a Findings or Responses section as written: whose finding it names, and its lines."""
+
+    critic: str | None
+    id: str
+    lines: tuple[str, ...]
+
+
+def split_items(body: str) -> tuple[tuple[str, ...], tuple[ItemText, ...]]:
+    """A Findings or Responses section cut into the lines before its first item and each item's own lines
+    (for `next`, which serves the items a session needs first and names those it leaves out).  Items open
+    where the reader opens them."""
+    lines = body.split("\n")
+    starts = [(b.line, b.critic, b.id) for b in _blocks(body, 0)]
+    items = [ItemText(critic, fid, tuple(lines[start:end]))
+             for (start, critic, fid), end in zip(starts, [s for s, _c, _i in starts[1:]] + [len(lines)])]
+    return tuple(lines[:starts[0][0]] if starts else lines), tuple(items)

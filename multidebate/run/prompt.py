@@ -43,7 +43,8 @@ def _template() -> str:
 def agent_prompt(briefing: Briefing) -> str:
     """The whole prompt for `briefing`'s turn (an open debate's turn, a review role's, or a judgment)."""
     notes = tuple(note for note in briefing.notes if not _COMMAND_NOTE.search(note))
-    served = render_briefing(briefing._replace(notes=notes, key=None), write_as=WRITE_AS)
+    # whole: an agent `run` starts reads its prompt, not a shell's cut of it
+    served = render_briefing(briefing._replace(notes=notes, key=None), write_as=WRITE_AS, full=True)
     parts = [ROLE, "", _skill_part("The bold line decides"), "", _skill_part("Rules")]
     if not briefing.role:
         parts += ["", "THE SECTIONS OF A TURN (turn 1: Reasoning, Answer, Confidence, Converged: no; from turn 2 on "

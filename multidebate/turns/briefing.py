@@ -84,9 +84,12 @@ class Briefing(NamedTuple):
     role: str = ""  # a review debate's `critic` or `defender` (roles.py); "" in an open debate
     instructions: str = ""  # what the role's turn must contain (role_briefing.py)
     read_turn: int = -1  # the turn whose peer files are served; -1: turn - 1
-    proposal: str | None = None  # a review's proposal text, served on turn 1
+    proposal: str | None = None  # a review's proposal text (served whole unless proposal_seen and long)
     proposal_file: str = ""
     key_option: str | None = None  # how the session gave its key (` --key-file PATH`; "" for $MULTIDEBATE_KEY)
+    proposal_sha256: str = ""  # of the proposal's bytes now
+    proposal_seen: bool = False  # the session was served this very text before (its round 1), unchanged since
+    timed_out: bool = False  # `next --wait` stopped at its timeout (the CLI exits 3)
     # of `waiting`, the peers that have written turn N-1 in a sealed debate: it waits for publication, not for
     # them (a02: "waiting for quick, agreeable" right after `write` said only quick had yet to write)
     sealed_written: tuple[str, ...] = ()
@@ -97,11 +100,19 @@ class Briefing(NamedTuple):
         return tuple(p for p in self.waiting if p not in self.sealed_written)
 
     @property
-    def write_command(self) -> str:
+    def _key_part(self) -> str:
         # the key as the session gave it: one read from a file or the environment is never printed back
-        key = self.key_option if self.key_option is not None else f" --key {self.key}" if self.key else ""
+        return self.key_option if self.key_option is not None else f" --key {self.key}" if self.key else ""
+
+    @property
+    def next_command(self) -> str:
+        """`next` for this session again (its `--full` and `--proposal` forms add to it)."""
+        return f"multidebate next {shlex.quote(os.path.abspath(self.folder))} --slug {self.slug}{self._key_part}"
+
+    @property
+    def write_command(self) -> str:
         # absolute: the command still works when the session has changed directory since `next`
-        return f"multidebate write {shlex.quote(os.path.abspath(self.folder))} --slug {self.slug}{key} <<'TURN'"
+        return f"multidebate write {shlex.quote(os.path.abspath(self.folder))} --slug {self.slug}{self._key_part} <<'TURN'"
 
     @property
     def sections(self) -> tuple[str, ...]:
@@ -156,6 +167,8 @@ class Briefing(NamedTuple):
             "reads_turn": self.reads,
             "proposal_file": self.proposal_file or None,
             "proposal": self.proposal,
+            "proposal_sha256": self.proposal_sha256 or None,
+            "timed_out": self.timed_out,
         }
 
 
@@ -486,6 +499,10 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         # only the bold lines follow: the peers' last Disagreements are in the report (sessions did not know)
         notes.insert(0, f"The debate ended: {verdict.state} at turn {verdict.turn} ({verdict.detail}). Do not write "
                         f"another turn unless the user asks; tell the user. {_report_has(folder)}")
+    elif waiting and role is not None and role.kind == "defender":
+        # #27: `write` refuses the defender's round until every critic wrote it: there is no going on without them
+        notes.append(f"{', '.join(waiting)} ha{'s' if len(waiting) == 1 else 've'} not written round {read_turn} yet: "
+                     "wait for them (`next --wait`); `write` refuses your turn until every critic has written it.")
     elif waiting:
         unwritten = [p for p in waiting if p not in sealed_written]
         notes.append(
@@ -506,15 +523,17 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
                      "change now.")
     roster = bool(debate.task and debate.task.participants)
     lines, proposal = _previous_lines(debate, slug, turn, tuple(p.slug for p in peers)) if role is None else ((), "")
-    instructions, served_proposal = "", None
+    instructions, served_proposal, proposal_sha, seen = "", None, "", False
     if role is not None and task_ is not None:
-        from ..analysis.review_case import proposal_findings, proposal_text
+        from ..analysis.review_case import proposal_findings
         from .role_briefing import role_instructions
 
         instructions = role_instructions(role, slug, turn, task_.rounds, verdict.review, task_.role_map)
-        served_proposal = proposal_text(folder, task_.proposal) if turn == 1 else None
-        notes.extend(f"{task_.proposal}: {f.message} ({f.code}). Tell the user before you go on."
-                     for f in proposal_findings(folder, task_.proposal, task_.proposal_sha256))
+        served_proposal, proposal_sha = _proposal_now(folder, task_.proposal)
+        changed = proposal_findings(folder, task_.proposal, task_.proposal_sha256)
+        # served whole on its turn 1: read once, and unchanged since (W101 says when not)
+        seen = turn > 1 and not changed
+        notes.extend(f"{task_.proposal}: {f.message} ({f.code}). Tell the user before you go on." for f in changed)
     briefing = Briefing(
         folder=folder,
         slug=slug,
@@ -540,8 +559,38 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         read_turn=read_turn,
         proposal=served_proposal,
         proposal_file=task_.proposal or "" if task_ is not None and role else "",
+        proposal_sha256=proposal_sha,
+        proposal_seen=seen,
     )
     return BriefingPlan(briefing, _served(turn, briefing.peers), task.strip() if debate.task is None and task else None)
+
+
+def _proposal_now(folder: str, name: str | None) -> tuple[str | None, str]:
+    """A review's proposal as it is now: its text (None when it cannot be read) and the sha256 of its bytes."""
+    import hashlib
+
+    if not name:
+        return None, ""
+    read = read_text(os.path.join(folder, name))
+    return read.text, hashlib.sha256(read.raw).hexdigest() if read.text is not None else ""
+
+
+def _progress(debate: Debate, review: bool) -> str:
+    """How far the debate has got, for a judge that waits: the round (or turn) being written, who wrote it and
+    whom it waits for (#27: a judge waited for a whole review and nothing said how far it had got)."""
+    participants = debate.participants
+    current = max((t for (t, _s) in debate.entries), default=0)
+    if not current:
+        return "no turn has been written yet"
+    wrote = [s for s in participants if debate.entry(current, s) is not None]
+    waiting = [s for s in participants if s not in wrote]
+    unit = "round" if review else "turn"
+    limit = ""
+    if debate.task is not None:
+        high = debate.task.rounds[1] if review else debate.task.max_turns
+        limit = f" of at most {high}" if high else ""
+    return (f"{unit} {current}{limit}: written by {', '.join(wrote)}"
+            + (f"; waiting for {', '.join(waiting)}" if waiting else ""))
 
 
 def _report_has(folder: str) -> str:
@@ -574,8 +623,9 @@ def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> Brie
     if judged.judgment is not None:
         pass
     elif not verdict.final:
-        notes.append(f"You are the judge: you write nothing while the debate runs (now {verdict.state}, {unit} "
-                     f"{verdict.turn}). Run `next --wait` to wait until it ends.")
+        from .role_briefing import JUDGE_WAITING
+
+        notes.append(f"You are the judge; the debate runs: {_progress(debate, unit == 'round')}. {JUDGE_WAITING}")
     elif not judgment_due(task, verdict):
         notes.append(f"The debate ended {verdict.state}: the participants agree, so no judgment is needed. "
                      "Tell the user; `multidebate report` shows the outcome.")
@@ -589,11 +639,14 @@ def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> Brie
         instructions = judge_instructions(verdict, bool(task and task.review))
         served = _served(0, tuple(peers))
     proposal_file = task.proposal or "" if task is not None else ""
+    # the judge reads the proposal too (#27: it judged a review without reading it)
+    proposal, proposal_sha = _proposal_now(folder, proposal_file)
     briefing = Briefing(folder=folder, slug=slug, turn=verdict.turn, task=task.text if task else None,
                         today=date.today().isoformat(), own_previous_answer=None, peers=tuple(peers), absent=(),
                         waiting=(), verdict=verdict, key=key, participants=debate.participants,
                         roster=bool(task and task.participants), task_source=TASK_FILE, notes=tuple(notes),
-                        role="judge", instructions=instructions, read_turn=verdict.turn, proposal_file=proposal_file)
+                        role="judge", instructions=instructions, read_turn=verdict.turn, proposal_file=proposal_file,
+                        proposal=proposal, proposal_sha256=proposal_sha)
     return BriefingPlan(briefing, served)
 
 
@@ -663,10 +716,18 @@ def _fence_id(texts: list[str]) -> str:
             return fence
 
 
-def render_briefing(b: Briefing, write_as: str | None = None) -> str:
+def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False) -> str:
     """The briefing as text for a model: short framing, then quoted peer files.
 
-    `write_as`: what follows the WRITE line instead of the `write` command (`run` writes the turn itself)."""
+    `write_as`: what follows the WRITE line instead of the `write` command (`run` writes the turn itself);
+    `full`: a review's briefing whole, not bounded to what a shell shows (review_briefing.py)."""
+    if b.role and not b.debate_over:
+        from .review_briefing import render_judge, render_review
+
+        if b.role == "judge" and b.verdict.review is not None:
+            return render_judge(b, write_as, full)
+        if b.role in ("critic", "defender"):
+            return render_review(b, write_as, full)
     if b.role == "judge" and not b.debate_over:
         return _render_judge(b, write_as)
     if b.debate_over:

@@ -146,10 +146,10 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
         f" If {' or '.join(awaited)} has dropped out, the user (not you) runs `multidebate retire "
         f"{shlex.quote(os.path.abspath(folder))} {next(iter(awaited)) if len(awaited) == 1 else 'SLUG'}` to go on "
         "without it; tell the user so.")
-    note = (f"Waited {timeout:g} s (`next --wait`): {who} turn {briefing.reads}. "
+    note = (f"Waited {timeout:g} s (`next --wait`, exit status 3): {who} turn {briefing.reads}. "
             "Answer with the peer files that exist and tell the user who is missing, "
             f"or run `next --wait` again to keep waiting.{gone}")
-    return briefing._replace(notes=briefing.notes + (note,))
+    return briefing._replace(notes=briefing.notes + (note,), timed_out=True)
 
 
 def _until_ended(folder: str, slug: str, briefing: Briefing, key: str | None, timeout: float, poll: float | None,
@@ -165,9 +165,10 @@ def _until_ended(folder: str, slug: str, briefing: Briefing, key: str | None, ti
         while not briefing.verdict.final:
             remaining = deadline - clock()
             if remaining <= 0:
-                note = (f"Waited {timeout:g} s (`next --wait`): the debate has not ended. Run `next --wait` again "
-                        "to keep waiting.")
-                return briefing._replace(notes=briefing.notes + (note,))
+                # exit status 3, as `watch --timeout` (#27: a timed-out wait exited 0, like success)
+                note = (f"Waited {timeout:g} s (`next --wait`, exit status 3): the debate has not ended. Run "
+                        "`next --wait` again to keep waiting.")
+                return briefing._replace(notes=briefing.notes + (note,), timed_out=True)
             events.wait(min(RECHECK, remaining))
             if not os.path.isdir(folder):
                 raise FolderError(f"the debate folder {folder} was removed while waiting")

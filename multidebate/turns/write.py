@@ -430,8 +430,9 @@ def _write_judgment(folder: str, slug: str, content: bytes, unclaimed: bool) -> 
     written_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     peers = _peers_read(folder, debate.scan, slug, 0)
     head = _frontmatter(slug, verdict.turn, peers, written_at, judged=verdict.state)
+    # every section, in the judge's order: one of its own (`## Conditions for shipping`) is kept, not dropped
     data = (head + f"# Judgment \u2014 {slug}\n" + "".join(
-        f"\n## {name}\n\n{sections[name]}\n" for name in JUDGMENT_SECTIONS)).encode("utf-8")
+        f"\n## {name}\n\n{text}\n" for name, text in sections.items())).encode("utf-8")
     path = os.path.join(folder, judgment_name(slug))
     new_key = None
     try:

@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..analysis.agent_costs import AgentCost, agent_costs, cost_words
+from ..analysis.decision_brief import DecisionBrief, decision_brief
 from ..analysis.dropouts import Dropout, dropout_line, dropouts
 from ..analysis.final import FinalAnswer, final_answer
 from ..analysis.first_vote import FirstVote, first_vote
 from ..analysis.integrity import file_problems, only_notes, problem_lines
 from ..analysis.quotes import Attribution, check_attributions
 from ..analysis.retirements import Retirement, person_acts, retirements
-from ..analysis.review_case import Case, review_problem_lines
+from ..analysis.review_case import review_problem_lines
 from ..analysis.review_summary import Summary, summarise
 from ..analysis.trajectory import MATRIX_MAX, Analysis, analyse
 from ..analysis.verdict import MEASURE, judge
@@ -23,12 +24,14 @@ from ..protocol.judgment import Judgment
 from ..state.acts import Act, read_acts
 from ..state.debate import Debate, load_debate
 from .advice import advice, verdict_words
+from .review_report import brief_markdown, judgment_markdown, summary_markdown
 
 if TYPE_CHECKING:
     from ..protocol.mentions import Mention
     from ..protocol.parse import ParsedTurn
 
-__all__ = ["Report", "build_report", "render_markdown", "render_json"]
+__all__ = ["Report", "build_report", "render_markdown", "render_json", "judgment_markdown", "summary_markdown",
+           "brief_markdown"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ class Report:
     handovers: tuple[Act, ...] = ()  # slugs a person handed over to another session
     agent_costs: tuple[AgentCost, ...] = ()  # what the agents `multidebate run` started cost, per participant
     first_vote: FirstVote | None = None  # an item-by-item final answer against the turn-1 majority (#28)
+    brief: DecisionBrief | None = None  # a review's first screen for the person who decides (#27)
 
     def person_lines(self) -> list[str]:
         """One sentence per retirement and handover, shown right under the verdict."""
@@ -72,6 +76,7 @@ class Report:
             "problems": list(self.problems),
             "judgment": self.judgment.as_dict() if self.judgment is not None else None,
             "summary": self.summary.as_dict() if self.summary is not None else None,
+            "decision_summary": self.brief.as_dict() if self.brief is not None else None,
             "cruxes": [c._asdict() for c in self.cruxes],
             "dropouts": [d.as_dict() for d in self.dropouts],
             "advice": self.advice or None,
@@ -216,6 +221,7 @@ def build_report(folder: str, weighted: bool = False) -> Report:
     judged = check_judgment(debate, verdict)
     judgment = judged.judgment
     summary = summarise(verdict.review, judgment) if verdict.review is not None else None
+    brief = decision_brief(verdict.review, summary, judgment) if verdict.review is not None and summary else None
     dropped = dropouts(debate)
     missing = debate.missing(debate.current_turn) if debate.current_turn else ()
     acts = read_acts(folder)
@@ -226,7 +232,7 @@ def build_report(folder: str, weighted: bool = False) -> Report:
                           if f.code == "E111"), judgment, summary,
                   _cruxes(debate, final.turn, verdict.state == "converged") if verdict.review is None else (),
                   dropped, advice(folder, verdict, missing, dropped), retirements(debate, acts),
-                  person_acts(debate, acts), agent_costs(folder), first_vote(debate, final))
+                  person_acts(debate, acts), agent_costs(folder), first_vote(debate, final), brief=brief)
 
 
 def render_json(report: Report) -> str:
@@ -259,8 +265,8 @@ def render_markdown(report: Report) -> str:
     final = report.final
     review = verdict.review if report.summary is not None else None
     out = [f"# {'Review' if review is not None else 'Debate'} report: {report.folder}", ""]
-    if report.summary is not None and review is not None:
-        out += summary_markdown(report.summary, review)
+    if report.brief is not None:
+        out += brief_markdown(report.brief)  # the decider's one screen, before anything else
     if report.task:
         out += ["## Task", "", report.task.strip(), ""]
     out += ["## Verdict", "", f"**{verdict_words(verdict.state)}**" + (f" at turn {verdict.turn}" if verdict.turn
@@ -298,8 +304,9 @@ def render_markdown(report: Report) -> str:
         out.append("")
     if report.judgment is not None:
         out += judgment_markdown(report.judgment)
-    if review is not None:
-        return "\n".join(out)  # a review's turns carry findings, not answers: the summary says it all
+    if report.summary is not None and review is not None:
+        # a review's turns carry findings, not answers: the details say it all
+        return "\n".join(out + summary_markdown(report.summary, review))
     out += ["## Final answer", ""]
     if final.kind == "none":
         out += ["No answer yet.", ""]
@@ -369,43 +376,3 @@ def render_markdown(report: Report) -> str:
         out.append("None.")
     out.append("")
     return "\n".join(out)
-
-
-def judgment_markdown(judgment: Judgment) -> list[str]:
-    """The judge's decision beside the computed verdict (it never replaces it)."""
-    out = [f"## Judgment by {judgment.slug}", "", f"**{judgment.decision or '(no decision line)'}**", ""]
-    if not judgment.valid:
-        out += ["The judgment file has problems (`multidebate validate` lists them).", ""]
-    for name in ("Reasoning", "What each side got right", "Contested points"):
-        text = judgment.sections.get(name)
-        if text:
-            out += [f"### {name}", "", text.strip(), ""]
-    return out
-
-
-def summary_markdown(summary: Summary, case: Case) -> list[str]:
-    """A review's summary for the person who decides, first in the report."""
-    out = ["## Summary for the decision", "", f"**{summary.headline}.**", ""]
-    stop = f"stopped after round {case.rounds}: {case.stop}" if case.stop else f"round {case.rounds} done"
-    out += [f"Rounds allowed: {case.min_rounds} to {case.max_rounds}; {stop}.", ""]
-    out += ["### What was resolved", ""] + ([f"- {_cell(line)}" for line in summary.resolved] or ["- Nothing."])
-    out += ["", "### What needs your decision", ""]
-    if summary.decisions:
-        for d in summary.decisions:
-            out.append(f"- {_cell(d.point)}" + ("".join(f"\n  - option: {_cell(o)}" for o in d.options)))
-    else:
-        out.append("- Nothing: every finding ended in a fix, a test or a rebuttal its critic accepted.")
-    out += ["", "### Recommended actions", ""]
-    if summary.actions:
-        out += ["| priority | action | finding |", "|---|---|---|"]
-        out += [f"| {a.priority} | {_cell(a.what)} | {a.finding} |" for a in summary.actions]
-    else:
-        out.append("None.")
-    out += ["", "### Minority dissent worth reconsidering", ""]
-    out += [f"- {_cell(line)}" for line in summary.dissent] or ["- None."]
-    out += ["", "### Every finding", "", "| finding | title | severity | class | state | move | fix, test or reason |",
-            "|---|---|---|---|---|---|---|"]
-    out += [f"| {f.key} | {_cell(f.title)} | {f.severity} | {f.klass} | {f.state} | {f.move or '-'} | "
-            f"{_cell(f.answer) or '-'} |" for f in summary.checklist]
-    out.append("")
-    return out

@@ -10,7 +10,8 @@ from ..analysis.integrity import only_notes
 from ..analysis.trajectory import MATRIX_MAX
 from ..analysis.verdict import MEASURE
 from .advice import verdict_words
-from .report import Report, clip, judgment_markdown, summary_markdown, turn_rows
+from .report import Report, clip, turn_rows
+from .review_report import brief_markdown, judgment_markdown, summary_markdown
 
 __all__ = ["render_html"]
 
@@ -27,7 +28,7 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0;font-size:.9rem}
 th,td{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
 th{background:#f5f5f5}td.num{text-align:center}.agree{background:#e8f5e9}.differ{background:#ffebee}.unsure{background:#fff8e1}
 .answer{background:#fafafa;border-left:4px solid #2e7d32;padding:.1rem 1rem}.answer.modal{border-left:4px dashed #b26a00}
-.muted{color:#666}.flag{margin:.2rem 0}.legend span{margin-right:1rem}
+.brief{background:#f7f9fc;border-left:4px solid #1f77b4;padding:.1rem 1rem}.muted{color:#666}.flag{margin:.2rem 0}.legend span{margin-right:1rem}
 code{overflow-wrap:anywhere}td{overflow-wrap:break-word}pre,.wide{overflow-x:auto}
 @media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg{break-inside:avoid}}
 """
@@ -45,7 +46,9 @@ def _markdown(text: str) -> str:
         def image(self, text: str, url: str, title: str | None = None) -> str:
             return f"<span class='muted'>[image: {text} &lt;{escape(url)}&gt;]</span>"
 
-    return str(mistune.create_markdown(renderer=_NoFetch(escape=True), plugins=["table", "strikethrough"])(text))
+    html = str(mistune.create_markdown(renderer=_NoFetch(escape=True), plugins=["table", "strikethrough"])(text))
+    # a table scrolls in its own box: a review's finding table made a 380 px page 624 px wide (#27)
+    return html.replace("<table>", "<div class='wide'><table>").replace("</table>", "</table></div>")
 
 
 def _chart(report: Report) -> str:
@@ -158,9 +161,9 @@ def render_html(report: Report) -> str:
     review = verdict.review if report.summary is not None else None
     body = [f"<h1>{'Review' if review is not None else 'Debate'} report</h1><p class='muted'>"
             f"{escape(report.folder)}</p>"]
-    if report.summary is not None and review is not None:
+    if report.brief is not None:
         # built from the case; the fixes, tests and claims in it are session text, escaped by _markdown
-        body.append(_markdown("\n".join(summary_markdown(report.summary, review))))
+        body.append("<div class='brief'>" + _markdown("\n".join(brief_markdown(report.brief))) + "</div>")
     if report.task:
         body.append(f"<h2>Task</h2><p>{escape(report.task.strip())}</p>")
     # the badge shows words; its class keeps the state's name (the colors key on it)
@@ -185,7 +188,8 @@ def render_html(report: Report) -> str:
                     + "".join(f"<li>{escape(line)}</li>" for line in report.problems) + "</ul>")
     if report.judgment is not None:
         body.append(_markdown("\n".join(judgment_markdown(report.judgment))))
-    if review is not None:
+    if report.summary is not None and review is not None:
+        body.append(_markdown("\n".join(summary_markdown(report.summary, review))))
         return _page(body)
     # only a consensus looks like one: a most-held answer gets its own heading and a dashed amber border
     body.append("<h2>Final answer</h2>" if final.kind in ("consensus", "none")

@@ -262,8 +262,11 @@ def render_status(status: Status) -> str:
         flag = "" if status.judgment.valid else " (the file has problems: see `multidebate validate`)"
         lines.append(f"judgment by {status.judgment.slug}: {status.judgment.decision or '(no decision line)'}{flag}")
     elif status.judge:
+        # #27: after a `fully_resolved` review this still said the judge "writes once the debate has ended"
         lines.append(f"judge {status.judge}: " + ("its judgment is due (it runs `multidebate next`)"
                                                   if status.judgment_due else
+                                                  f"writes no judgment: the debate ended {verdict.state}, in "
+                                                  "agreement" if verdict.final else
                                                   "writes once the debate has ended, if it ends without agreement"))
     if verdict.next_step:
         lines.append(f"  next turn: {verdict.next_step}")
