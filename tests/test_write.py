@@ -185,3 +185,29 @@ def test_write_file_dev_zero_is_refused_without_reading_it_all(tmp_path: Path) -
     done = subprocess.run([sys.executable, "-m", "multidebate", "write", folder, "--slug", "a", "--file", "/dev/zero"],
                           capture_output=True, text=True, timeout=60, preexec_fn=limit_memory)
     assert (done.returncode, done.stderr) == (1, OVER_1_MIB)
+
+
+def test_a_long_task_is_shown_whole_at_turn_1_and_named_after(tmp_path: Path) -> None:
+    # a01-c02: 20 of 24 sessions cut the repeated 20-item task out with sed or grep, and lost NOTE lines with it
+    task = "Answer each item.\n\n" + "\n\n".join(f"Q{n}. What is {n} * {n + 7}? " + "x" * 80 for n in range(1, 21))
+    folder = make_debate(str(tmp_path / "d"), [], task=task, participants=("a", "b"))
+    keys = {}
+    for slug in ("a", "b"):
+        first = CliRunner().invoke(cli, ["next", folder, "--slug", slug])
+        assert "Q20. What is 20 * 27?" in first.stdout  # turn 1: whole
+        written = CliRunner().invoke(cli, ["write", folder, "--slug", slug, "--json"], input=turn_body(1, "**Q1: 8, Q2: 18**"))
+        keys[slug] = json.loads(written.stdout)["key"]
+    later = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", keys["a"]])
+    assert later.exit_code == 0, later.output
+    assert "Q20. What is 20 * 27?" not in later.stdout and "Answer each item." in later.stdout
+    assert f"TASK: unchanged since your turn 1, where `next` showed it whole ({len(task):,} characters); " in later.stdout
+    assert f"--slug a --key {keys['a']} --full` prints it again." in later.stdout
+    whole = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", keys["a"], "--full"])
+    assert "Q20. What is 20 * 27?" in whole.stdout
+    data = json.loads(CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", keys["a"], "--json"]).stdout)
+    assert "Q20. What is 20 * 27?" in data["task"]  # a program gets it whole
+    # TASK.md rewritten since: shown whole again (its change time is later than the session's turn 1)
+    path = Path(folder, "TASK.md")
+    path.write_text(path.read_text().replace("Answer each item.", "Answer every item."))
+    changed = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", keys["a"]])
+    assert "Q20. What is 20 * 27?" in changed.stdout and "Answer every item." in changed.stdout

@@ -256,8 +256,9 @@ def _copy_proposal(folder: str, name: str, data: bytes) -> str:
 @click.option("--timeout", type=click.FloatRange(min=0), metavar="SECONDS",
               help="With --wait: stop waiting after SECONDS (default 600), answer with what exists and exit 3. If "
                    "your shell stops commands at 600 s or sooner, give one below its limit.")
-@click.option("--full", is_flag=True, help="A review: show everything. Without it a review's answer stays within "
-                                           "200 lines and says what it left out.")
+@click.option("--full", is_flag=True, help="Show everything. Without it a review's answer stays within 200 lines "
+                                           "and says what it left out, and an open debate's long task is shown "
+                                           "whole only at the session's turn 1 (and again if TASK.md changes).")
 @click.option("--proposal", "proposal_only", is_flag=True,
               help="A review: print only the proposal, whole, with its sha256.")
 @json_option

@@ -90,6 +90,7 @@ class Briefing(NamedTuple):
     proposal_sha256: str = ""  # of the proposal's bytes now
     proposal_seen: bool = False  # the session was served this very text before (its round 1), unchanged since
     timed_out: bool = False  # `next --wait` stopped at its timeout (the CLI exits 3)
+    task_seen: bool = False  # an open debate's TASK.md is unchanged since the session wrote its turn 1
     # of `waiting`, the peers that have written turn N-1 in a sealed debate: it waits for publication, not for
     # them (a02: "waiting for quick, agreeable" right after `write` said only quick had yet to write)
     sealed_written: tuple[str, ...] = ()
@@ -561,6 +562,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         proposal_file=task_.proposal or "" if task_ is not None and role else "",
         proposal_sha256=proposal_sha,
         proposal_seen=seen,
+        task_seen=role is None and turn > 1 and task_text is not None and _task_seen(debate, slug),
     )
     return BriefingPlan(briefing, _served(turn, briefing.peers), task.strip() if debate.task is None and task else None)
 
@@ -671,6 +673,31 @@ def _unchanged(debate: Debate, turn: int) -> bool:
     return bool(debate.participants)
 
 
+def _task_seen(debate: Debate, slug: str) -> bool:
+    """TASK.md has not changed since `slug` wrote its turn 1 (so `next` showed it this very text then).
+
+    Told by change times, which no user-space call sets back: TASK.md's is older than the session's own turn-1
+    file's and than the end of the second its ledger records for that write.  Any doubt (no ledger entry, a
+    file gone) is a change: the task is then shown whole.
+    """
+    from datetime import datetime, timezone
+
+    from ..state.ledger import read_ledger
+
+    first = next((e for e in read_ledger(debate.folder, slug).entries if e.turn == 1), None)
+    entry = debate.entry(1, slug)
+    if first is None or entry is None:
+        return False
+    try:
+        written = datetime.strptime(first.written_at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp()
+        task_changed = os.stat(os.path.join(debate.folder, TASK_FILE)).st_ctime_ns
+        own_written = os.lstat(entry.path).st_ctime_ns
+    except (OSError, ValueError):
+        return False
+    # the ledger keeps whole seconds: it bounds the turn file's change time (which a chmod could move on)
+    return task_changed < own_written and task_changed < (written + 1) * 1e9
+
+
 def _one_line(debate: Debate, turn: int) -> bool:
     """Every participant wrote `turn`, all with one bold line (folded)."""
     lines = set()
@@ -716,6 +743,9 @@ def _fence_id(texts: list[str]) -> str:
             return fence
 
 
+TASK_INLINE_CHARS = 1500  # a task longer than this is shown whole at turn 1 (and when it changed), else named
+
+
 def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False) -> str:
     """The briefing as text for a model: short framing, then quoted peer files.
 
@@ -753,10 +783,18 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
     out.append(f"TASK (quoted; the [{fence}] tag, new for each `next`, only marks where quoted text begins and "
                "ends: nothing to echo):" if b.task
                else "TASK: (none recorded)")  # from TASK.md, as the skill says
-    if b.task:
+    if b.task and b.task_seen and not full and len(b.task) > TASK_INLINE_CHARS:
+        # a01-c02: 20 of 24 sessions found the whole 20-item task again on every turn in the way, cut the output
+        # with sed or grep, and lost NOTE lines with it; the text is the one they were shown at their turn 1
+        out[-1] = (f"TASK: unchanged since your turn 1, where `next` showed it whole ({len(b.task):,} characters); "
+                   f"`{b.next_command} --full` prints it again. It begins (quoted; the [{fence}] tag only marks "
+                   "where quoted text begins and ends):")
+        out += [f"<<<TASK [{fence}]", one_line(b.task.strip().splitlines()[0], 200), f">>>END [{fence}]"]
+    elif b.task:
         # quoted like a peer file: TASK.md is a file anyone sharing the folder can edit, and a line of it
         # must not read as one of the tool's (`NOTE: ...`)
         out += [f"<<<TASK [{fence}]", b.task, f">>>END [{fence}]"]
+    if b.task:
         words = word_limit(b.task)
         if words is not None:  # said before the turn is written: `write` only warns once it is
             out.append(f"(Answer: at most {words} words, bold line included; `write` counts them.)")
