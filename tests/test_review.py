@@ -518,3 +518,18 @@ def test_the_role_block_says_who_holds_each_role(tmp_path: Path) -> None:
     write_keyed(folder, "ca", critic())
     text = render_briefing(brief(folder, "ca", key=key_of(folder, "ca")))
     assert "Who holds each role: critic ca (you), cb; defender de." in text
+
+
+def test_a_critic_may_quote_any_section_of_the_defenders_turns(tmp_path: Path) -> None:
+    # r72: a quote of the defender's Reasoning was reported as "neither in the proposal nor in the defender's"
+    folder = review(tmp_path)
+    write_keyed(folder, "ca", critic(new_finding("F1", 4, "MATERIAL")))
+    turn = defender(response("F1", "CONCEDE", 4, "x")).decode().replace(
+        "Answering.", "Answering. The primary database peaked at 85 percent CPU last month.")
+    write_keyed(folder, "de", turn.encode())
+    write_keyed(folder, "ca", critic(new_finding("F2", 5, "MATERIAL",
+                                                 evidence='"peaked at 85 percent CPU last month"')))
+    write_keyed(folder, "de", defender(response("F2", "CONCEDE", 5, "y")))
+    assert "W100" not in {f.code for f in validate_debate(load_debate(folder))}
+    write_keyed(folder, "ca", critic(new_finding("F3", 5, "MATERIAL", evidence='"a sentence nobody wrote"')))
+    assert "W100" in {f.code for f in validate_debate(load_debate(folder))}

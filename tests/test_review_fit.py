@@ -64,11 +64,11 @@ def test_a_critics_next_fits_a_shell_and_says_what_it_left_out(reviews: dict[str
         assert re.search(rf"^- {re.escape(key)} \[\d+ [A-Z]+\] ", out, re.MULTILINE), key
     # the defender's answers it may dispute come first, whole; what did not fit is named with the flag
     assert "### crane-1/F3 \u2014 REBUT-SCOPE" in out and "### crane-1/F7 \u2014 PARTIAL" in out
-    assert "LEFT OUT to stay within 200 lines" in out and f"--slug {CRITICS[0]} --key " in out and "--full" in out
+    assert "LEFT OUT to stay within 320 lines" in out and f"--slug {CRITICS[0]} --key " in out and "--full" in out
     # the proposal, read in round 1 and long: its hash and the command that prints it, through `next` itself
     digest = hashlib.sha256(Path(folder, "PROPOSAL.md").read_bytes()).hexdigest()
     assert f"sha256 {digest[:12]}" in out and "--proposal`" in out
-    assert "base64-encoded" not in out
+    assert Path(folder, "PROPOSAL.md").read_text().strip() not in out  # named, not printed again
 
 
 def test_full_shows_everything_and_proposal_prints_the_proposal(reviews: dict[str, str]) -> None:
@@ -135,7 +135,7 @@ def test_the_role_block_says_what_severity_means_and_what_decides(reviews: dict[
     for out in (critic_out, defender_out):
         assert "Severity after a response is what is left after the defender's fix" in out
         assert "a critic who does not list the finding next round accepts that severity" in out
-        assert "conceded (CONCEDE), partly conceded (PARTIAL) or unanswered at severity 9 or more" in out
+        assert "conceded (CONCEDE), partly conceded (PARTIAL) or unanswered with its severity still 9 or more" in out
         assert "From turn" not in out and "bold line" not in out  # no open-debate notes
     assert "PARTIAL settles nothing: the finding stays open" in defender_out
 
@@ -253,3 +253,30 @@ def test_the_details_mark_unreviewed_fixes_duplicates_and_order(reviews: dict[st
 @pytest.mark.skipif(chromium() is None, reason="Chromium is not installed (apt-get install chromium)")
 def test_the_60_finding_report_renders_at_two_widths(reviews: dict[str, str], tmp_path: Path) -> None:
     assert check(reviews[""], str(tmp_path / "shot.png")) == []
+
+
+def test_duplicates_are_findings_that_defer_to_another_and_never_form_a_cycle() -> None:
+    # r72: "Revocation in seconds as in rv-ops/F1. Self-service ..." was marked a duplicate and its own fix
+    # left the action list; rv-ops/F1 and rv-sec/F12 were each marked the other's duplicate, so neither fix stayed
+    from multidebate.analysis.review_case import FindingState, _duplicates
+
+    def finding(key: str, answer: str, severity: int = 5) -> FindingState:
+        critic, fid = key.split("/")
+        return FindingState(critic, fid, f"title {key}", severity, "MAJOR", "claim", "", "", "conceded",
+                            "CONCEDE", answer)
+
+    states = {f.key: f for f in (
+        finding("ops/F1", "As sec/F12."),
+        finding("sec/F12", "Same fix as ops/F1.", severity=6),
+        finding("sec/F4", "Revocation in seconds as in ops/F1. Self-service create and revoke in the dashboard, "
+                          "two active keys per account, a last-used time per key."),
+        finding("ops/F9", "As sec/F9, plus a one-page runbook written before stage 1 for every on-call engineer."),
+        finding("sec/F9", "Audit events for every key change."),
+        finding("ops/F4", "As sec/F4"),
+        finding("ops/F7", "see ops/F4, with the same test"),
+    )}
+    marked = {k: f.duplicate_of for k, f in _duplicates(states).items()}
+    assert marked["sec/F12"] == "" and marked["ops/F1"] == "sec/F12"  # the cycle keeps the more severe one
+    assert marked["sec/F4"] == ""  # a mention inside a fix of its own is no duplicate
+    assert marked["ops/F9"] == ""  # nor is a pointer followed by a fix of its own
+    assert marked["ops/F4"] == "sec/F4" and marked["ops/F7"] == "sec/F4"  # a chain ends at an original

@@ -51,8 +51,13 @@ _MOVE_STATE = {"CONCEDE": "conceded", "PARTIAL": "partial", "DEFER": "deferred",
                "REBUT-SCOPE": "rebutted"}
 # "As gemini-3/F4", "same as gemini-3/F4", "duplicate of gemini-3/F4", "see gemini-3/F4": a finding (or its
 # answer) that says it is another one (#27: two critics raised one flaw and the report showed two)
-_SAME_AS = re.compile(r"\b(?:same as|duplicates?(?: of)?|as in|as|see|cf\.?)[ \t]+(?:in[ \t]+)?"
-                      r"(?P<key>[a-z0-9]+(?:-[a-z0-9]+)*/F[0-9]{1,3})\b", re.IGNORECASE)
+# "As gemini-3/F4.", "Same fix as gemini-3/F4", "Duplicate of gemini-3/F4": a text that opens by pointing at
+# another finding; it marks a duplicate only when little else follows (r72: "Revocation in seconds as in
+# rv-ops/F1. Self-service create/revoke ..." was marked a duplicate, and its own fix left the action list)
+_SAME_AS = re.compile(r"^\W*(?:fix:\s*)?(?:the\s+)?(?:same(?:\s+fix)?\s+as|duplicates?(?:\s+of)?|as\s+in|as|see)"
+                      r"[ \t]+(?:in[ \t]+)?(?P<key>[a-z0-9]+(?:-[a-z0-9]+)*/F[0-9]{1,3})\b(?P<rest>.*)$",
+                      re.IGNORECASE | re.DOTALL)
+_DUPLICATE_REST_WORDS = 8  # "As x/F4, with the same test." is a duplicate; a fix of its own after it is not
 
 
 class FindingState(NamedTuple):
@@ -124,7 +129,10 @@ class Case(NamedTuple):
         if self.verdict != "defense_wins":
             return f"{self.verdict} ({f.key} {f.state} at severity {f.severity})"
         conceded = [x.key for x in self.findings if x.state == "conceded"]
-        fixes = f"; fixes agreed below severity 9: {', '.join(conceded)}" if conceded else ""
+        # r72: 27 of 27 findings conceded with fixes ended defense_wins, and every session read "the design was
+        # sound": say that the design stands only with its fixes
+        fixes = (f"; the design stands only with the {len(conceded)} fixes conceded below severity 9: "
+                 f"{', '.join(conceded)}") if conceded else ""
         return f"defense_wins (no finding conceded at severity 9 or more, none deferred to a test{fixes})"
 
     def as_dict(self) -> dict[str, object]:
@@ -247,7 +255,7 @@ class _Reader:
         if missing:
             self.problems.append(finding(path, item.line, "W100", f"{item.id}: the evidence quotes "
                                          f"\u201c{missing[0][:60]}\u201d, which is neither in the proposal nor in "
-                                         "the defender's responses"))
+                                         "the defender's turns"))
 
     def defender_turn(self, turn: int, items: list[ResponseItem], path: str) -> None:
         """Apply the defender's turn; an open finding it leaves unanswered is E105."""
@@ -304,6 +312,12 @@ class _Reader:
                 return turn - 1, ""  # round `turn` runs: the states shown are provisional
             got = self.items(turn, self.defender)
             if got is not None:
+                # r72: a critic quoted the defender's Reasoning and was told it quoted neither the proposal nor
+                # the defender: every section of its turns is the defender's words
+                entry = debate.entry(turn, self.defender)
+                parsed = debate.parsed(entry) if entry is not None else None
+                if parsed is not None:
+                    self.said += " " + " ".join(_plain(section.body) for section in parsed.sections.values())
                 self.defender_turn(turn, *got)
             if turn >= high:
                 return turn, "max_rounds"
@@ -351,15 +365,34 @@ def review_case(debate: Debate, roles: dict[str, Role], rounds: tuple[int, int],
 
 
 def _duplicates(states: dict[str, FindingState]) -> dict[str, FindingState]:
-    """Each finding that names another as the one it repeats, in its own words or its answer's, marked so."""
-    marked = dict(states)
+    """Each finding whose own words or answer open by pointing at another finding and add little, marked as
+    that one's duplicate.  A duplicate always points at a finding that is none: chains are followed to their
+    first finding, and of two findings that point at each other (r72: rv-ops/F1 and rv-sec/F12) the one
+    named first by severity, then key, stays the original."""
+    wanted: dict[str, str] = {}
     for key, f in states.items():
         for text in (f.title, f.claim, f.answer, f.disputed):
-            same = next((m.group("key") for m in _SAME_AS.finditer(text)
-                         if m.group("key") in states and m.group("key") != key), "")
-            if same:
-                marked[key] = f._replace(duplicate_of=same)
+            m = _SAME_AS.match(text.strip())
+            if m and m.group("key") in states and m.group("key") != key \
+                    and len(re.findall(r"\w+", m.group("rest"))) <= _DUPLICATE_REST_WORDS:
+                wanted[key] = m.group("key")
                 break
+    marked = dict(states)
+    roots: dict[str, str] = {}  # duplicate -> its original
+    originals: set[str] = set()  # findings that wanted another but stay originals (a cycle's first)
+    for key in sorted(wanted, key=lambda k: (-states[k].severity, k)):
+        target, seen = wanted[key], {key}
+        while target in wanted and target not in seen and target not in originals:
+            if target in roots:
+                target = roots[target]
+                break
+            seen.add(target)
+            target = wanted[target]
+        if target in seen:
+            originals.add(key)  # a cycle: this one, the first by severity, stays the original
+            continue
+        roots[key] = target
+        marked[key] = states[key]._replace(duplicate_of=target)
     return marked
 
 

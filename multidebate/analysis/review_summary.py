@@ -66,7 +66,8 @@ def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
     label = "most severe" if case.verdict == "defense_wins" else "decided by"
     headline = HEADLINES[case.verdict] + (f" ({label}: {deciding.key}, severity {deciding.severity}, "
                                           f"{one_line(deciding.title)})" if deciding else " (no findings were raised)")
-    fixes = sum(1 for f in case.findings if f.state == "conceded")
+    # duplicates left out, as the decision brief counts them (r72: "17 fixes must go in" above "27" here)
+    fixes = sum(1 for f in case.findings if f.state == "conceded" and not f.duplicate_of)
     if fixes and case.verdict == "defense_wins":
         # conceded findings below 9 do not move the verdict, but "the proposal stands" would read as "ship as is"
         headline = headline.replace(HEADLINES["defense_wins"], "Ship with the conceded fixes, not as written: no "

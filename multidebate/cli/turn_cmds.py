@@ -256,7 +256,7 @@ def _copy_proposal(folder: str, name: str, data: bytes) -> str:
 @click.option("--timeout", type=click.FloatRange(min=0), metavar="SECONDS",
               help="With --wait: stop waiting after SECONDS (default 600), answer with what exists and exit 3. If "
                    "your shell stops commands at 600 s or sooner, give one below its limit.")
-@click.option("--full", is_flag=True, help="Show everything. Without it a review's answer stays within 200 lines "
+@click.option("--full", is_flag=True, help="Show everything. Without it a review's answer stays within 320 lines "
                                            "and says what it left out, and an open debate's long task is shown "
                                            "whole only at the session's turn 1 (and again if TASK.md changes).")
 @click.option("--proposal", "proposal_only", is_flag=True,
@@ -272,7 +272,7 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
     With --wait, first blocks until every peer has written turn N-1; on
     timeout it answers with what exists and a note naming who did not write
     (exit 3).  Ctrl-C exits 130.  Running it again is safe: it changes
-    nothing.  A review's answer stays within 200 lines (`--full` shows all;
+    nothing.  A review's answer stays within 320 lines (`--full` shows all;
     `--proposal` prints the proposal alone).
 
     \b

@@ -12,10 +12,11 @@ from typing import NamedTuple
 
 __all__ = ["Block", "Fitted", "MAX_LINES", "MAX_CHARS", "fit"]
 
-# What many assistants' shells show of one command whole (the issue's sessions cut the middle out of about
-# 380 lines); the characters bound is LARGE_BRIEFING's (briefing.py), for lines that run long.
-MAX_LINES = 200
-MAX_CHARS = 20_000
+# What many assistants' shells show of one command whole: #27's sessions cut the middle out of about 380 lines,
+# and Claude Code shows 30,000 characters.  r72 (a 27-finding review): at 200 lines every critic and the judge
+# needed `--full` every round, and the judge's `--full` was 269 lines: the bound cut what they needed, to save little.
+MAX_LINES = 320
+MAX_CHARS = 24_000
 
 
 class Block(NamedTuple):

@@ -16,9 +16,10 @@ __all__ = ["role_instructions", "judge_instructions", "VERDICT_RULE", "SEVERITY_
 
 # review_case.py's rule, in words (#27: sessions read severity two ways, and the verdict turns on it)
 VERDICT_RULE = ("Case verdict, computed from the files after each round: critique_wins if any finding ends "
-                "conceded (CONCEDE), partly conceded (PARTIAL) or unanswered at severity 9 or more: one such CONCEDE "
-                "decides the case; else empirical_test_agreed if one ends deferred (DEFER) with a test; else "
-                "defense_wins.")
+                "conceded (CONCEDE), partly conceded (PARTIAL) or unanswered with its severity still 9 or more "
+                "(the severity left after the defender's fix, below): one such finding decides the case; else "
+                "empirical_test_agreed if one ends deferred (DEFER) with a test; else defense_wins, which means the "
+                "design stands with every conceded fix applied, not as written.")
 SEVERITY_RULE = ("Severity after a response is what is left after the defender's fix, as the defender states it; "
                  "a critic who does not list the finding next round accepts that severity, a lowered one "
                  "included (to dispute it, re-raise or rescore). A severity lowered in the last round, which its "
