@@ -132,11 +132,13 @@ CONTESTED = (("geometric_shapes", "bbh-geometric-shapes", 14), ("formal_fallacie
              ("disambiguation_qa", "bbh-disambiguation-qa", 13))
 
 
-def contested_items(bbh: Path, rng: random.Random) -> list[dict[str, str]]:
+def contested_items(bbh: Path, rng: random.Random, exclude: frozenset[str] = frozenset(),
+                    counts: tuple[int, ...] = ()) -> list[dict[str, str]]:
     out = []
-    for task, category, count in CONTESTED:
+    for number, (task, category, count) in enumerate(CONTESTED):
         examples = _bbh(bbh, task)
-        for index in rng.sample(range(len(examples)), count):
+        free = [i for i in range(len(examples)) if f"{task}.json example {i}" not in exclude]
+        for index in rng.sample(free, counts[number] if counts else count):
             ex = examples[index]
             target = ex["target"].strip("()")
             how = "Answer valid or invalid." if target in ("valid", "invalid") else "Answer with the option letter."
@@ -149,12 +151,16 @@ def contested_items(bbh: Path, rng: random.Random) -> list[dict[str, str]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bbh", type=Path, required=True, help="a git checkout of suzgunmirac/BIG-Bench-Hard")
-    parser.add_argument("--set", choices=("items", "contested"), default="items")
+    parser.add_argument("--set", choices=("items", "contested", "contested-2"), default="items")
     parser.add_argument("-o", "--out", type=Path)
     args = parser.parse_args()
     args.out = args.out or Path(__file__).with_name(f"{args.set}-items.jsonl" if args.set != "items" else "items.jsonl")
     if args.set == "contested":
         return _write(contested_items(args.bbh, random.Random(SEED + 2)), args.out, "c")
+    if args.set == "contested-2":
+        # c01, c02 left errors all three sessions shared: sixty more of the same tasks, none of the first forty
+        used = frozenset(item["source"].rsplit("; ", 1)[1] for item in contested_items(args.bbh, random.Random(SEED + 2)))
+        return _write(contested_items(args.bbh, random.Random(SEED + 3), used, (20, 20, 20)), args.out, "d")
     rng = random.Random(SEED)
     items: list[dict[str, str]] = []
     for category, make in (("du-arithmetic", du_arithmetic), ("mental-arithmetic", mental_arithmetic),
