@@ -50,3 +50,13 @@ def test_no_vote_with_two_sessions_or_an_answer_that_is_no_list(tmp_path: Path) 
                         participants=("a", "b", "c"))
     assert json.loads(CliRunner().invoke(cli, ["report", prose, "--format", "json"]).stdout)["first_vote"] is None
     assert "Turn-1 vote" not in CliRunner().invoke(cli, ["report", prose]).stdout
+
+
+def test_a_turn_limit_with_identical_last_lines_is_not_called_without_agreement(tmp_path: Path) -> None:
+    # d01: every last line was identical, one session had said no, and the report was headed "without agreement"
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"},
+                                               {"a": ("**Use YAML.**", False), "b": ("**Use YAML.**", True)}],
+                         participants=("a", "b"), max_turns=2)
+    out = CliRunner().invoke(cli, ["report", folder]).stdout
+    assert "**turn limit reached, not converged**" in out and "without agreement" not in out
+    assert "the last answers agree" in out

@@ -18,7 +18,8 @@ VERDICT_WORDS = {
     "hollow": "hollow agreement (yes to different answers)",
     "latent": "agreement not yet seen by all",
     "stalled": "stalled",
-    "max_turns": "turn limit reached without agreement",
+    # d01: "without agreement" headed a report whose last lines were all identical, but not all confirmed
+    "max_turns": "turn limit reached, not converged",
     "fully_resolved": "fully resolved",
     "max_rounds": "round limit reached",
 }
