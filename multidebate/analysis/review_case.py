@@ -131,8 +131,8 @@ class Case(NamedTuple):
         conceded = [x.key for x in self.findings if x.state == "conceded"]
         # r72: 27 of 27 findings conceded with fixes ended defense_wins, and every session read "the design was
         # sound": say that the design stands only with its fixes
-        fixes = (f"; the design stands only with the {len(conceded)} fixes conceded below severity 9: "
-                 f"{', '.join(conceded)}") if conceded else ""
+        fixes = (f"; the design stands only with the fixes of the {len(conceded)} findings conceded below "
+                 f"severity 9: {', '.join(conceded)}") if conceded else ""
         return f"defense_wins (no finding conceded at severity 9 or more, none deferred to a test{fixes})"
 
     def as_dict(self) -> dict[str, object]:
