@@ -211,3 +211,29 @@ def test_a_long_task_is_shown_whole_at_turn_1_and_named_after(tmp_path: Path) ->
     path.write_text(path.read_text().replace("Answer each item.", "Answer every item."))
     changed = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", keys["a"]])
     assert "Q20. What is 20 * 27?" in changed.stdout and "Answer every item." in changed.stdout
+
+
+def test_write_says_when_a_bold_line_is_one_slip_from_a_peers(tmp_path: Path) -> None:
+    # c02, d03: a one-character slip in a 20-item line would keep a debate open, and nothing said so
+    line = "**Q1: 12, Q2: C, Q3: 2024-04-08, Q4: valid**"
+    folder = make_debate(str(tmp_path / "d"), [{"a": line, "b": line.replace("Q2: C", "Q2: D")}], participants=("a", "b"))
+    from helpers import key_of
+
+    CliRunner().invoke(cli, ["next", folder, "--slug", "b", "--key", key_of(folder, "b")])
+    slip = CliRunner().invoke(cli, ["write", folder, "--slug", "b", "--key", key_of(folder, "b"), "--json"],
+                              input=turn_body(2, line.replace("Q3: 2024-04-08", "Q3: 2024-04-09"), converged=True))
+    warnings = json.loads(slip.stdout)["warnings"]
+    assert ("your bold line differs from `a`'s turn 1 line only in Q3 (yours 2024-04-09, theirs 2024-04-08). If you "
+            "hold its answer there, copy its line word for word next turn (identical lines decide); if the difference "
+            "is meant, ignore this.") in warnings
+    CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key_of(folder, "a")])
+    same = CliRunner().invoke(cli, ["write", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json"],
+                              input=turn_body(2, line, converged=False))
+    assert not [w for w in json.loads(same.stdout)["warnings"] if "differs from" in w]  # a no holds the difference
+    prose = make_debate(str(tmp_path / "p"), [{"a": "**Use TOML for the config.**", "b": "**Use YAML.**"}],
+                        participants=("a", "b"))
+    CliRunner().invoke(cli, ["next", prose, "--slug", "b", "--key", key_of(prose, "b")])
+    near = CliRunner().invoke(cli, ["write", prose, "--slug", "b", "--key", key_of(prose, "b"), "--json"],
+                              input=turn_body(2, "**Use TOML for the confg.**", converged=True))
+    assert any("only in \u201cfor the confg\u201d (theirs: \u201cfor the config\u201d)" in w
+               for w in json.loads(near.stdout)["warnings"]), json.loads(near.stdout)["warnings"]

@@ -350,7 +350,7 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None,
     return WriteResult(folder, path, turn, slug, parsed.confidence, parsed.converged, tuple(normalised), peers,
                        new_key, sealed_mode, published,
                        _ahead_warnings(scan, participants, slug, turn, peers) + _limit_warnings(parsed, task)
-                       + tuple(review_warnings))
+                       + tuple(review_warnings) + _near_copy_warnings(scan, slug, turn, parsed))
 
 
 def _clear_interrupted(scan: Scan, slug: str, turn: int, path: str) -> None:
@@ -488,6 +488,59 @@ def _ahead_warnings(scan: Scan, participants: tuple[str, ...], slug: str, turn: 
         return (f"`next` served you no peer file for turn {turn}: this turn lists none as read. Run `multidebate "
                 "next` before each `write`.",)
     return ()
+
+
+NEAR_COPY_CHARS = 3  # at most this many characters apart (folded) is "almost the same line"
+
+
+def _near_copy_warnings(scan: Scan, slug: str, turn: int, parsed: ParsedTurn) -> tuple[str, ...]:
+    """A yes with a bold line that differs from a peer's turn N-1 line in one or two items or a few characters:
+    said, not refused (the difference may be meant).  c02, d03: a slip of one character in a 20-item line would
+    keep the debate open, and nothing said so until a turn later.  Only with a yes: a no says the session holds
+    the difference (in a quiz, one item apart is the usual disagreement, not a slip)."""
+    if turn < 2 or not parsed.answer or parsed.converged is not True:
+        return ()
+    from ..protocol.answer import normalise_line, recommendation
+    from ..state.entry import read_entry
+
+    own = recommendation(parsed.answer)
+    if not own:
+        return ()
+    out = []
+    for peer in sorted(scan.by_slug):
+        found = scan.entry(turn - 1, peer)
+        if peer == slug or found is None:
+            continue
+        line = read_entry(found).details.sig.recommendation
+        if not line or normalise_line(line) == normalise_line(own):
+            continue
+        where = _small_difference(own, line)
+        if where:
+            out.append(f"your bold line differs from `{peer}`'s turn {turn - 1} line only in {where}. If you hold "
+                       "its answer there, copy its line word for word next turn (identical lines decide); if the "
+                       "difference is meant, ignore this.")
+    return tuple(out[:2])
+
+
+def _small_difference(own: str, theirs: str) -> str:
+    """Where two lines differ, in words, when they differ little (one or two items, or a few characters)."""
+    from ..protocol.answer import items_of
+    from ..protocol.answer import normalise_line as fold
+
+    mine, peer = dict(items_of(own)), dict(items_of(theirs))
+    if len(mine) >= 2 and mine.keys() == peer.keys():
+        keys = [k for k in mine if fold(mine[k]) != fold(peer[k])]
+        if 1 <= len(keys) <= 2:
+            return " and ".join(f"{k} (yours {mine[k]}, theirs {peer[k]})" for k in keys)
+        return "" if keys else "wording (the same items)"
+    import difflib
+
+    a, b = fold(own), fold(theirs)
+    changes = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if not changes or sum(max(i2 - i1, j2 - j1) for _t, i1, i2, j1, j2 in changes) > NEAR_COPY_CHARS:
+        return ""
+    _tag, i1, i2, j1, j2 = changes[0]
+    return f"“{a[max(0, i1 - 12):i2 + 12]}” (theirs: “{b[max(0, j1 - 12):j2 + 12]}”)"
 
 
 def _limit_warnings(parsed: ParsedTurn, task: Task | None) -> tuple[str, ...]:
