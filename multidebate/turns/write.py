@@ -500,7 +500,8 @@ def _near_copy_warnings(scan: Scan, slug: str, turn: int, parsed: ParsedTurn) ->
     the difference (in a quiz, one item apart is the usual disagreement, not a slip)."""
     if turn < 2 or not parsed.answer or parsed.converged is not True:
         return ()
-    from ..protocol.answer import normalise_line, recommendation
+    from ..protocol.answer import normalise_line
+    from ..protocol.terms import recommendation
     from ..state.entry import read_entry
 
     own = recommendation(parsed.answer)
