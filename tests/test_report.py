@@ -101,6 +101,19 @@ def test_a_paraphrase_in_ordinary_words_is_no_misquote(tmp_path: Path) -> None:
     assert not [f for f in validate_paths([folder]) if f.code == "W090"]
 
 
+def test_an_option_letter_is_no_foreign_name(tmp_path: Path) -> None:
+    """d01: "chose K for Q1 because the extra option hints at the answer key" was flagged for the letter K, which
+    the peer wrote as "(K) ellipse" and the vocabulary never keeps (one-letter words): a letter is no evidence."""
+    peer = ("**Q1: K, Q2: valid, Q3: C**\n\nQ1: a circle is an ellipse with equal radii; the option list adds (K) "
+            "ellipse beyond the usual ten, for this item only, which in this task family appears when the drawn "
+            "shape is the ellipse.")
+    folder = make_debate(str(tmp_path), [{"a": "**Q1: A, Q2: valid, Q3: C**", "b": peer}])
+    _write(folder, "a", 2, "**Q1: A, Q2: valid, Q3: C**",
+           disagreements="- With b: they chose K for Q1 because the extra option hints at the answer key; I hold A")
+    _write(folder, "b", 2, peer)
+    assert not [f for f in build_report(folder).analysis.flags if f.kind == "misquote"]
+
+
 def test_an_attribution_ends_with_its_sentence(tmp_path: Path) -> None:
     """Seen in a real debate: the rebuttal after the attributed sentence is the writer's own, not the peer's."""
     folder = make_debate(str(tmp_path), [{"a": TOML, "b": YAML}])

@@ -85,7 +85,10 @@ def _foreign_names(claim: str, available: set[str]) -> list[str]:
     """Names and numbers of the claim ("MongoDB", "10 s", `acks_late`) that the peer's text lacks."""
     from .words import tokens
 
-    return [t.stem for t in tokens(claim) if t.name and t.stem not in available and _prefix(t.stem) not in available]
+    # a single letter ("Q14 E", "chose K") is an option's label, and the vocabulary keeps no one-letter word, so it
+    # was always "foreign": the accuracy debates' three misquote flags were all such letters, all false
+    return [t.stem for t in tokens(claim) if t.name and len(t.stem) > 1 and t.stem not in available
+            and _prefix(t.stem) not in available]
 
 
 def _prefix(word: str) -> str:
