@@ -61,7 +61,7 @@ def test_a_critics_next_fits_a_shell_and_says_what_it_left_out(reviews: dict[str
     _fits(out)
     assert "Running `next` again is safe: it changes nothing." in out
     for key in _keys(folder):  # every finding in one line
-        assert re.search(rf"^- {re.escape(key)} \[\d+ [A-Z]+\] ", out, re.MULTILINE), key
+        assert re.search(rf"^- {re.escape(key)} \[\d+ [A-Z]+(?:, raised at \d+)?\] ", out, re.MULTILINE), key
     # the defender's answers it may dispute come first, whole; what did not fit is named with the flag
     assert "### crane-1/F3 \u2014 REBUT-SCOPE" in out and "### crane-1/F7 \u2014 PARTIAL" in out
     assert "LEFT OUT to stay within 320 lines" in out and f"--slug {CRITICS[0]} --key " in out and "--full" in out
@@ -103,7 +103,7 @@ def test_the_defenders_next_fits_and_lists_every_open_finding(reviews: dict[str,
     assert code == 0
     _fits(out)
     opened = out.split("OPEN FINDINGS", 1)[1].split("Answered before", 1)[0]
-    assert "- crane-1/F3 " in opened and "- egret-2/F6 [8 FATAL] open" in opened and "- crane-1/F31 " in opened
+    assert "- crane-1/F3 " in opened and "- egret-2/F6 [8 FATAL, raised at 3] open" in opened and "- crane-1/F31 " in opened
     assert "partly conceded (PARTIAL)" in opened  # a PARTIAL is answered again
     assert "- claim: the re-raised claim: logging tokens leaks them" in out
 
@@ -280,3 +280,14 @@ def test_duplicates_are_findings_that_defer_to_another_and_never_form_a_cycle() 
     assert marked["sec/F4"] == ""  # a mention inside a fix of its own is no duplicate
     assert marked["ops/F9"] == ""  # nor is a pointer followed by a fix of its own
     assert marked["ops/F4"] == "sec/F4" and marked["ops/F7"] == "sec/F4"  # a chain ends at an original
+
+
+def test_a_finding_line_shows_the_severity_it_was_raised_at_and_an_unreviewed_answer() -> None:
+    # r72: a judge read [0] beside a claim that said "I score this 7", and could not tell which answers no critic saw
+    from multidebate.analysis.review_case import FindingState, finding_line
+
+    f = FindingState("sec", "F6", "Keys from a non-cryptographic PRNG", 0, "NIT", "c", "", "", "conceded", "CONCEDE",
+                     "secrets.token_urlsafe", raised_severity=7)
+    assert finding_line(f) == "- sec/F6 [0 NIT, raised at 7] conceded (CONCEDE): Keys from a non-cryptographic PRNG"
+    late = f._replace(unanswered=True, severity=7, klass="MAJOR")
+    assert finding_line(late) == "- sec/F6 [7 MAJOR] conceded (CONCEDE, not reviewed): Keys from a non-cryptographic PRNG"

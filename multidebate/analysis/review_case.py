@@ -81,6 +81,7 @@ class FindingState(NamedTuple):
     disputed: str = ""  # PARTIAL: the part the defender disputes, and why
     new_evidence: str = ""  # the critic's latest re-raise: what the response did not weigh
     duplicate_of: str = ""  # the key of the finding this one says it repeats ("As gemini-3/F4")
+    raised_severity: int = -1  # the severity its critic raised it at (r72: a judge could not tell [0] from 7)
 
     @property
     def key(self) -> str:
@@ -101,6 +102,7 @@ class FindingState(NamedTuple):
                 "failure_mode": self.failure_mode, "raised_in_round": self.raised, "history": list(self.history),
                 "disputed": self.disputed or None, "new_evidence": self.new_evidence or None,
                 "duplicate_of": self.duplicate_of or None,
+                "raised_severity": self.raised_severity if self.raised_severity >= 0 else None,
                 # the defender answered after the critic's last turn: no critic has reviewed this answer
                 "reviewed": not self.unanswered}
 
@@ -226,7 +228,8 @@ class _Reader:
             self.states[key] = FindingState(slug, item.id, item.title or item.claim[:60], item.severity or 0,
                                             item.klass or "", item.claim, item.evidence, item.failure_mode, "open",
                                             raised=turn, history=(f"round {turn}: raised at severity "
-                                                                  f"{item.severity}",))
+                                                                  f"{item.severity}",),
+                                            raised_severity=item.severity or 0)
             return True
         if item.answer in (None, "accept"):
             if item.answer is None and item.claim and _plain(item.claim) != _plain(old.claim):
@@ -491,8 +494,12 @@ STATE_WORDS = {"partial": "partly conceded"}
 
 
 def finding_line(f: FindingState) -> str:
-    """`- gpt-5-5/F1 [9 FATAL] conceded (CONCEDE): title`, with `; duplicate of ...` when it says it is one."""
-    move = f" ({f.move})" if f.move and f.state != "open" else ""
+    """`- gpt-5-5/F1 [2 MINOR, raised at 9] conceded (CONCEDE, not reviewed): title`: the severity now and, when
+    it moved, the one it was raised at (r72: a judge read [0] beside a claim that said "I score this 7"); an answer
+    no critic has seen yet is "not reviewed"; `(duplicate of ...)` when it says it is one."""
+    unseen = ", not reviewed" if f.unanswered and f.state != "open" else ""
+    move = f" ({f.move}{unseen})" if f.move and f.state != "open" else ""
     state = STATE_WORDS.get(f.state, f.state)
     same = f" (duplicate of {f.duplicate_of})" if f.duplicate_of else ""
-    return f"- {f.key} [{f.severity} {f.klass}] {state}{move}{same}: {one_line(f.title, 80)}"
+    was = f", raised at {f.raised_severity}" if 0 <= f.raised_severity != f.severity else ""
+    return f"- {f.key} [{f.severity} {f.klass}{was}] {state}{move}{same}: {one_line(f.title, 80)}"
