@@ -130,15 +130,17 @@ def test_a_running_review_says_which_round_who_is_awaited_and_what_is_open(tmp_p
     write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 3, "by design")))
     v = debate_status(folder).verdict
     assert (v.state, v.turn, v.missing) == ("in_progress", 1, ())
-    assert v.detail == ("round 1 of 2-4 done; case so far: defense_wins (no finding conceded at severity 9 or more, "
-                        "none deferred to a test)")
+    assert v.detail == ("round 1 of 2-4 done; case so far: defense_wins (no finding is left at severity 9 or more "
+                        "after its fix, none deferred to a test)")
 
 
 def test_a_defender_that_lowers_the_severity_of_a_concession_wins_unless_the_critic_rescores(tmp_path: Path) -> None:
     folder = review(tmp_path)
     write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL")))
     write_keyed(folder, "de", defender(response("F1", "CONCEDE", 6, "clamp")))
-    assert case_of(folder).verdict == "defense_wins"
+    # r72, r73: the proposal stands only with the fix, and `defense_wins` was read as "it was sound"
+    assert case_of(folder).verdict == "fixes_agreed"
+    assert "the proposal stands only with the fixes of the 1 finding conceded: ca/F1" in case_of(folder).summary()
     write_keyed(folder, "ca", critic("### F1 \u2014 t\n- answer: rescore\n- severity: 9\n- claim: it is fatal\n"))
     case = case_of(folder)
     assert case.findings[0].state == "open" and case.findings[0].severity == 9 and case.stop == ""

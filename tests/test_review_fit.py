@@ -135,7 +135,8 @@ def test_the_role_block_says_what_severity_means_and_what_decides(reviews: dict[
     for out in (critic_out, defender_out):
         assert "Severity after a response is what is left after the defender's fix" in out
         assert "a critic who does not list the finding next round accepts that severity" in out
-        assert "conceded (CONCEDE), partly conceded (PARTIAL) or unanswered with its severity still 9 or more" in out
+        assert ("critique_wins if a finding at 9 or more ends conceded (CONCEDE), partly conceded (PARTIAL) or "
+                "unanswered") in out and "else fixes_agreed if any finding was conceded with a fix below 9" in out
         assert "From turn" not in out and "bold line" not in out  # no open-debate notes
     assert "PARTIAL settles nothing: the finding stays open" in defender_out
 

@@ -20,7 +20,7 @@ __all__ = ["DecisionBrief", "decision_brief", "WORDS", "judge_points"]
 
 # the verdict in plain words, by case verdict (defense_wins splits on whether fixes were conceded)
 WORDS = {"critique_wins": "blocked", "empirical_test_agreed": "ship after the tests", "fixes": "ship with the fixes",
-         "defense_wins": "ship"}
+         "fixes_agreed": "ship with the fixes", "defense_wins": "ship"}
 
 
 class DecisionBrief(NamedTuple):

@@ -17,7 +17,11 @@ A finding's verdict: `critique_wins` when it ends conceded at severity >= 9
 defence never settled stands); `empirical_test_agreed` when it ends deferred with a test;
 `defense_wins` otherwise.  The case verdict is the most severe finding
 verdict, and the finding that decides it is the most severe finding with
-that verdict.  Severity is the latest one stated, the defender's adjusted
+that verdict; a case that would be `defense_wins` while some finding ended
+conceded or partly conceded (below 9 after its fix) is `fixes_agreed`: the
+proposal stands only with those fixes (r72, r73: eight of eight sessions
+read `defense_wins` after every finding was conceded as "the proposal was
+sound").  Severity is the latest one stated, the defender's adjusted
 severity included.
 
 The debate stops in round k >= min_rounds once the critics' turns of that
@@ -40,10 +44,11 @@ from ..protocol.roles import Role
 if TYPE_CHECKING:
     from ..state.debate import Debate
 
-__all__ = ["FindingState", "Case", "VERDICTS", "TERMINAL", "OPEN_STATES", "STATE_WORDS", "by_severity", "case_lines",
+__all__ = ["FindingState", "Case", "VERDICTS", "CASE_VERDICTS", "TERMINAL", "OPEN_STATES", "STATE_WORDS", "by_severity", "case_lines",
            "finding_line", "review_case", "finding_key"]
 
-VERDICTS = ("critique_wins", "empirical_test_agreed", "defense_wins")
+VERDICTS = ("critique_wins", "empirical_test_agreed", "defense_wins")  # a finding's, most severe first
+CASE_VERDICTS = VERDICTS + ("fixes_agreed",)  # the case's: defense_wins with fixes conceded is fixes_agreed
 TERMINAL = frozenset({"conceded", "deferred", "rebutted", "withdrawn"})
 # what the defender must answer (again) in its next turn: E105 when it does not
 OPEN_STATES = frozenset({"open", "partial"})
@@ -128,14 +133,14 @@ class Case(NamedTuple):
         if not self.deciding:
             return f"{self.verdict} (no findings)"
         f = next(x for x in self.findings if x.key == self.deciding)
-        if self.verdict != "defense_wins":
+        if self.verdict not in ("defense_wins", "fixes_agreed"):
             return f"{self.verdict} ({f.key} {f.state} at severity {f.severity})"
-        conceded = [x.key for x in self.findings if x.state == "conceded"]
-        # r72: 27 of 27 findings conceded with fixes ended defense_wins, and every session read "the design was
-        # sound": say that the design stands only with its fixes
-        fixes = (f"; the design stands only with the fixes of the {len(conceded)} findings conceded below "
-                 f"severity 9: {', '.join(conceded)}") if conceded else ""
-        return f"defense_wins (no finding conceded at severity 9 or more, none deferred to a test{fixes})"
+        conceded = [x.key for x in self.findings if x.state in ("conceded", "partial")]
+        count = f"{len(conceded)} findings" if len(conceded) != 1 else "1 finding"
+        fixes = (f"; the proposal stands only with the fixes of the {count} conceded: {', '.join(conceded)}"
+                 if conceded else "")
+        return (f"{self.verdict} (no finding is left at severity 9 or more after its fix, none deferred to a "
+                f"test{fixes})")
 
     def as_dict(self) -> dict[str, object]:
         return {"verdict": self.verdict, "deciding_finding": self.deciding or None, "rounds": self.rounds,
@@ -363,6 +368,8 @@ def review_case(debate: Debate, roles: dict[str, Role], rounds: tuple[int, int],
         reader.unaccepted()  # while rounds remain, the critic still answers the response: the case is provisional
     findings = tuple(sorted(_duplicates(reader.states).values(), key=_order))
     verdict = findings[0].verdict if findings else "defense_wins"
+    if verdict == "defense_wins" and any(f.state in ("conceded", "partial") for f in findings):
+        verdict = "fixes_agreed"
     deciding = findings[0].key if findings else ""
     return Case(findings, done, low, high, verdict, deciding, stop, tuple(sorted(set(reader.problems))))
 

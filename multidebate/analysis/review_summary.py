@@ -21,6 +21,8 @@ HEADLINES = {
     "critique_wins": "Do not ship as written: the defender conceded a finding of severity 9 or more",
     "empirical_test_agreed": "Ship only after the agreed tests pass: no finding of severity 9 or more was conceded",
     "defense_wins": "The proposal stands: no severe finding was conceded and none waits on a test",
+    "fixes_agreed": "Ship with the conceded fixes, not as written: no finding is left at severity 9 or more after "
+                    "its fix and none waits on a test",
 }
 _PRIORITY = {"FATAL": "BLOCKER", "MATERIAL": "HIGH", "MINOR": "MEDIUM", "NIT": "LOW"}
 
@@ -63,15 +65,11 @@ def _contested(f: FindingState) -> bool:
 def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
     """The summary of a review's case (see the module doc)."""
     deciding = next((f for f in case.findings if f.key == case.deciding), None)
-    label = "most severe" if case.verdict == "defense_wins" else "decided by"
+    label = "most severe" if case.verdict in ("defense_wins", "fixes_agreed") else "decided by"
     headline = HEADLINES[case.verdict] + (f" ({label}: {deciding.key}, severity {deciding.severity}, "
                                           f"{one_line(deciding.title)})" if deciding else " (no findings were raised)")
     # duplicates left out, as the decision brief counts them (r72: "17 fixes must go in" above "27" here)
     fixes = sum(1 for f in case.findings if f.state == "conceded" and not f.duplicate_of)
-    if fixes and case.verdict == "defense_wins":
-        # conceded findings below 9 do not move the verdict, but "the proposal stands" would read as "ship as is"
-        headline = headline.replace(HEADLINES["defense_wins"], "Ship with the conceded fixes, not as written: no "
-                                    "finding of severity 9 or more was conceded and none waits on a test")
     if fixes and case.verdict != "critique_wins":
         headline += f"; {fixes} conceded fix{'es' if fixes > 1 else ''} must go in first"
     if not case.stop:

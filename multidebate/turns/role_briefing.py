@@ -15,11 +15,14 @@ from ..protocol.roles import Role, lens_text
 __all__ = ["role_instructions", "judge_instructions", "VERDICT_RULE", "SEVERITY_RULE", "JUDGE_WAITING"]
 
 # review_case.py's rule, in words (#27: sessions read severity two ways, and the verdict turns on it)
-VERDICT_RULE = ("Case verdict, computed from the files after each round: critique_wins if any finding ends "
-                "conceded (CONCEDE), partly conceded (PARTIAL) or unanswered with its severity still 9 or more "
-                "(the severity left after the defender's fix, below): one such finding decides the case; else "
-                "empirical_test_agreed if one ends deferred (DEFER) with a test; else defense_wins, which means the "
-                "design stands with every conceded fix applied, not as written.")
+# r73: "critique_wins if any finding ends conceded ..., partly conceded or unanswered with its severity still 9 or
+# more" was read as "any concession wins", by a critic and the defender: the severity comes first now
+VERDICT_RULE = ("Case verdict, computed from the files after each round, from each finding's severity at the end "
+                "(the severity left after the defender's fix, below): critique_wins if a finding at 9 or more ends "
+                "conceded (CONCEDE), partly conceded (PARTIAL) or unanswered (one such finding decides the case); "
+                "else empirical_test_agreed if one ends deferred (DEFER) with a test; else fixes_agreed if any "
+                "finding was conceded with a fix below 9 (the proposal stands only with those fixes); else "
+                "defense_wins (it stands as written).")
 SEVERITY_RULE = ("Severity after a response is what is left after the defender's fix, as the defender states it; "
                  "a critic who does not list the finding next round accepts that severity, a lowered one "
                  "included (to dispute it, re-raise or rescore). A severity lowered in the last round, which its "
