@@ -535,3 +535,17 @@ def test_a_critic_may_quote_any_section_of_the_defenders_turns(tmp_path: Path) -
     assert "W100" not in {f.code for f in validate_debate(load_debate(folder))}
     write_keyed(folder, "ca", critic(new_finding("F3", 5, "MATERIAL", evidence='"a sentence nobody wrote"')))
     assert "W100" in {f.code for f in validate_debate(load_debate(folder))}
+
+
+def test_an_action_is_as_urgent_as_the_flaw_it_fixes_and_a_fix_keeps_no_line_break(tmp_path: Path) -> None:
+    # r73: the fix of a severity-10 finding, lowered to 4 by that fix, was listed MEDIUM below a severity-5 one,
+    # and fixes written on two lines showed a literal "\n"
+    from multidebate.analysis.review_summary import summarise
+
+    folder = review(tmp_path)
+    write_keyed(folder, "ca", critic(new_finding("F1", 10, "FATAL"), new_finding("F2", 5, "MATERIAL")))
+    write_keyed(folder, "de", defender(response("F1", "CONCEDE", 4, "queue the deliveries;\n  sign them with HMAC"),
+                                       response("F2", "CONCEDE", 5, "add a dashboard")))
+    summary = summarise(case_of(folder))
+    assert [(a.finding, a.priority) for a in summary.actions] == [("ca/F1", "BLOCKER"), ("ca/F2", "HIGH")]
+    assert "\\n" not in summary.actions[0].what and "queue the deliveries; sign them with HMAC" in summary.actions[0].what

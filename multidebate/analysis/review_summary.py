@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from ..protocol.judgment import Judgment
 from ..protocol.oneline import one_line
+from ..protocol.review_items import class_for
 from .review_case import Case, FindingState, by_severity
 
 __all__ = ["Decision", "Action", "Summary", "summarise", "HEADLINES"]
@@ -80,25 +81,30 @@ def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
     actions = []
     dissent = []
     for f in case.findings:
-        title, answer, claim = one_line(f.title), one_line(f.answer), one_line(f.claim)  # file text: one line
+        # file text: one line, its line breaks as spaces (r73: the report showed literal "\n" inside fixes), any
+        # other control character escaped
+        title, answer, claim = _flat(f.title), _flat(f.answer), _flat(f.claim)
+        # r73: a fix of a severity-10 finding, lowered to 4 by that very fix, was listed MEDIUM below a severity-5
+        # one: an action is as urgent as the flaw it fixes was when raised
+        urgency = _PRIORITY.get(class_for(max(_raised_severity(f), f.severity)), "MEDIUM")
         if f.new_evidence:  # #27: after a re-raise, the critic's case as it now stands
-            claim += f" (new evidence: {one_line(f.new_evidence)})"
+            claim += f" (new evidence: {_flat(f.new_evidence)})"
         if f.unanswered and f.move and f.state in ("conceded", "deferred"):
             # #27: the last round's fixes were listed as resolved, though no critic ever saw them
             unreviewed.append(f"{f.key} ({title}): {f.state} in round {case.rounds}, not reviewed by a critic: {answer}")
             verb = "Fix (not reviewed)" if f.state == "conceded" else "Run the test (not reviewed)"
-            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"{verb}: {answer}", f.key))
+            actions.append(Action(urgency, f"{verb}: {answer}", f.key))
         elif f.state == "partial":
-            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"Fix (partly conceded): {answer}", f.key))
+            actions.append(Action(urgency, f"Fix (partly conceded): {answer}", f.key))
             decisions.append(Decision(f"{f.key} ({title}) is partly conceded: the defender fixes a part and "
                                       "disputes the rest", (f"the critic: {claim}",
-                                                            f"the defender: {one_line(f.disputed)}"), f.key))
+                                                            f"the defender: {_flat(f.disputed)}"), f.key))
         elif f.state == "conceded":
             resolved.append(f"{f.key} ({title}): conceded; fix: {answer}")
-            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"Fix: {answer}", f.key))
+            actions.append(Action(urgency, f"Fix: {answer}", f.key))
         elif f.state == "deferred":
             resolved.append(f"{f.key} ({title}): settled by a test: {answer}")
-            actions.append(Action(_PRIORITY.get(f.klass, "MEDIUM"), f"Run the test: {answer}", f.key))
+            actions.append(Action(urgency, f"Run the test: {answer}", f.key))
         elif f.state == "withdrawn":
             resolved.append(f"{f.key} ({title}): withdrawn by its critic")
         elif f.state == "rebutted" and f.unanswered and case.stop == "max_rounds":
@@ -118,10 +124,16 @@ def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
 
     decisions += [d._replace(point=f"{d.point} (the judge)") for d in judge_points(judgment)]
     order = ["BLOCKER", "HIGH", "MEDIUM", "LOW"]
-    severity = {f.key: f.severity for f in case.findings}
+    severity = {f.key: max(_raised_severity(f), f.severity) for f in case.findings}
     actions.sort(key=lambda a: (order.index(a.priority), -severity.get(a.finding, 0)))
     return Summary(headline, tuple(resolved), tuple(decisions), tuple(actions), tuple(dissent),
                    tuple(sorted(case.findings, key=by_severity)), tuple(unreviewed))
+
+
+def _flat(text: str) -> str:
+    """File text on one line for a report: line breaks and runs of spaces as one space, other control characters
+    escaped."""
+    return one_line(" ".join(text.split()))
 
 
 def _raised_severity(f: FindingState) -> int:
