@@ -1,13 +1,22 @@
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
+
+# `status` keeps an HMAC key in the user's cache folder (state/snapshot.py): never the real one in tests, for
+# this process and every command it starts
+_CACHE_HOME = tempfile.mkdtemp(prefix="multidebate-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
+atexit.register(shutil.rmtree, _CACHE_HOME, True)
 
 
 @pytest.fixture(autouse=True)

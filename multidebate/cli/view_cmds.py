@@ -35,17 +35,28 @@ def status(folder: str, check: bool, as_json: bool) -> None:
     Example:
       multidebate status my-debate --check || echo "not converged yet"
     """
-    from ..views.status import debate_status, render_status
+    from ..state.snapshot import status_snapshot
     from ..views.style import status_text
     from ..views.terminal import printable
 
-    with library_errors(as_json):
-        result = debate_status(folder)
-    if as_json:
-        emit_json(result.as_dict())
+    # #25: a warm run whose files have not changed prints what the last full run kept (state/snapshot.py)
+    snapshot = status_snapshot(folder)
+    kept = snapshot.hit
+    if kept is None:
+        from ..views.status import debate_status, keepable, render_status
+
+        with library_errors(as_json):
+            result = debate_status(folder)
+        text, data, state = render_status(result), result.as_dict(), result.verdict.state
+        if keepable(result):
+            snapshot.store(text, data, state)
     else:
-        click.echo(status_text(printable(render_status(result)), result.verdict.state))
-    if check and result.verdict.state != "converged":
+        text, data, state = kept
+    if as_json:
+        emit_json(data)
+    else:
+        click.echo(status_text(printable(text), state))
+    if check and state != "converged":
         sys.exit(EXIT_NOT_CONVERGED)
 
 

@@ -181,6 +181,13 @@ def debate_status(folder: str, now: float | None = None) -> Status:
                   retirements(debate, acts), person_acts(debate, acts), agent_costs(folder))
 
 
+def keepable(status: Status) -> bool:
+    """The output depends on the files alone, not on the clock: no participant is missing from the current turn
+    (so no waiting time, and no one idle long enough to have dropped out), so a later run may print it again
+    while nothing changed (state/snapshot.py)."""
+    return not status.missing and not status.dropouts and status.waiting_seconds is None
+
+
 def _duration(seconds: float) -> str:
     if seconds < 90:
         return f"{seconds:.0f}s"

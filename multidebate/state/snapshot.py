@@ -1,0 +1,171 @@
+"""A warm `status`: its output kept, authenticated, for as long as nothing it reads has changed (#25).
+
+People run `status` again and again, and most runs see the same files as the
+run before.  When the output depends on the files alone (no participant is
+missing from the current turn, so no waiting or idle time is shown), the full
+run keeps its text, its JSON and its verdict state in
+`.multidebate/cache/status.json`, with:
+
+- the fingerprint of everything the command reads: every entry of the folder,
+  and of `.multidebate/` but its parse cache, by name, size, mtime, ctime and
+  inode (the kernel sets ctime on every change, and no user-space call sets it
+  back: the parse cache relies on the same), the folder as it was given (the
+  output names it), the version and the code's stamp;
+- an HMAC of the fingerprint and the output under a key that only this user
+  can read (`$XDG_CACHE_HOME/multidebate/status.key`, mode 0600).  A snapshot
+  someone else wrote into a shared folder, or one copied from another folder,
+  does not verify.
+
+A later run with the same fingerprint and a valid HMAC prints the kept output
+without parsing, comparing or hashing a turn file.  Any doubt (no key, an
+unreadable entry, another fingerprint, a snapshot that does not verify) means
+the full run, which is always right; a snapshot only saves its time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+from typing import Any, NamedTuple
+
+from .layout import STATE_DIR, cache_dir, read_state, write_json_state
+from .stamp import code_stamp
+
+__all__ = ["FORMAT", "Snapshot", "StatusSnapshot", "status_snapshot"]
+
+FORMAT = 1
+_NAME = "status.json"
+_KEY_BYTES = 32
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class Snapshot(NamedTuple):
+    """A status run's output, as kept."""
+
+    text: str  # render_status's text, before terminal escaping and color
+    data: dict[str, Any]  # the `--json` object
+    state: str  # the verdict state (`--check`)
+
+
+class StatusSnapshot:
+    """The folder's fingerprint, taken once; the kept output when it verifies; `store` for a full run."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        self.fingerprint = _fingerprint(folder)
+        self.hit = self._load() if self.fingerprint is not None else None
+
+    def _load(self) -> Snapshot | None:
+        import json
+
+        key = _key(create=False)
+        if key is None:
+            return None
+        try:
+            kept = json.loads(read_state(os.path.join(cache_dir(self.folder), _NAME), 8 * 1024 * 1024))
+            if not (isinstance(kept, dict) and kept.get("format") == FORMAT
+                    and kept.get("fingerprint") == self.fingerprint):
+                return None
+            text, data, state, mac = kept["text"], kept["data"], kept["state"], kept["mac"]
+            if not (isinstance(text, str) and isinstance(data, dict) and isinstance(state, str)
+                    and isinstance(mac, str)):
+                return None
+        except (OSError, ValueError, KeyError, RecursionError):
+            return None
+        if not hmac.compare_digest(mac, _mac(key, self.fingerprint or "", text, data, state)):
+            return None  # written by someone without this user's key: not to be believed
+        return Snapshot(text, data, state)
+
+    def store(self, text: str, data: dict[str, Any], state: str) -> None:
+        """Keep a full run's output for later runs (silently nothing when it cannot be kept)."""
+        key = _key(create=True)
+        if key is None or self.fingerprint is None:
+            return
+        try:
+            write_json_state(os.path.join(cache_dir(self.folder), _NAME), {
+                "format": FORMAT, "fingerprint": self.fingerprint, "text": text, "data": data, "state": state,
+                "mac": _mac(key, self.fingerprint, text, data, state)})
+        except (OSError, ValueError):
+            pass  # an optimisation only: a read-only folder just runs in full each time
+
+
+def status_snapshot(folder: str) -> StatusSnapshot:
+    return StatusSnapshot(folder)
+
+
+def _mac(key: bytes, fingerprint: str, text: str, data: dict[str, Any], state: str) -> str:
+    import json
+
+    body = json.dumps([FORMAT, fingerprint, text, data, state], sort_keys=True, ensure_ascii=False)
+    return hmac.new(key, body.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def _fingerprint(folder: str) -> str | None:
+    """The state of every entry `status` may read, in one digest; None when an entry cannot be looked at."""
+    from .. import __version__
+
+    digest = hashlib.sha256(f"{FORMAT}\0{__version__}\0{code_stamp(_PACKAGE_DIR)}\0{folder}\n".encode(
+        "utf-8", "surrogateescape"))
+    try:
+        info = os.stat(folder)
+        digest.update(f"{info.st_ino}\0{info.st_dev}\n".encode())  # another folder is another debate
+        _walk(folder, digest, 0)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _walk(directory: str, digest: Any, depth: int) -> None:
+    """Each entry's state into `digest`: the folder's entries (depth 0), and everything under `.multidebate/`
+    but its `cache/` (derived: the parse cache and this snapshot; counting it would change the fingerprint on
+    every write of the snapshot itself)."""
+    with os.scandir(directory) as listing:
+        entries = sorted(listing, key=lambda entry: entry.name)
+    for entry in entries:
+        if depth == 1 and entry.name == "cache":
+            continue
+        info = entry.stat(follow_symlinks=False)
+        digest.update(f"{entry.name}\0{depth}\0{info.st_mode}\0{info.st_size}\0{info.st_mtime_ns}\0"
+                      f"{info.st_ctime_ns}\0{info.st_ino}\n".encode("utf-8", "surrogateescape"))
+        if entry.is_dir(follow_symlinks=False) and (depth > 0 or entry.name == STATE_DIR):
+            _walk(entry.path, digest, depth + 1)
+
+
+def _key(create: bool) -> bytes | None:
+    """This user's snapshot key (32 random bytes, mode 0600, owned by this user); None when there is none to
+    be had."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    path = os.path.join(base, "multidebate", "status.key")
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, os.O_RDONLY | nofollow)
+    except FileNotFoundError:
+        if not create:
+            return None
+        return _new_key(path, nofollow)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        key = handle.read(_KEY_BYTES + 1)
+    getuid = getattr(os, "getuid", None)
+    if len(key) != _KEY_BYTES or info.st_mode & 0o077 or (getuid is not None and info.st_uid != getuid()):
+        return None  # readable by others, or not this user's: no better than no key
+    return key
+
+
+def _new_key(path: str, nofollow: int) -> bytes | None:
+    import secrets
+
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow, 0o600)
+    except FileExistsError:
+        return _key(create=False)  # another run made it first
+    except OSError:
+        return None
+    key = secrets.token_bytes(_KEY_BYTES)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(key)
+    return key
