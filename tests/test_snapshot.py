@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from helpers import key_of, make_debate, turn_body, write_keyed
 
 from multidebate.cli import cli
-from multidebate.state.snapshot import status_snapshot
+from multidebate.state.snapshot import Kept
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p.name for p in (ROOT / "examples").iterdir() if (p / "TASK.md").exists())
@@ -45,8 +45,8 @@ def status(*args: str) -> tuple[int, str, bool]:
     return data["code"] or 0, data["out"], data["full"]
 
 
-def _kept(folder: str) -> Path:
-    return Path(folder, ".multidebate", "cache", "status.json")
+def _kept(folder: str, kind: str = "status") -> Path:
+    return Path(folder, ".multidebate", "cache", f"{kind}.json")
 
 
 def _done_debate(folder: str) -> str:
@@ -77,7 +77,7 @@ def test_a_warm_run_loads_no_analysis_and_a_new_turn_is_seen_at_once(tmp_path: P
     write_keyed(folder, "a", turn_body(2, "**Use TOML.**").encode())
     after = status(folder)
     assert after[2] and "missing from turn 2: b" in after[1]  # a new file: a full run, at once
-    assert not _kept(folder).exists() or json.loads(_kept(folder).read_text())["text"] != first[1]
+    assert not _kept(folder).exists() or json.loads(_kept(folder).read_text())["payload"]["text"] != first[1]
 
 
 def test_an_edited_turn_file_is_seen_though_its_size_and_mtime_are_put_back(tmp_path: Path) -> None:
@@ -98,8 +98,8 @@ def test_a_forged_snapshot_is_not_believed(tmp_path: Path) -> None:
     make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
     cold = status(folder)
     kept = json.loads(_kept(folder).read_text())
-    kept["text"] = kept["text"].replace("verdict: in_progress", "verdict: converged")
-    kept["state"] = "converged"
+    kept["payload"]["text"] = kept["payload"]["text"].replace("verdict: in_progress", "verdict: converged")
+    kept["payload"]["state"] = "converged"
     _kept(folder).write_text(json.dumps(kept))  # its HMAC no longer matches
     code, out, full = status(folder, "--check")
     assert full and code == 3 and "verdict: in_progress" in out and out == cold[1]
@@ -150,12 +150,12 @@ def test_no_usable_key_means_a_full_run_every_time(tmp_path: Path) -> None:
 
 def test_the_fingerprint_ignores_the_parse_cache_and_sees_the_state_folder(tmp_path: Path) -> None:
     folder = _done_debate(str(tmp_path / "d"))
-    first = status_snapshot(folder).fingerprint
+    first = Kept(folder, "status").fingerprint
     Path(folder, ".multidebate", "cache", "anything.json").write_text("{}")  # derived: not read by status
-    assert status_snapshot(folder).fingerprint == first
+    assert Kept(folder, "status").fingerprint == first
     Path(folder, ".multidebate", "acts.jsonl").write_text("")  # a person's act is read by status
-    assert status_snapshot(folder).fingerprint != first
-    assert status_snapshot(str(tmp_path / "missing")).fingerprint is None
+    assert Kept(folder, "status").fingerprint != first
+    assert Kept(str(tmp_path / "missing"), "status").fingerprint is None
     assert key_of(folder, "a")  # (the debate was written through `write`, with keys)
 
 
@@ -165,3 +165,38 @@ def test_cli_runner_status_is_unchanged(tmp_path: Path) -> None:
     second = CliRunner().invoke(cli, ["status", folder])
     assert first.exit_code == second.exit_code == 0 and first.stdout == second.stdout
     assert "verdict: converged" in second.stdout
+
+
+def validate(*args: str) -> tuple[int, str, bool]:
+    """`multidebate validate ...` in a fresh interpreter: (exit code, stdout, whether it ran its rules)."""
+    probe = _PROBE.replace('"status"', '"validate"').replace("multidebate.analysis.verdict", "multidebate.views.validate")
+    done = subprocess.run([sys.executable, "-c", probe, json.dumps(["validate", *args])], capture_output=True,
+                          text=True, timeout=120)
+    data = json.loads(done.stdout)
+    return data["code"] or 0, data["out"], data["full"]
+
+
+@pytest.mark.parametrize("name", ["rate-limit", "review-keys", "late-joiner"])
+def test_a_warm_validate_prints_what_a_full_one_prints_and_sees_an_edit(tmp_path: Path, name: str) -> None:
+    folder = str(tmp_path / name)
+    shutil.copytree(ROOT / "examples" / name, folder, ignore=shutil.ignore_patterns("cache"))
+    for flags in ((), ("--json",), ("--strict",)):
+        cold = validate(folder, *flags)
+        warm = validate(folder, *flags)
+        assert warm[:2] == cold[:2] and not warm[2], (name, flags)
+    turn = sorted(Path(folder).glob("turn-1-*.md"))[0]
+    before = turn.stat()
+    text = turn.read_text()
+    turn.write_text(text[:-2] + ("x" if text[-2] != "x" else "y") + text[-1:])  # one byte, same size: E080
+    os.utime(turn, ns=(before.st_atime_ns, before.st_mtime_ns))
+    code, out, full = validate(folder)
+    assert full and code == 1 and "E080" in out
+    assert validate(folder)[:2] == (code, out)
+
+
+def test_validate_of_files_or_several_paths_keeps_nothing(tmp_path: Path) -> None:
+    folder = _done_debate(str(tmp_path / "d"))
+    code, out, full = validate(str(Path(folder, "turn-1-a.md")))
+    assert full and code == 0 and not _kept(folder, "validate").exists()
+    code, out, full = validate(folder, folder)
+    assert full and not _kept(folder, "validate").exists()

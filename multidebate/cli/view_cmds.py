@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -21,6 +22,12 @@ from .common import (
 __all__ = ["report", "score", "status", "validate", "watch"]
 
 
+def _fields(kept: dict[str, object], **types: type) -> bool:
+    """A kept output has the fields a command prints, of the right types (it verified; this is for code changes
+    that would read an older shape)."""
+    return all(isinstance(kept.get(name), kind) for name, kind in types.items())
+
+
 @click.command()
 @click.argument("folder", type=click.Path())
 @click.option("--check", is_flag=True, help="Exit 0 only when converged, 3 otherwise.")
@@ -35,23 +42,22 @@ def status(folder: str, check: bool, as_json: bool) -> None:
     Example:
       multidebate status my-debate --check || echo "not converged yet"
     """
-    from ..state.snapshot import status_snapshot
+    from ..state.snapshot import Kept
     from ..views.style import status_text
     from ..views.terminal import printable
 
     # #25: a warm run whose files have not changed prints what the last full run kept (state/snapshot.py)
-    snapshot = status_snapshot(folder)
-    kept = snapshot.hit
-    if kept is None:
+    kept = Kept(folder, "status")
+    if kept.hit is None or not _fields(kept.hit, text=str, data=dict, state=str):
         from ..views.status import debate_status, keepable, render_status
 
         with library_errors(as_json):
             result = debate_status(folder)
         text, data, state = render_status(result), result.as_dict(), result.verdict.state
         if keepable(result):
-            snapshot.store(text, data, state)
+            kept.store({"text": text, "data": data, "state": state})
     else:
-        text, data, state = kept
+        text, data, state = kept.hit["text"], kept.hit["data"], kept.hit["state"]
     if as_json:
         emit_json(data)
     else:
@@ -138,11 +144,25 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     Example:
       multidebate validate my-debate --strict
     """
+    from ..protocol.findings import Finding
     from ..views.style import finding_line
-    from ..views.validate import exit_code, validate_paths
 
-    with library_errors(as_json):
-        findings = validate_paths(paths)
+    # #25: one folder whose files have not changed: what the last full run found (state/snapshot.py)
+    kept = None
+    if len(paths) == 1 and os.path.isdir(paths[0]) and not os.path.islink(paths[0]):
+        from ..state.snapshot import Kept
+
+        kept = Kept(paths[0], "validate")
+    if kept is not None and kept.hit is not None and _fields(kept.hit, findings=list):
+        findings = [Finding(f["path"], f["line"], f["code"], f["severity"], f["message"])
+                    for f in kept.hit["findings"]]
+    else:
+        from ..views.validate import validate_paths
+
+        with library_errors(as_json):
+            findings = validate_paths(paths)
+        if kept is not None:
+            kept.store({"findings": [f.as_dict() for f in findings]})
     if as_json:
         emit_json([f.as_dict() for f in findings])
     else:
@@ -152,7 +172,9 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
         # on stdout, as its last line: on stderr it landed wherever the caller's tool put stderr, in the
         # middle of or after the caller's next output (three sessions were misled)
         click.echo(f"{errors} error(s), {len(findings) - errors} warning(s)")
-    sys.exit(exit_code(findings, strict))
+    # 1 on an error (with --strict, on any finding); views/validate.py's exit_code, without importing the rules
+    failed = any(f.severity == "error" for f in findings) or (strict and bool(findings))
+    sys.exit(EXIT_ERROR if failed else EXIT_OK)
 
 
 @click.command()

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from .findings import Finding, finding
 
-__all__ = ["MAX_BYTES", "TextRead", "read_text"]
+__all__ = ["MAX_BYTES", "TextRead", "read_bytes", "read_text"]
 
 MAX_BYTES = 1024 * 1024
 
@@ -46,6 +46,20 @@ def read_text(path: str, shown_as: str | None = None) -> TextRead:
     except OSError as exc:
         return TextRead(None, (finding(name, 1, "E001", f"cannot read: {exc.strerror or exc}"),))
     return decode_turn_bytes(raw, name)
+
+
+def read_bytes(path: str) -> bytes | None:
+    """A turn file's bytes as `read_text` would read them (a regular file, no symbolic link followed, at most
+    1 MiB and one byte); None when `read_text` would read none."""
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+            return None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            return handle.read(MAX_BYTES + 1)
+    except OSError:
+        return None
 
 
 def decode_turn_bytes(raw: bytes, name: str) -> TextRead:

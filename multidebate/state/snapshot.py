@@ -1,10 +1,10 @@
-"""A warm `status`: its output kept, authenticated, for as long as nothing it reads has changed (#25).
+"""A warm `status` or `validate`: its output kept, authenticated, while nothing it reads has changed (#25).
 
 People run `status` again and again, and most runs see the same files as the
-run before.  When the output depends on the files alone (no participant is
-missing from the current turn, so no waiting or idle time is shown), the full
-run keeps its text, its JSON and its verdict state in
-`.multidebate/cache/status.json`, with:
+run before.  When the output depends on the files alone (for `status`: no
+participant is missing from the current turn, so no waiting or idle time is
+shown; `validate` of a folder always), the full run keeps its output in
+`.multidebate/cache/<command>.json`, with:
 
 - the fingerprint of everything the command reads: every entry of the folder,
   and of `.multidebate/` but its parse cache, by name, size, mtime, ctime and
@@ -17,7 +17,8 @@ run keeps its text, its JSON and its verdict state in
   does not verify.
 
 A later run with the same fingerprint and a valid HMAC prints the kept output
-without parsing, comparing or hashing a turn file.  Any doubt (no key, an
+without parsing, comparing or hashing a turn file (which `validate` does for
+every file, against the ledgers and the reading records).  Any doubt (no key, an
 unreadable entry, another fingerprint, a snapshot that does not verify) means
 the full run, which is always right; a snapshot only saves its time.
 """
@@ -27,12 +28,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-from typing import Any, NamedTuple
+from typing import Any
 
 from .layout import STATE_DIR, cache_dir, read_state, write_json_state
 from .stamp import code_stamp
 
-__all__ = ["FORMAT", "Snapshot", "StatusSnapshot", "status_snapshot"]
+__all__ = ["FORMAT", "Kept"]
 
 FORMAT = 1
 _NAME = "status.json"
@@ -40,64 +41,55 @@ _KEY_BYTES = 32
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-class Snapshot(NamedTuple):
-    """A status run's output, as kept."""
+class Kept:
+    """A command's output for a folder: the fingerprint, taken once; the kept output (`hit`) when it verifies;
+    `store` for a full run to keep its own.  `kind` names the command (`status`, `validate`): one file each."""
 
-    text: str  # render_status's text, before terminal escaping and color
-    data: dict[str, Any]  # the `--json` object
-    state: str  # the verdict state (`--check`)
-
-
-class StatusSnapshot:
-    """The folder's fingerprint, taken once; the kept output when it verifies; `store` for a full run."""
-
-    def __init__(self, folder: str) -> None:
+    def __init__(self, folder: str, kind: str) -> None:
         self.folder = folder
+        self.kind = kind
         self.fingerprint = _fingerprint(folder)
         self.hit = self._load() if self.fingerprint is not None else None
 
-    def _load(self) -> Snapshot | None:
+    def _path(self) -> str:
+        return os.path.join(cache_dir(self.folder), f"{self.kind}.json")
+
+    def _load(self) -> dict[str, Any] | None:
         import json
 
         key = _key(create=False)
         if key is None:
             return None
         try:
-            kept = json.loads(read_state(os.path.join(cache_dir(self.folder), _NAME), 8 * 1024 * 1024))
+            kept = json.loads(read_state(self._path(), 8 * 1024 * 1024))
             if not (isinstance(kept, dict) and kept.get("format") == FORMAT
                     and kept.get("fingerprint") == self.fingerprint):
                 return None
-            text, data, state, mac = kept["text"], kept["data"], kept["state"], kept["mac"]
-            if not (isinstance(text, str) and isinstance(data, dict) and isinstance(state, str)
-                    and isinstance(mac, str)):
+            payload, mac = kept["payload"], kept["mac"]
+            if not (isinstance(payload, dict) and isinstance(mac, str)):
                 return None
         except (OSError, ValueError, KeyError, RecursionError):
             return None
-        if not hmac.compare_digest(mac, _mac(key, self.fingerprint or "", text, data, state)):
+        if not hmac.compare_digest(mac, _mac(key, self.kind, self.fingerprint or "", payload)):
             return None  # written by someone without this user's key: not to be believed
-        return Snapshot(text, data, state)
+        return payload
 
-    def store(self, text: str, data: dict[str, Any], state: str) -> None:
+    def store(self, payload: dict[str, Any]) -> None:
         """Keep a full run's output for later runs (silently nothing when it cannot be kept)."""
         key = _key(create=True)
         if key is None or self.fingerprint is None:
             return
         try:
-            write_json_state(os.path.join(cache_dir(self.folder), _NAME), {
-                "format": FORMAT, "fingerprint": self.fingerprint, "text": text, "data": data, "state": state,
-                "mac": _mac(key, self.fingerprint, text, data, state)})
+            write_json_state(self._path(), {"format": FORMAT, "fingerprint": self.fingerprint, "payload": payload,
+                                            "mac": _mac(key, self.kind, self.fingerprint, payload)})
         except (OSError, ValueError):
             pass  # an optimisation only: a read-only folder just runs in full each time
 
 
-def status_snapshot(folder: str) -> StatusSnapshot:
-    return StatusSnapshot(folder)
-
-
-def _mac(key: bytes, fingerprint: str, text: str, data: dict[str, Any], state: str) -> str:
+def _mac(key: bytes, kind: str, fingerprint: str, payload: dict[str, Any]) -> str:
     import json
 
-    body = json.dumps([FORMAT, fingerprint, text, data, state], sort_keys=True, ensure_ascii=False)
+    body = json.dumps([FORMAT, kind, fingerprint, payload], sort_keys=True, ensure_ascii=False)
     return hmac.new(key, body.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
@@ -126,10 +118,15 @@ def _walk(directory: str, digest: Any, depth: int) -> None:
         if depth == 1 and entry.name == "cache":
             continue
         info = entry.stat(follow_symlinks=False)
+        if entry.is_dir(follow_symlinks=False):
+            # a folder by name and inode: its times change when an entry is added or removed, and every entry
+            # that counts is walked (a full run creating `.multidebate/cache/` must not stale its own snapshot)
+            digest.update(f"{entry.name}\0{depth}\0dir\0{info.st_ino}\n".encode("utf-8", "surrogateescape"))
+            if depth > 0 or entry.name == STATE_DIR:
+                _walk(entry.path, digest, depth + 1)
+            continue
         digest.update(f"{entry.name}\0{depth}\0{info.st_mode}\0{info.st_size}\0{info.st_mtime_ns}\0"
                       f"{info.st_ctime_ns}\0{info.st_ino}\n".encode("utf-8", "surrogateescape"))
-        if entry.is_dir(follow_symlinks=False) and (depth > 0 or entry.name == STATE_DIR):
-            _walk(entry.path, digest, depth + 1)
 
 
 def _key(create: bool) -> bytes | None:
