@@ -161,7 +161,7 @@ class WriteResult:
             shows = ("this was the last turn, so it shows how the debate ended once all have written it" if last
                      else "it shows your peers' turn and where the debate stands")
             lines.append(f"Next: multidebate next {folder} --slug {self.slug}{key_option} (hands-free: add --wait, "
-                         f"and --timeout SECONDS below your shell's command limit, e.g. --timeout 300); {shows}.")
+                         f"and --timeout SECONDS below your shell's command limit, e.g. --timeout 100); {shows}.")
         return lines
 
     def _progress(self) -> str:
