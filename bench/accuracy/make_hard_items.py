@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import functools
 import json
 import random
 import sys
@@ -33,11 +34,11 @@ def long_arithmetic(rng: random.Random) -> dict[str, str]:
     return {"question": f"What is {a} * {b} - {c} * {d}?", "answer": str(a * b - c * d)}
 
 
-def long_letter_count(rng: random.Random) -> dict[str, str]:
+def letter_count(rng: random.Random, words: int = 8, least: int = 6) -> dict[str, str]:
     while True:
-        phrase = " ".join(rng.sample(WORDS, 8))
+        phrase = " ".join(rng.sample(WORDS, words))
         letter = rng.choice(sorted(set(phrase.replace(" ", ""))))
-        if phrase.count(letter) >= 6:
+        if phrase.count(letter) >= least:
             return {"question": f"How many times does the letter '{letter}' occur in \"{phrase}\"?",
                     "answer": str(phrase.count(letter))}
 
@@ -55,17 +56,17 @@ def large_offset(rng: random.Random) -> dict[str, str]:
             "answer": (start + dt.timedelta(days=days)).isoformat()}
 
 
-def many_swaps(rng: random.Random) -> dict[str, str]:
+def swaps(rng: random.Random, count: int = 14) -> dict[str, str]:
     held = dict(zip(PEOPLE, BALLS))
-    swaps = []
-    for _ in range(14):
+    done = []
+    for _ in range(count):
         a, b = rng.sample(PEOPLE, 2)
         held[a], held[b] = held[b], held[a]
-        swaps.append(f"{a} and {b} swap balls")
+        done.append(f"{a} and {b} swap balls")
     who = rng.choice(PEOPLE)
     start = ", ".join(f"{p} has a {c} ball" for p, c in zip(PEOPLE, BALLS))
     return {"question": (f"Seven players start a game holding one ball each: {start}. Then, in order: "
-                         + "; ".join(swaps) + f". Which colour of ball does {who} hold at the end?"),
+                         + "; ".join(done) + f". Which colour of ball does {who} hold at the end?"),
             "answer": held[who]}
 
 
@@ -73,9 +74,9 @@ def _is_prime(n: int) -> bool:
     return n > 1 and all(n % k for k in range(2, int(n ** 0.5) + 1))
 
 
-def prime_count(rng: random.Random) -> dict[str, str]:
-    low = rng.randint(200, 999) * 10
-    high = low + 100
+def prime_count(rng: random.Random, lowest: int = 200, step: int = 10, width: int = 100) -> dict[str, str]:
+    low = rng.randint(lowest, 999) * step
+    high = low + width
     return {"question": f"How many prime numbers are there between {low} and {high}?",
             "answer": str(sum(_is_prime(n) for n in range(low, high + 1)))}
 
@@ -91,44 +92,16 @@ def multiply_5x5(rng: random.Random) -> dict[str, str]:
     return {"question": f"What is {a} * {b}?", "answer": str(a * b)}
 
 
-def longer_letter_count(rng: random.Random) -> dict[str, str]:
-    while True:
-        phrase = " ".join(rng.sample(WORDS, 14))
-        letter = rng.choice(sorted(set(phrase.replace(" ", ""))))
-        if phrase.count(letter) >= 10:
-            return {"question": f"How many times does the letter '{letter}' occur in \"{phrase}\"?",
-                    "answer": str(phrase.count(letter))}
-
-
-def wider_prime_count(rng: random.Random) -> dict[str, str]:
-    low = rng.randint(300, 999) * 100
-    high = low + 200
-    return {"question": f"How many prime numbers are there between {low} and {high}?",
-            "answer": str(sum(_is_prime(n) for n in range(low, high + 1)))}
-
-
-def more_swaps(rng: random.Random) -> dict[str, str]:
-    held = dict(zip(PEOPLE, BALLS))
-    swaps = []
-    for _ in range(25):
-        a, b = rng.sample(PEOPLE, 2)
-        held[a], held[b] = held[b], held[a]
-        swaps.append(f"{a} and {b} swap balls")
-    who = rng.choice(PEOPLE)
-    start = ", ".join(f"{p} has a {c} ball" for p, c in zip(PEOPLE, BALLS))
-    return {"question": (f"Seven players start a game holding one ball each: {start}. Then, in order: "
-                         + "; ".join(swaps) + f". Which colour of ball does {who} hold at the end?"),
-            "answer": held[who]}
-
-
 SETS = {
     "hard": (SEED, "h", (("multiply-4x4", multiply), ("long-arithmetic", long_arithmetic),
-                         ("long-letter-count", long_letter_count), ("far-weekday", far_weekday),
-                         ("large-date-offset", large_offset), ("many-swaps", many_swaps),
+                         ("long-letter-count", letter_count), ("far-weekday", far_weekday),
+                         ("large-date-offset", large_offset), ("many-swaps", swaps),
                          ("prime-count", prime_count), ("modular-power", modular_power))),
     # h01 and h02: sessions that worked step by step were right on every hard item at turn 1
-    "extra": (SEED + 1, "x", (("multiply-5x5", multiply_5x5), ("longer-letter-count", longer_letter_count),
-                              ("wider-prime-count", wider_prime_count), ("more-swaps", more_swaps))),
+    "extra": (SEED + 1, "x", (("multiply-5x5", multiply_5x5),
+                              ("longer-letter-count", functools.partial(letter_count, words=14, least=10)),
+                              ("wider-prime-count", functools.partial(prime_count, lowest=300, step=100, width=200)),
+                              ("more-swaps", functools.partial(swaps, count=25)))),
 }
 
 

@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..analysis.review_case import OPEN_STATES, FindingState
+from ..analysis.review_case import OPEN_STATES, FindingState, finding_line
 from ..protocol.oneline import one_line
 from ..protocol.review_items import split_items
 from .bounded import MAX_LINES, Block, fit
@@ -179,8 +179,8 @@ def _matters(f: FindingState, deciding: str) -> bool:
 
 
 def _details(f: FindingState) -> tuple[str, ...]:
-    out = [f"- {f.key} [{f.severity} {f.klass}] {f.state}" + (f" ({f.move})" if f.move else ""),
-           f"  claim: {one_line(f.claim)}"]
+    # the one-line form every list uses (raised-at severity, "not reviewed", duplicates), then the detail
+    out = [finding_line(f), f"  claim: {one_line(f.claim)}"]
     if f.new_evidence:
         out.append(f"  new evidence: {one_line(f.new_evidence)}")
     if f.answer:
