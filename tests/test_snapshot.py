@@ -200,3 +200,13 @@ def test_validate_of_files_or_several_paths_keeps_nothing(tmp_path: Path) -> Non
     assert full and code == 0 and not _kept(folder, "validate").exists()
     code, out, full = validate(folder, folder)
     assert full and not _kept(folder, "validate").exists()
+
+
+def test_a_forged_snapshot_with_a_lone_surrogate_is_no_traceback(tmp_path: Path) -> None:
+    folder = _done_debate(str(tmp_path / "d"))
+    status(folder)
+    kept = json.loads(_kept(folder).read_text())
+    kept["payload"]["text"] = "\ud800 forged"
+    _kept(folder).write_text(json.dumps(kept))  # json escapes the surrogate: "\ud800"
+    code, out, full = status(folder)
+    assert code == 0 and full and "verdict: converged" in out

@@ -89,8 +89,9 @@ class Kept:
 def _mac(key: bytes, kind: str, fingerprint: str, payload: dict[str, Any]) -> str:
     import json
 
-    body = json.dumps([FORMAT, kind, fingerprint, payload], sort_keys=True, ensure_ascii=False)
-    return hmac.new(key, body.encode("utf-8"), hashlib.sha256).hexdigest()
+    # ASCII JSON: a lone surrogate in a kept (or forged) text is escaped, never a UnicodeEncodeError
+    body = json.dumps([FORMAT, kind, fingerprint, payload], sort_keys=True)
+    return hmac.new(key, body.encode("ascii"), hashlib.sha256).hexdigest()
 
 
 def _fingerprint(folder: str) -> str | None:
