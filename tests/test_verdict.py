@@ -31,7 +31,8 @@ def test_empty(tmp_path: Path) -> None:
 def test_converged_when_all_yes_and_the_lines_are_identical(tmp_path: Path) -> None:
     v = verdict_of(tmp_path, [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": ("**use toml**\n\nFine.", True)}])
     assert (v.state, v.turn) == ("converged", 2)
-    assert "identical recommendation lines" in v.detail
+    assert v.detail == "both say yes at turn 2 with one bold line, word for word: **Use TOML.**"
+    assert v.pairs == ()  # one line decides: no comparison is asked
 
 
 # both reword their lines at turn 2, so neither yes vouches for the other's new line
@@ -42,13 +43,31 @@ REWORDED = [{"a": YAML, "b": "**Pick TOML: it has comments.**"},
 def test_all_yes_in_other_words_is_unconfirmed_and_proposes_a_line(tmp_path: Path) -> None:
     v = verdict_of(tmp_path, REWORDED)
     assert (v.state, v.turn) == ("unconfirmed", 2) and not v.final
-    assert v.proposed_line in ("TOML, read with tomllib.", "TOML is the right choice")
+    assert v.proposed_line == "**TOML, read with tomllib.**"  # the fewer words: the other line is a paragraph
     assert "word for word" in v.next_step and v.proposed_line in v.next_step
+    assert "If every session says yes again to lines that are not one line, the debate ends hollow" in v.next_step
+
+
+def test_a_second_yes_to_lines_that_are_not_one_line_is_hollow(tmp_path: Path) -> None:
+    """#32 item 2: the first all-yes turn with two lines asks them to copy one; the next one ends the debate."""
+    again = REWORDED + [{"a": (TOML2, True), "b": ("**TOML, read with tomllib.**", True)}]
+    v = verdict_of(tmp_path, again)
+    assert (v.state, v.turn) == ("hollow", 3) and v.final
+    assert "all say yes at turn 3 again, but their bold lines are still not one line" in v.detail
+    assert "at turn 2 they were asked to copy one line word for word" in v.detail
+
+
+def test_a_no_between_two_yes_turns_starts_the_count_again(tmp_path: Path) -> None:
+    """Hollow needs two all-yes turns in a row: a turn with a no between them is a step of the debate."""
+    turns = REWORDED + [{"a": TOML2, "b": "**TOML, read with tomllib.**"}] + [
+        {"a": (TOML2, True), "b": ("**TOML, read with tomllib.**", True)}]
+    v = verdict_of(tmp_path, turns)
+    assert (v.state, v.turn) == ("unconfirmed", 4), v
 
 
 def test_unconfirmed_at_the_turn_limit_is_max_turns(tmp_path: Path) -> None:
     v = verdict_of(tmp_path, REWORDED, max_turns=2)
-    assert v.state == "max_turns" and "not shown to agree" in v.detail
+    assert v.state == "max_turns" and "their bold lines are not one line" in v.detail
 
 
 def test_min_turns_is_honoured(tmp_path: Path) -> None:
@@ -68,7 +87,7 @@ def test_min_turns_is_honoured(tmp_path: Path) -> None:
         v = judge(load_debate(folder))
         assert (v.state, v.turn) == (("in_progress", 3) if turn == 3 else ("converged", 4))
         if turn == 3:
-            assert v.detail == "all agree at turn 3, but the task asks for at least 4 turns" and len(v.pairs) == 1
+            assert v.detail == "all agree at turn 3, but the task asks for at least 4 turns" and v.pairs == ()
 
 
 def test_one_participant_never_converges(tmp_path: Path) -> None:
@@ -82,7 +101,9 @@ def test_sessions_that_swap_positions_are_not_converged(tmp_path: Path) -> None:
     five = "**Run 5 replicas.**\n\nSafe."
     v = verdict_of(tmp_path, [{"a": three, "b": five}, {"a": (five, True), "b": (three, True)}])
     assert v.state == "unconfirmed" and "3 replicas vs 5 replicas" in v.detail
-    assert "a and b swapped positions: each adopted the other's turn 1 answer, so they still differ" in v.detail
+    again = verdict_of(tmp_path / "again", [{"a": three, "b": five}, {"a": (five, True), "b": (three, True)},
+                                            {"a": (three, True), "b": (five, True)}])
+    assert (again.state, again.turn) == ("hollow", 3)
 
 
 def test_a_yes_never_vouches_for_a_line_its_writer_does_not_state(tmp_path: Path) -> None:
@@ -92,7 +113,7 @@ def test_a_yes_never_vouches_for_a_line_its_writer_does_not_state(tmp_path: Path
     reworded = "**Hosted Kafka it is: replays kept for a week.**"
     v = verdict_of(tmp_path, [{"a": "**Use NATS.**", "b": kafka}, {"a": (reworded, True), "b": (kafka, True)}])
     assert v.state == "unconfirmed", v.detail
-    assert "said yes to" not in v.detail and "not shown to agree" in v.detail
+    assert "said yes to" not in v.detail and "not one line" in v.detail
     assert v.proposed_line in v.next_step
 
 
@@ -114,12 +135,12 @@ def test_what_a_yes_sayer_lists_never_makes_lines_agree(tmp_path: Path, items: d
     write_turn(folder, "b", turn_body(2, kafka, converged=True).encode(), key_of(folder, "b"))
     v = judge(load_debate(folder))
     assert v.state == "unconfirmed", v
-    assert "not shown to agree" in v.detail, v
+    assert "not one line" in v.detail, v
 
 
-def test_a_yes_sayer_that_disputes_a_peer_blocks_a_consensus_its_line_does_not_prove(tmp_path: Path) -> None:
-    """Lines shown the same by the comparison (a refinement), but a says yes while listing a real point
-    against b: the self-report is evidence against, so the turn is not converged."""
+def test_lines_the_comparison_calls_a_refinement_never_converge(tmp_path: Path) -> None:
+    """#32: a refinement ("Use SQLite" / "Use SQLite in WAL mode ...") is two lines: the turn is a step, whatever
+    the sessions list."""
     from helpers import key_of, turn_body
 
     from multidebate.turns.briefing import brief
@@ -134,7 +155,7 @@ def test_a_yes_sayer_that_disputes_a_peer_blocks_a_consensus_its_line_does_not_p
     write_turn(folder, "b", turn_body(2, "**Use SQLite.**", converged=True).encode(), key_of(folder, "b"))
     v = judge(load_debate(folder))
     assert v.state == "unconfirmed", v
-    assert "a said yes but still lists a disagreement" in v.detail, v
+    assert "a said yes" not in v.detail and "not one line" in v.detail, v
 
 
 def test_a_converged_verdict_notes_each_yes_that_still_lists_a_point(tmp_path: Path) -> None:
@@ -194,7 +215,8 @@ def test_the_options_the_task_lists_tell_two_answers_apart(tmp_path: Path) -> No
     task = "Recommend exactly one of NATS JetStream, Redis Streams or Kafka, and say how you would run it."
     nats, kafka = "**Go with JetStream from NATS, file storage.**", "**Kafka, managed, seven days.**"
     v = verdict_of(tmp_path, [{"a": nats, "b": kafka}, {"a": (nats, True), "b": (kafka, True)}], task=task)
-    assert v.state == "hollow" and "jetstream nats vs kafka (options the task lists)" in v.detail
+    # the comparison explains the difference; the verdict is the first step, whatever it says
+    assert v.state == "unconfirmed" and "jetstream nats vs kafka (options the task lists)" in v.detail
 
 
 def test_a_file_left_out_after_convergence_keeps_the_verdict_and_is_named(tmp_path: Path) -> None:
@@ -211,7 +233,7 @@ def test_the_proposed_line_is_the_most_held_then_the_shortest(tmp_path: Path) ->
     v = verdict_of(tmp_path, [{"a": "**Use YAML.**", "b": "**Use INI.**", "c": "**Use JSON.**"},
                               {"a": ("**TOML, read with tomllib.**", True), "b": ("**Pick TOML: it has comments.**", True),
                                "c": ("**pick toml: it has comments**", True)}])
-    assert v.state == "unconfirmed" and v.proposed_line == "Pick TOML: it has comments."
+    assert v.state == "unconfirmed" and v.proposed_line == "**Pick TOML: it has comments.**"
 
 
 def test_a_debate_without_task_file_is_judged(tmp_path: Path) -> None:
@@ -234,8 +256,8 @@ def test_in_progress_when_a_later_turn_is_started(tmp_path: Path) -> None:
     assert v.state == "in_progress" and v.missing == ("b",)
 
 
-def test_hollow_when_all_yes_but_answers_differ(tmp_path: Path) -> None:
-    v = verdict_of(tmp_path, [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (YAML, True)}])
+def test_hollow_when_all_yes_twice_but_answers_differ(tmp_path: Path) -> None:
+    v = verdict_of(tmp_path, [{"a": TOML, "b": YAML}] + [{"a": (TOML, True), "b": (YAML, True)}] * 2)
     assert v.state == "hollow" and "one line recommends toml, the other rejects it" in v.detail
 
 
@@ -301,41 +323,43 @@ class Case(NamedTuple):
 
 
 CASES = {
-    "hollow": Case([{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (YAML, True)}], "hollow", 2, 1,
-                   "all say yes at turn 2 but their answers differ (a vs b: different"),
+    "hollow": Case([{"a": TOML, "b": YAML}] + [{"a": (TOML, True), "b": (YAML, True)}] * 2, "hollow", 3, 1,
+                   "all say yes at turn 3 again, but their bold lines are still not one line (a vs b: different"),
     "hollow, the first differing pair named": Case(
-        [{"a": TOML, "b": TOML, "c": YAML}, {"a": (TOML, True), "b": (TOML, True), "c": (YAML, True)}], "hollow", 2, 2,
-        "their answers differ (e.g. a vs c: different, one line recommends toml"),
-    "hollow, one side chases the other": Case(  # a takes b's 5, b moves on to 7: no swap
-        [{"a": THREE, "b": FIVE}, {"a": (FIVE, True), "b": (SEVEN, True)}], "hollow", 2, 1,
-        "their answers differ (a vs b: different, different numbers: 5 replicas vs 7 replicas)"),
+        [{"a": TOML, "b": TOML, "c": YAML}] + [{"a": (TOML, True), "b": (TOML, True), "c": (YAML, True)}] * 2,
+        "hollow", 3, 2, "still not one line (e.g. a vs c: different, one line recommends toml"),
+    "unconfirmed, one side chases the other": Case(  # a takes b's 5, b moves on to 7: the comparison explains
+        [{"a": THREE, "b": FIVE}, {"a": (FIVE, True), "b": (SEVEN, True)}], "unconfirmed", 2, 1,
+        "their bold lines are not one line (a vs b: different, different numbers: 5 replicas vs 7 replicas)",
+        "next turn, a session that agrees opens its Answer with this bold line, word for word: **Run 5 replicas.**"),
     "max_turns": Case([{"a": TOML, "b": YAML}] * 2, "max_turns", 2, 1,
                       "turn limit 2 reached without convergence (a vs b: different", max_turns=2),
     "max_turns, the last answers agree": Case(
-        [{"a": TOML, "b": YAML}, {"a": (YAML, True), "b": YAML}], "max_turns", 2, 1,
-        "turn limit 2 reached: the last answers agree (a vs b: same, identical answers), but b said no. Not converged: "
+        [{"a": TOML, "b": YAML}, {"a": (YAML, True), "b": YAML}], "max_turns", 2, 0,
+        "turn limit 2 reached: the last bold lines are one line, but b said no. Not converged: "
         "at the last turn each session answered the lines its peers had written a turn earlier", max_turns=2),
     "unconfirmed": Case(REWORDED, "unconfirmed", 2, 1,
-                        "all say yes at turn 2, but the answers are not shown to agree (a vs b: unsure",
-                        "next turn, a session that agrees opens its Answer with the same bold line"),
+                        "all say yes at turn 2, but their bold lines are not one line (a vs b: unsure",
+                        "next turn, a session that agrees opens its Answer with this bold line, word for word"),
     "unconfirmed at the limit": Case(REWORDED, "max_turns", 2, 1,
-                                     "turn limit 2 reached: all say yes at turn 2, but the answers are not shown",
+                                     "turn limit 2 reached: all say yes at turn 2, but their bold lines are not one",
                                      max_turns=2),
     "unconfirmed, then the next turn started": Case(
         REWORDED + [{"a": (AGREED, True)}], "in_progress", 2, 0, "turn 3 in progress: waiting for b", missing=("b",),
-        note="turn 2 did not converge: all said yes, but not every answer is shown to agree (a vs b: unsure"),
-    "unconfirmed, then converged": Case(REWORDED + [{"a": (AGREED, True), "b": (AGREED, True)}], "converged", 3, 1,
-                                        "both say yes at turn 3"),
-    "latent": Case([{"a": TOML, "b": YAML}, {"a": (YAML, True), "b": (YAML, False)}], "latent", 2, 1,
-                   "answers agree at turn 2 (a vs b: same, identical answers) but b still says no, having not yet seen "
+        note="turn 2 did not converge: all said yes, but their bold lines are not one line (a vs b: unsure",
+        next_step="next turn, a session that agrees opens its Answer with this bold line, word for word: "
+        "**TOML, read with tomllib.**"),
+    "unconfirmed, then converged": Case(REWORDED + [{"a": (AGREED, True), "b": (AGREED, True)}], "converged", 3, 0,
+                                        "both say yes at turn 3 with one bold line, word for word: " + AGREED),
+    "latent": Case([{"a": TOML, "b": YAML}, {"a": (YAML, True), "b": (YAML, False)}], "latent", 2, 0,
+                   "the bold lines are one line at turn 2, but b still says no, having not yet seen "
                    "the change of a at turn 2", "one more turn: each session reads the others' new answers"),
     "latent, two holdouts": Case(
-        [{"a": YAML, "b": YAML, "c": TOML}, {"a": YAML, "b": YAML, "c": (YAML, True)}], "latent", 2, 2,
+        [{"a": YAML, "b": YAML, "c": TOML}, {"a": YAML, "b": YAML, "c": (YAML, True)}], "latent", 2, 0,
         "but a, b still say no, having not yet seen the change of c at turn 2", "one more turn"),
     "a no after its own move is no latent": Case(  # a's no has seen b's line: only its own change is new
-        [{"a": YAML, "b": TOML}, {"a": (TOML, False), "b": (TOML, True)}], "in_progress", 2, 1,
-        "turn 2 complete: the answers look the same (a vs b: same, identical answers), but a says no; the debate "
-        "goes on"),
+        [{"a": YAML, "b": TOML}, {"a": (TOML, False), "b": (TOML, True)}], "in_progress", 2, 0,
+        "turn 2 complete: the bold lines are one line, but a says no; the debate goes on"),
     "stalled": Case([{"a": TOML, "b": YAML}] * 3, "stalled", 3, 1,
                     "no recommendation changed from turn 1 to 3 (a vs b: different"),
     "a move at turn 2 is in the window": Case([{"a": TOML, "b": YAML}, {"a": JSON, "b": YAML}, {"a": JSON, "b": YAML}],
@@ -355,8 +379,8 @@ CASES = {
     "a rewording with the same recommendation is no move": Case(
         [{"a": "**Use TOML.**", "b": "**Use TOML.**"}, {"a": ("**Use TOML, read with tomllib.**", True),
                                                        "b": "**Use TOML.**"}], "in_progress", 2, 1,
-        "turn 2 complete: the answers look the same (a vs b: same, the same opening clause ('Use TOML'); the rest "
-        "only adds detail), but b says no; the debate goes on"),
+        "turn 2 complete; the debate goes on (a vs b: same, the same opening clause ('Use TOML'); the rest "
+        "only adds detail)"),
     "a complete turn": Case([{"a": TOML, "b": YAML}], "in_progress", 1, 1,
                             "turn 1 complete; the debate goes on (a vs b: different"),
     "a started turn": Case([{"a": TOML, "b": YAML}, {"a": TOML}], "in_progress", 1, 0,
@@ -367,14 +391,12 @@ CASES = {
                               "turn 2 in progress: waiting for b", missing=("b",)),  # the turn b owes, not a's
     "one participant": Case([{"a": TOML}, {"a": (TOML, True)}], "in_progress", 2, 0,
                             "only a has written: a debate needs at least two participants"),
-    "converged, two": Case([{s: TOML for s in "ab"}, {s: (TOML, True) for s in "ab"}], "converged", 2, 1,
-                           "both say yes at turn 2 and their answers are shown to agree (a vs b: identical answers)"),
-    "converged, four": Case([{s: TOML for s in "abcd"}, {s: (TOML, True) for s in "abcd"}], "converged", 2, 3,
-                            "all 4 say yes at turn 2 and their answers are shown to agree (a vs b: identical answers; "
-                            "a vs c: identical answers; a vs d: identical answers)"),
-    "converged, five": Case([{s: TOML for s in "abcde"}, {s: (TOML, True) for s in "abcde"}], "converged", 2, 4,
-                            "all 5 say yes at turn 2 and their answers are shown to agree (a vs b: identical answers; "
-                            "a vs c: identical answers; a vs d: identical answers; and 1 more pairs)"),
+    "converged, two": Case([{s: TOML for s in "ab"}, {s: (TOML, True) for s in "ab"}], "converged", 2, 0,
+                           "both say yes at turn 2 with one bold line, word for word: **Use TOML.**"),
+    "converged, four": Case([{s: TOML for s in "abcd"}, {s: (TOML, True) for s in "abcd"}], "converged", 2, 0,
+                            "all 4 say yes at turn 2 with one bold line, word for word: **Use TOML.**"),
+    "converged, five": Case([{s: TOML for s in "abcde"}, {s: (TOML, True) for s in "abcde"}], "converged", 2, 0,
+                            "all 5 say yes at turn 2 with one bold line, word for word: **Use TOML.**"),
 }
 
 
@@ -407,7 +429,7 @@ def test_minor_and_none_items_are_not_open_disagreements(tmp_path: Path) -> None
         brief(folder, slug, key=key_of(folder, slug))  # read each other's turn 1, as sessions do
     write_turn(folder, "a", turn_body(2, TOML, converged=True, disagreements="- With b: None").encode(),
                key_of(folder, "a"))
-    write_turn(folder, "b", turn_body(2, TOML2, converged=True,
+    write_turn(folder, "b", turn_body(2, TOML, converged=True,
                                       disagreements="- With a: minor: the file name").encode(), key_of(folder, "b"))
     v = judge(load_debate(folder))
     assert v.state == "converged" and v.notes == ()
@@ -493,7 +515,7 @@ def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path
     assert "Next: multidebate next" in last.output and "answers agree" not in last.output  # peers' turn unseen
     verdict = judge(load_debate(folder))
     assert verdict.state == "latent" and verdict.turn == 2 and len(verdict.pairs) == 2, verdict
-    assert verdict.detail.startswith("answers agree at turn 2 (e.g. ")
+    assert verdict.detail.startswith("all say yes at turn 2, but ")
     assert "a said yes without seeing the turn 1 of c" in verdict.detail
     assert "b said yes without seeing the turn 1 of c" in verdict.detail and "c said" not in verdict.detail
     for slug in ("a", "b", "c"):
@@ -551,8 +573,8 @@ def test_an_edited_turn_does_not_converge(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace("Comments and a stdlib parser.", "Comments, and a stdlib parser."))
     v = judge(load_debate(folder))
     assert v.state == "unconfirmed" and "turn-2-b.md was changed after it was written (E080)" in v.detail
-    assert v.detail.startswith("all say yes at turn 2 and the answers agree, but it rests on files with integrity")
-    assert v.turn == 2 and len(v.pairs) == 1
+    assert v.detail.startswith("all say yes at turn 2 with one bold line, but it rests on files with integrity")
+    assert v.turn == 2 and v.pairs == ()
     assert v.next_step == "restore the files or have each session write one more turn"
     from helpers import key_of, turn_body
 
@@ -565,13 +587,14 @@ def test_an_edited_turn_does_not_converge(tmp_path: Path) -> None:
     assert (judge(load_debate(folder)).state, judge(load_debate(folder)).turn) == ("converged", 3)
 
 
-def test_the_evidence_names_every_pair_when_all_lines_are_identical(tmp_path: Path) -> None:
-    """d43: "e.g. moss-a vs newt-b: same" read as if the third line were in doubt."""
+def test_the_evidence_names_no_single_pair_when_all_lines_are_identical(tmp_path: Path) -> None:
+    """d43: "e.g. moss-a vs newt-b: same" read as if the third line were in doubt: one line is named as one."""
     line = "**Add one automatic retry of failed tests.**"
     make_debate(str(tmp_path), [{"a": line, "b": line, "c": line}, {"a": line, "b": line, "c": line}],
                 participants=("a", "b", "c"), max_turns=2)
     verdict = judge(load_debate(str(tmp_path)))
-    assert verdict.state == "max_turns" and "(every pair: identical" in verdict.detail and "e.g." not in verdict.detail
+    assert verdict.state == "max_turns" and "the last bold lines are one line" in verdict.detail
+    assert "e.g." not in verdict.detail
 
 
 def _kept_lines_with_yes(folder: str, left: str, right: str) -> Verdict:
@@ -590,9 +613,8 @@ def _traps(expect: str) -> list[Any]:
     path = Path(__file__).parent.parent / "bench" / "corpus" / "traps.jsonl"
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     # a known miss is shown by bench/traps.py and expected to fail here until it is fixed
-    return [pytest.param(f"**{r['left']}**", f"**{r['right']}**", marks=pytest.mark.xfail(strict=True, reason=r[
-        "known_miss"])) if r.get("known_miss") else (f"**{r['left']}**", f"**{r['right']}**")
-            for r in rows if r["expect"] == expect]
+    # a known miss of the comparison is no miss of the verdict, which never asks the comparison (#32)
+    return [(f"**{r['left']}**", f"**{r['right']}**") for r in rows if r["expect"] == expect]
 
 
 @pytest.mark.parametrize(("left", "right"), _table("DIFFERENT") + _table("NOT_SAME") + _traps("different"))
@@ -614,7 +636,8 @@ def test_one_recommendation_in_two_wordings_is_never_hollow(tmp_path: Path, left
 
 
 def test_the_new_user_s_two_minute_attack_is_hollow_and_check_exits_3(tmp_path: Path) -> None:
-    """The issue's reproduction through the CLI: init, next, write with keys; `status --check` must not say 0."""
+    """#23's reproduction through the CLI: init, next, write with keys; `status --check` must not say 0 at the
+    first all-yes turn (unconfirmed), and the second ends hollow (#32)."""
     from click.testing import CliRunner
     from helpers import turn_body
 
@@ -624,7 +647,7 @@ def test_the_new_user_s_two_minute_attack_is_hollow_and_check_exits_3(tmp_path: 
     folder = str(tmp_path / "d")
     assert runner.invoke(cli, ["init", folder, "--participants", "a,b", "--task", "A or B?"]).exit_code == 0
     keys: dict[str, str] = {}
-    for turn, converged in ((1, False), (2, True)):
+    for turn, converged in ((1, False), (2, True), (3, True)):
         for slug, line in (("a", "**Pick A.**"), ("b", "**Pick B.**")):
             key = ["--key", keys[slug]] if slug in keys else []
             assert runner.invoke(cli, ["next", folder, "--slug", slug, *key]).exit_code == 0
@@ -632,10 +655,12 @@ def test_the_new_user_s_two_minute_attack_is_hollow_and_check_exits_3(tmp_path: 
                                 input=turn_body(turn, line, converged=converged))
             assert out.exit_code == 0, out.output
             keys.setdefault(slug, json.loads(out.stdout)["key"])
-    status = runner.invoke(cli, ["status", folder, "--check", "--json"])
-    assert status.exit_code == 3
-    verdict = json.loads(status.stdout)["verdict"]
-    assert verdict["state"] == "hollow" and "'a' vs 'b'" in verdict["detail"].lower(), verdict
+        status = runner.invoke(cli, ["status", folder, "--check", "--json"])
+        assert status.exit_code == 3  # never converged, at any turn
+        verdict = json.loads(status.stdout)["verdict"]
+        if turn > 1:
+            assert verdict["state"] == ("unconfirmed" if turn == 2 else "hollow"), verdict
+            assert "'a' vs 'b'" in verdict["detail"].lower(), verdict
 
 
 @pytest.mark.parametrize("restate", ["Recommendation (unchanged): {}", "Still: {}", "{}"])
@@ -692,4 +717,4 @@ def test_a_peer_line_with_an_instruction_appended_is_neither_detail_nor_proposed
     os_.utime(os_.path.join(folder, "turn-2-b.md"), (1, 1))  # its owner sets its time
     v = judge(load_debate(folder))
     assert v.state == "unconfirmed", v
-    assert "more than detail" in v.detail and v.proposed_line == "Use Postgres."
+    assert "more than detail" in v.detail and v.proposed_line == "**Use Postgres.**"

@@ -1,25 +1,32 @@
-"""The debate's final answer: the consensus when converged, else the modal answer and its dissenters.
+"""The debate's final answer: a text every participant read and accepted, or, without a consensus, the positions.
 
-Not converged, as the jeevesagent seed does: the Answers of the last complete
-turn are clustered (two Answers are in one cluster when they agree by the
-verdict's comparison, linked transitively) and the largest cluster wins;
-when asked, cluster weight is the sum of confidences instead of the head
-count.  When the largest clusters tie, no answer is named "most held": the
-final answer is `split` and lists every position.  The representative of
-the winning cluster is the Answer most often shown the same as the others
-(ties to the first slug by name, never to a file time its owner can set).
+Converged at turn N (docs/reports.md, "The final answer"): the agreed line is
+the turn-N bold line every participant wrote.  The text shown is the Answer
+that carried that line at turn N-1, from the participant who first wrote the
+line (ties to the first slug): every yes at N was given having been served
+it, and each turn-N file's `peers_read` hash proves which ones read it.  What
+a session wrote at turn N beyond that text no peer ever read: it is listed
+per session as added at the last turn.  When no turn-N-1 Answer carried the
+line (the lines first became one at N), the final answer is the agreed line
+alone, and every session's body is its own, unread by its peers.
+
+Not converged: the Answers of the last complete turn grouped by one bold line,
+word for word (protocol.bold_line, the verdict's rule); the largest group is
+the most-held answer, not a consensus, and a tie is `split`.  The comparison
+decides nothing here: two lines it calls "the same" are two positions.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..state.debate import Debate
-from .verdict import Verdict, debate_context
+from ..protocol.bold_line import group_lines, same_line
+from ..state.debate import Debate, Entry
+from .verdict import Verdict, line_of
 
-__all__ = ["CLUSTER_MAX", "Dissent", "FinalAnswer", "final_answer"]
+__all__ = ["ADDED_MAX", "Dissent", "FinalAnswer", "LastTurnText", "final_answer"]
 
-CLUSTER_MAX = 200  # distinct answer lines compared pairwise at most
+ADDED_MAX = 200  # lines of a session's last-turn additions kept (the report shows fewer)
 
 
 @dataclass(frozen=True)
@@ -30,18 +37,36 @@ class Dissent:
 
 
 @dataclass(frozen=True)
+class LastTurnText:
+    """What one session's turn-N Answer says beyond the agreed text: written at the last turn, read by no peer."""
+
+    slug: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class FinalAnswer:
-    """The answer a person should take away, who backs it, and who does not."""
+    """The answer a person should take away, who read and accepted it, and who does not hold it."""
 
     kind: str  # "consensus", "modal", "split" (a tie: no answer is most held) or "none"
     turn: int
-    representative: str | None
-    recommendation: str
-    answer: str
+    representative: str | None  # whose Answer is shown
+    recommendation: str  # the bold line, as written, without its outer bold markers
+    answer: str  # the Answer shown ("" for a consensus with no text every participant read)
     supporters: tuple[str, ...]
     dissenters: tuple[Dissent, ...]
     minority_points: tuple[str, ...]
     weighted: bool = False
+    answer_turn: int = 0  # the turn of the Answer shown: N-1 for a consensus text every yes read
+    read_by: tuple[str, ...] = ()  # besides its writer, whose turn-N file records reading that Answer, hash matching
+    unrecorded: tuple[str, ...] = ()  # whose turn-N file keeps no reading record (written by hand)
+    not_read_by: tuple[str, ...] = ()  # whose record shows it was not served that Answer
+    added: tuple[LastTurnText, ...] = ()  # per session, what its turn-N Answer adds
+
+    @property
+    def line_only(self) -> bool:
+        """A consensus whose final answer is the agreed line alone: no turn N-1 Answer carried it."""
+        return self.kind == "consensus" and not self.answer
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -50,93 +75,113 @@ class FinalAnswer:
             "dissenters": [{"slug": d.slug, "recommendation": d.recommendation, "reason": d.reason}
                            for d in self.dissenters],
             "minority_points": list(self.minority_points), "confidence_weighted": self.weighted,
+            "answer_turn": self.answer_turn, "read_by": list(self.read_by), "unrecorded": list(self.unrecorded),
+            "not_read_by": list(self.not_read_by), "line_only": self.line_only,
+            "added_at_last_turn": [{"slug": a.slug, "lines": list(a.lines)} for a in self.added],
         }
 
 
-def _clusters(slugs: list[str], agree: dict[tuple[str, str], bool]) -> list[list[str]]:
-    parent = {s: s for s in slugs}
+def _unbolded(line: str) -> str:
+    stripped = line.strip()
+    if len(stripped) > 4 and stripped.startswith("**") and stripped.endswith("**"):
+        return stripped[2:-2].strip()
+    return stripped
 
-    def root(s: str) -> str:
-        while parent[s] != s:
-            s = parent[s]
-        return s
 
-    for (a, b), ok in agree.items():
-        if ok:
-            parent[root(a)] = root(b)
-    groups: dict[str, list[str]] = {}
-    for s in slugs:
-        groups.setdefault(root(s), []).append(s)
-    return list(groups.values())
+def _reason(debate: Debate, entry: Entry) -> str:
+    return entry.converged_reason or next(
+        (m.text for m in debate.details(entry).mentions if m.section == "Disagreements"), "")
+
+
+def _points(debate: Debate, slugs: tuple[str, ...], turn: int) -> tuple[str, ...]:
+    points = []
+    for slug in slugs:
+        entry = debate.entry(turn, slug)
+        for mention in debate.details(entry).mentions if entry is not None else ():
+            if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
+                points.append(f"{slug}: {mention.text}")
+    return tuple(points)
 
 
 def final_answer(debate: Debate, verdict: Verdict, weighted: bool = False) -> FinalAnswer:
     """The final answer (see the module doc)."""
-    turn = verdict.turn if verdict.state == "converged" else (debate.last_complete_turn or debate.current_turn)
+    if verdict.state == "converged":
+        return _consensus(debate, verdict.turn)
+    turn = debate.last_complete_turn or debate.current_turn
     entries = {s: e for s in debate.participants if (e := debate.entry(turn, s)) is not None and e.readable}
     if not entries:
         return FinalAnswer("none", turn, None, "", "", (), (), ())
-    context = debate_context(debate)
-    # by slug, never by file time: a file's owner sets its mtime, and with it which Answer would be shown
-    order = sorted(entries)
-    # Answers with one line and the same items compare alike with everything: each group is compared
-    # through its first member, so 2,000 agreeing participants cost one comparison, not two million
-    firsts: dict[tuple[object, ...], str] = {}
-    first_of: dict[str, str] = {}
-    for slug in order:
-        sig = debate.details(entries[slug]).sig
-        first_of[slug] = firsts.setdefault((sig.line, sig.items) if sig.line else (slug,), slug)
-    leaders = list(dict.fromkeys(first_of.values()))
-    relation: dict[tuple[str, str], float] = {}
-    agree: dict[tuple[str, str], bool] = {}
-    # pairwise comparison is quadratic (1,000 distinct Answers took 52 s and 516 MB): past CLUSTER_MAX distinct
-    # lines, Answers cluster by their folded line alone, or all together when the verdict found them agreeing
-    compared = leaders if len(leaders) <= CLUSTER_MAX else []
-    if not compared and verdict.state == "converged":
-        agree.update({(other, leaders[0]): True for other in leaders[1:]})
-    for i, a in enumerate(compared):
-        for b in compared[i + 1:]:
-            result = context.compare(debate.details(entries[a]).sig, debate.details(entries[b]).sig)
-            # the representative is the member most often shown the same as the others
-            relation[(a, b)] = relation[(b, a)] = {"same": 1.0, "unsure": 0.5}.get(result.relation, 0.0)
-            agree[(a, b)] = result.agree
-
-    def score(x: str, y: str) -> float:
-        lx, ly = first_of[x], first_of[y]
-        return 1.0 if lx == ly else relation.get((lx, ly), 0.0)
+    order = sorted(entries)  # by slug, never by file time: a file's owner sets its mtime
+    groups = [[slug for slug, _line in group]
+              for group in group_lines([(s, line_of(debate, entries[s])) for s in order])]
 
     def weight(group: list[str]) -> float:
         return sum(entries[s].confidence or 0 for s in group) if weighted else float(len(group))
 
-    position = {s: i for i, s in enumerate(order)}
-    size: dict[str, int] = {}
-    for slug in order:
-        size[first_of[slug]] = size.get(first_of[slug], 0) + 1
-    clusters = [[s for s in order if first_of[s] in members]
-                for members in (set(group) for group in _clusters(leaders, agree))]
-    best = max(clusters, key=lambda g: (weight(g), -min(position[s] for s in g)))
-    if verdict.state != "converged" and len(clusters) > 1 and \
-            sum(1 for g in clusters if weight(g) == weight(best)) > 1:
+    best = max(groups, key=weight)  # the first of the heaviest: groups are in slug order
+    if len(groups) > 1 and sum(1 for g in groups if weight(g) == weight(best)) > 1:
         # a tie: naming one side "most held" would present it as the winner
         return FinalAnswer("split", turn, None, "", "", (), tuple(
-            Dissent(s, debate.details(entries[s]).sig.recommendation, entries[s].converged_reason) for s in order), (), weighted)
-    # the representative is the member closest to the others of its cluster
-    best_leaders = [g for g in leaders if g in {first_of[s] for s in best}]
-    closeness = {g: size[g] - 1 + sum(score(g, o) * size[o] for o in best_leaders if o != g) for g in best_leaders}
-    representative = max(best_leaders, key=lambda g: (closeness[g], -position[g]))
-    dissenters = []
-    for slug in order:
-        if slug in best:
+            Dissent(s, _unbolded(line_of(debate, entries[s])), entries[s].converged_reason) for s in order), (),
+            weighted)
+    representative = best[0]
+    dissenters = tuple(Dissent(s, _unbolded(line_of(debate, entries[s])), _reason(debate, entries[s]))
+                       for s in order if s not in best)
+    chosen = entries[representative]
+    return FinalAnswer("modal", turn, representative, _unbolded(line_of(debate, chosen)),
+                       debate.details(chosen).answer, tuple(best), dissenters, _points(debate, tuple(best), turn),
+                       weighted, answer_turn=turn)
+
+
+def _first_wrote(debate: Debate, slug: str, line: str, before: int) -> int:
+    """The first turn at which `slug` wrote `line` (as one line), up to `before`."""
+    return next((t for t in range(1, before + 1) if (e := debate.entry(t, slug)) is not None
+                 and same_line(line_of(debate, e), line)), before)
+
+
+def _added(source: str, answer: str, line: str) -> tuple[str, ...]:
+    """The lines of a last-turn Answer that the agreed text does not hold (its bold line aside)."""
+    known = {" ".join(text.split()) for text in source.splitlines()}
+    out = []
+    for text in answer.splitlines():
+        folded = " ".join(text.split())
+        if folded and folded not in known and not same_line(folded, line):
+            out.append(text.rstrip())
+    return tuple(out[:ADDED_MAX])
+
+
+def _consensus(debate: Debate, turn: int) -> FinalAnswer:
+    slugs = tuple(sorted(s for s in debate.participants if debate.entry(turn, s) is not None))
+    entries = {s: debate.entry(turn, s) for s in slugs}
+    first = entries[slugs[0]]
+    assert first is not None
+    line = line_of(debate, first)
+    carriers = [s for s in slugs if (e := debate.entry(turn - 1, s)) is not None and e.readable
+                and same_line(line_of(debate, e), line)]
+    points = _points(debate, slugs, turn)
+    if not carriers:  # the lines first became one at N: nobody read a text that carried it
+        added = tuple(LastTurnText(s, _added("", debate.details(e).answer, line))
+                      for s, e in entries.items() if e is not None)
+        return FinalAnswer("consensus", turn, None, _unbolded(line), "", slugs, (), points, answer_turn=turn,
+                           added=added)
+    source_slug = min(carriers, key=lambda s: (_first_wrote(debate, s, line, turn - 1), s))
+    source = debate.entry(turn - 1, source_slug)
+    assert source is not None
+    text = debate.details(source).answer
+    read_by, unrecorded, not_read = [], [], []
+    for slug in slugs:
+        if slug == source_slug:
             continue
         entry = entries[slug]
-        reason = entry.converged_reason or next((m.text for m in debate.details(entry).mentions if m.section == "Disagreements"), "")
-        dissenters.append(Dissent(slug, debate.details(entry).sig.recommendation, reason))
-    minority = []
-    for slug in best:
-        for mention in debate.details(entries[slug]).mentions:
-            if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
-                minority.append(f"{slug}: {mention.text}")
-    kind = "consensus" if verdict.state == "converged" else "modal"
-    chosen = entries[representative]
-    return FinalAnswer(kind, turn, representative, debate.details(chosen).sig.recommendation, debate.details(chosen).answer,
-                       tuple(s for s in order if s in best), tuple(dissenters), tuple(minority), weighted)
+        record = debate.details(entry).reading_record if entry is not None else None
+        if record is None:
+            unrecorded.append(slug)
+        elif any(name.rsplit("/", 1)[-1] == source.filename and digest == source.sha256 for name, digest in record):
+            read_by.append(slug)
+        else:
+            not_read.append(slug)
+    added = tuple(LastTurnText(s, lines) for s, e in entries.items()
+                  if e is not None and (lines := _added(text, debate.details(e).answer, line)))
+    return FinalAnswer("consensus", turn, source_slug, _unbolded(line_of(debate, source)), text, slugs, (), points,
+                       answer_turn=turn - 1, read_by=tuple(read_by), unrecorded=tuple(unrecorded),
+                       not_read_by=tuple(not_read), added=added)

@@ -3,8 +3,9 @@
 The scoring itself (`score`) is a pure function of a `Sheet` (the Answers'
 texts per turn and participant, and the final answer the report gives) and an
 `AnswerKey`; `sheet_of` reads a Sheet from a debate.  Items are read from an
-Answer as the comparison reads them (`protocol.answer.items_of`), so an item
-the verdict cannot see is missing here too.  A missing item counts as wrong.
+Answer's bold line when the line holds them (the protocol's rule: the line
+decides, `protocol.bold_line.line_items`), and from its body only when it does
+not (`protocol.answer.items_of`).  A missing item counts as wrong.
 
 The vote of a turn is the strict majority of that turn's answers to an item
 (every participant who wrote the turn has a vote; an item it left out is a
@@ -19,6 +20,7 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..protocol.answer import items_of
+from ..protocol.bold_line import bold_line, line_items
 from .answer_key import AnswerKey, normalise
 
 if TYPE_CHECKING:
@@ -34,7 +36,9 @@ _ITEM_KEY_RE = re.compile(r"^q?\s*0*(\d{1,4})$", re.IGNORECASE)
 def numbered_items(answer: str) -> dict[int, str]:
     """The items of an Answer by number: `Q3: x`, `q3: x` and `3. x` are item 3; other keys are not items."""
     found: dict[int, str] = {}
-    for key, value in items_of(answer):
+    in_line = line_items(bold_line(answer))
+    # the bold line decides: a body that repeats an item with a note ("- Q8: C (429)") is no other answer
+    for key, value in in_line.items if in_line is not None else items_of(answer):
         match = _ITEM_KEY_RE.match(key.strip())
         if match and int(match.group(1)) > 0:
             found.setdefault(int(match.group(1)), value)

@@ -1,31 +1,14 @@
-"""The verdict on a debate: computed from the files, not only from what sessions say.
+"""The verdict on a debate, computed from the files: the rules are in docs/verdicts.md, in their order.
 
-The first rule that holds wins (docs/verdicts.md says the same for users):
+In short: `converged` needs one bold line, word for word (protocol.bold_line), and
+every yes; a yes to lines that are not one line is a step (`unconfirmed`), then,
+a second time in a row, the end (`hollow`).  The comparison of lines
+(comparison.py) explains how lines differ, proposes the line to copy and
+recognises a restated position for `stalled`; it never decides `converged`,
+`hollow` or who holds the consensus.
 
-1. ``converged`` at turn N: N >= 2 and >= the task's min_turns, at least two
-   participants, all say yes, every yes was given having seen every peer's
-   turn N-1, every pair of turn-N Answers is *shown* to recommend the same
-   thing (comparison.SAME, or a yes to a peer's turn N-1 line that the peer
-   kept), and no turn-N file has an integrity problem.
-2. ``in_progress``: a later turn has been started, or no turn is complete.
-3. All say yes at the last complete turn, but convergence is not shown:
-   ``hollow`` when a pair is shown to differ (and the two did not merely
-   swap positions); otherwise ``unconfirmed`` (non-final), whose detail
-   says what the next turn must do; ``latent`` for a blind yes.
-4. ``max_turns``: the task's turn limit was reached.
-5. ``latent``: the Answers are shown to agree, someone says no, and a peer
-   changed its recommendation at this turn (the no had not seen it).
-6. ``stalled`` (N >= 3): no participant's recommendation or Converged
-   changed over the last two turns.
-7. ``in_progress`` otherwise.  ``empty`` when there is no turn file.
-
-Files that are no turn of the slug they name - written by hand under a slug
-held by a key (E085), or a copy whose frontmatter names another turn (E022) -
-are left out before any rule, and the verdict's notes say so.
-
-A `yes` vouches only for the peers' turn N-1 answers: two sessions that each
-adopt the other's previous position both say yes and still differ, so the
-turn-N Answers themselves are compared.
+Files that are no turn of the slug they name (E085, E022) are left out before
+any rule, and the verdict's notes say so.
 """
 
 from __future__ import annotations
@@ -34,7 +17,14 @@ import os
 from itertools import combinations
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..protocol.answer import normalise_line
+from ..protocol.bold_line import (
+    bold_line,
+    display_line,
+    group_lines,
+    line_key,
+    one_line_of,
+    same_line,
+)
 from ..protocol.findings import Finding
 from ..protocol.terms import slug_words
 from ..state.debate import Debate, Entry
@@ -47,13 +37,13 @@ if TYPE_CHECKING:
     from .review_case import Case
 
 __all__ = ["STATES", "FINAL_STATES", "PairScore", "Verdict", "judge", "judgment_due", "answers_agree", "debate_context",
-           "proposed_line", "MEASURE"]
+           "line_of", "one_line_at", "proposed_line", "MEASURE"]
 
 STATES = ("empty", "in_progress", "converged", "unconfirmed", "hollow", "latent", "stalled", "max_turns",
           "fully_resolved", "max_rounds")
 # a review debate (review_case.py) stops `fully_resolved` or at `max_rounds`
 FINAL_STATES = frozenset({"converged", "hollow", "stalled", "max_turns", "fully_resolved", "max_rounds"})
-MEASURE = "recommendation comparison"
+MEASURE = "one bold line, word for word"
 
 
 class PairScore(NamedTuple):
@@ -139,28 +129,8 @@ class _Judge:
         return self.context.compare(self.debate.details(left).sig, self.debate.details(right).sig)
 
     def identical_lines(self, turn: int) -> bool:
-        """Every participant wrote turn N with one recommendation line (after folding): nothing is hidden."""
-        lines = set()
-        for slug in self.participants:
-            entry = self.entry(turn, slug)
-            if entry is None:
-                return False
-            lines.add(self.debate.details(entry).sig.line)
-        return len(lines) == 1 and "" not in lines
-
-    def disputed(self, turn: int) -> list[str]:
-        """Yes-sayers that still list a real disagreement with a peer whose line is not identical to theirs."""
-        found = []
-        for slug in self.participants:
-            entry = self.entry(turn, slug)
-            if entry is None or entry.converged is not True:
-                continue
-            line = self.debate.details(entry).sig.line
-            peers = [p for p in self.participants if p != slug and (e := self.entry(turn, p)) is not None
-                     and self.debate.details(e).sig.line != line]
-            if any(_disputes(self.debate, entry, peer) for peer in peers):
-                found.append(slug)
-        return found
+        """Every participant wrote turn N, all with one bold line (protocol.bold_line): nothing is hidden."""
+        return one_line_at(self.debate, turn)
 
     def pairs(self, turn: int) -> tuple[PairScore, ...]:
         """The pairs the verdict needs, up to the first shown to differ (that one settles hollow or not).
@@ -226,21 +196,13 @@ class _Judge:
         A switch even when the comparison cannot tell how far the two lines differ.
         """
         old, new = self.entry(turn - 1, slug), self.entry(turn, slug)
-        if old is None or new is None or self.debate.details(old).sig.line == self.debate.details(new).sig.line:
+        if old is None or new is None:
             return False
-        return any((e := self.entry(turn - 1, peer)) is not None and self.debate.details(e).sig.line == self.debate.details(new).sig.line
+        line = line_of(self.debate, new)
+        if same_line(line_of(self.debate, old), line):
+            return False
+        return any((e := self.entry(turn - 1, peer)) is not None and same_line(line_of(self.debate, e), line)
                    for peer in self.participants if peer != slug)
-
-    def crossed(self, turn: int, pair: PairScore) -> bool:
-        """Did the two swap positions (each adopting the other's turn N-1 answer)?"""
-        a, b = pair.left, pair.right
-        a_now, b_now, a_before, b_before = (self.entry(turn, a), self.entry(turn, b), self.entry(turn - 1, a),
-                                            self.entry(turn - 1, b))
-        if a_now is None or b_now is None or a_before is None or b_before is None:
-            return False
-        compare = self.context.compare
-        return (compare(self.debate.details(a_now).sig, self.debate.details(b_before).sig).agree and compare(self.debate.details(b_now).sig, self.debate.details(a_before).sig).agree
-                and not compare(self.debate.details(a_before).sig, self.debate.details(b_before).sig).agree)
 
     def integrity(self, turn: int) -> list[str]:
         """Turn-N files a verdict cannot rest on: changed after `write` (the ledger's sha256 differs)."""
@@ -252,31 +214,38 @@ class _Judge:
         return problems
 
 
-def _disputes(debate: Debate, entry: Entry, peer: str) -> bool:
-    """Does the turn still list a real (not minor) disagreement with `peer`?"""
-    return any(m.section == "Disagreements" and m.is_point and (peer in m.slugs or m.everyone)
-               for m in debate.details(entry).mentions)
+def line_of(debate: Debate, entry: Entry) -> str:
+    """The bold line of a turn's Answer, as written."""
+    return bold_line(debate.details(entry).answer)
+
+
+def one_line_at(debate: Debate, turn: int) -> bool:
+    """Every participant wrote `turn`, all with one bold line, word for word (protocol.bold_line)."""
+    lines = []
+    for slug in debate.participants:
+        entry = debate.entry(turn, slug)
+        if entry is None:
+            return False
+        lines.append(line_of(debate, entry))
+    return one_line_of(lines)
 
 
 def proposed_line(debate: Debate, turn: int) -> str:
-    """The recommendation line every session should reuse word for word, chosen the same way by all.
+    """The bold line every session should copy word for word, chosen the same way by all.
 
-    The line most of the turn's participants hold (folded), ties going to the
-    line of fewer words, then to the first slug (whose wording of the line is
-    the one given); empty when the turn has no line.  Never
-    to the file written first: its owner sets a file's time, and a line that
-    appends something to a peer's (an instruction, #24 item 12) is longer.
+    The line most of the turn's writers hold (one line as the verdict reads
+    it), ties going to the line of fewer words, then to the first slug (whose
+    wording is the one given); empty when the turn has no line.  Never to the
+    file written first: its owner sets a file's time, and a line that appends
+    something to a peer's (an instruction, #24 item 12) is longer.
     """
-    held: dict[str, list[tuple[str, str]]] = {}
-    for slug in debate.writers(turn):
-        entry = debate.entry(turn, slug)
-        if entry is not None and debate.details(entry).sig.recommendation:
-            line = debate.details(entry).sig.recommendation
-            held.setdefault(normalise_line(line), []).append((slug, line))
-    if not held:
+    written = [(slug, line) for slug in debate.writers(turn)
+               if (e := debate.entry(turn, slug)) is not None and (line := line_of(debate, e))]
+    groups = group_lines(written)
+    if not groups:
         return ""
-    folded = min(held, key=lambda key: (-len(held[key]), len(key.split()), min(held[key])))
-    return min(held[folded])[1]
+    chosen = min(groups, key=lambda g: (-len(g), len(line_key(g[0][1]).split()), min(g)))
+    return min(chosen)[1]
 
 
 def _why(pairs: tuple[PairScore, ...]) -> str:
@@ -298,8 +267,9 @@ def _blind_detail(blind: list[tuple[str, list[str]]], turn: int) -> str:
     return f"{said} (written after it read its peers): one more turn confirms"
 
 
-_REUSE = ("next turn, a session that agrees opens its Answer with the same bold line, word for word "
-          "(proposed: **{line}**); one that does not says no and why")
+_REUSE = ("next turn, a session that agrees opens its Answer with this bold line, word for word: {line} ; one "
+          "that does not says no and why. If every session says yes again to lines that are not one line, the "
+          "debate ends hollow")
 
 
 def judge(debate: Debate, problems: dict[tuple[int, str], Finding] | None = None) -> Verdict:
@@ -346,6 +316,11 @@ def _review_verdict(debate: Debate) -> Verdict:
                    review=case)
 
 
+def _one_line_detail(debate: Debate, turn: int, who: str) -> str:
+    entry = next(e for s in debate.participants if (e := debate.entry(turn, s)) is not None)
+    return f"{who} say yes at turn {turn} with one bold line, word for word: {display_line(line_of(debate, entry))}"
+
+
 def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:
     current = debate.current_turn
     j = _Judge(debate, problems)
@@ -353,101 +328,93 @@ def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:
     min_turns = max(2, task.min_turns or 0) if task else 2
     complete = [t for t in range(1, current + 1) if debate.complete(t)]
     held_back: dict[int, str] = {}  # all-yes turns that did not converge, and why (said while a later turn runs)
+    asked_to_copy: set[int] = set()  # all-yes turns whose lines were not one line: the next such turn is hollow
+    who = "both" if len(j.participants) == 2 else f"all {len(j.participants)}"
     for turn in complete:
-        if turn < min_turns or len(j.participants) < 2 or not j.all_yes(turn):
+        if turn < 2 or len(j.participants) < 2 or not j.all_yes(turn):
             continue
-        identical = j.identical_lines(turn)
-        # one line, word for word, hides nothing: whoever saw whom, it is the consensus
-        blind = [] if identical else j.blind_yeses(turn)
-        if blind:
+        if j.identical_lines(turn):
+            if turn < min_turns:
+                continue
+            changed = j.integrity(turn)
+            if changed:
+                held_back[turn] = f"it rests on files with integrity problems: {'; '.join(changed)}"
+                continue
+            extra = tuple(sorted(e.path for (t, _s), e in debate.entries.items() if t > turn))
+            return Verdict("converged", turn, _one_line_detail(debate, turn, who), (), (), extra,
+                           _disagreement_notes(debate, turn))
+        blind = j.blind_yeses(turn)
+        if blind:  # a yes given without a peer's turn N-1 (a late joiner) is no request to copy a line yet
             held_back[turn] = _blind_detail(blind, turn)
             continue
         pairs = j.pairs(turn)
-        if not answers_agree(pairs):
-            held_back[turn] = f"all said yes, but not every answer is shown to agree ({_why(pairs)})"
-            continue
-        disputed = [] if identical else j.disputed(turn)
-        if disputed:
-            held_back[turn] = (f"{', '.join(disputed)} said yes but still list{'s' if len(disputed) == 1 else ''} "
-                               "a disagreement with a peer whose line differs")
-            continue
-        changed = j.integrity(turn)
-        if changed:
-            held_back[turn] = f"it rests on files with integrity problems: {'; '.join(changed)}"
-            continue
-        extra = tuple(sorted(e.path for (t, _s), e in debate.entries.items() if t > turn))
-        who = "both" if len(j.participants) == 2 else f"all {len(j.participants)}"
-        evidence = "; ".join(f"{p.left} vs {p.right}: {p.comparison.evidence}" for p in pairs[:3])
-        more = f"; and {len(pairs) - 3} more pairs" if len(pairs) > 3 else ""
-        detail = f"{who} say yes at turn {turn} and their answers are shown to agree ({evidence}{more})"
-        return Verdict("converged", turn, detail, pairs, (), extra, _disagreement_notes(debate, turn))
+        if turn - 1 in asked_to_copy:
+            extra = tuple(sorted(e.path for (t, _s), e in debate.entries.items() if t > turn))
+            return Verdict("hollow", turn, f"all say yes at turn {turn} again, but their bold lines are still not "
+                           f"one line ({_why(pairs)}); at turn {turn - 1} they were asked to copy one line word "
+                           "for word", pairs, (), extra)
+        asked_to_copy.add(turn)
+        held_back[turn] = f"all said yes, but their bold lines are not one line ({_why(pairs)})"
     last = complete[-1] if complete else 0
     if last < current or last == 0:
         started = last + 1 if last < current else current
         missing = debate.missing(started)
         detail = f"turn {started} in progress: waiting for {', '.join(missing) or 'nobody'}"
         notes = (f"turn {last} did not converge: {held_back[last]}",) if last in held_back else ()
-        return Verdict("in_progress", last, detail, (), missing, (), notes)
+        line = proposed_line(debate, last) if last in asked_to_copy else ""
+        step = _REUSE.format(line=display_line(line)) if line else ""
+        return Verdict("in_progress", last, detail, (), missing, (), notes, next_step=step, proposed_line=line)
     if len(j.participants) < 2:
         return Verdict("in_progress", last, f"only {j.participants[0] if j.participants else 'one session'} "
                        "has written: a debate needs at least two participants")
-    pairs = j.pairs(last)
-    agree = answers_agree(pairs)
+    one_line = j.identical_lines(last)
+    pairs = () if one_line else j.pairs(last)
     line = proposed_line(debate, last)
     limit = task.max_turns if task else None
     at_limit = limit is not None and last >= limit
-    if j.all_yes(last) and not agree:
-        differing = [p for p in pairs if p.comparison.relation == DIFFERENT]
-        crossed = [p for p in differing if j.crossed(last, p)]
-        if differing and len(crossed) < len(differing):
-            return Verdict("hollow", last, f"all say yes at turn {last} but their answers differ ({_why(pairs)})",
-                           pairs)
-        if differing:
-            p = crossed[0]
-            detail = (f"all say yes at turn {last}, but {p.left} and {p.right} swapped positions: each adopted the "
-                      f"other's turn {last - 1} answer, so they still differ ({p.comparison.evidence})")
-        else:
-            detail = f"all say yes at turn {last}, but the answers are not shown to agree ({_why(pairs)})"
-        if at_limit:  # no turn is left to settle it
-            return Verdict("max_turns", last, f"turn limit {limit} reached: {detail}", pairs)
-        return Verdict("unconfirmed", last, detail, pairs, next_step=_REUSE.format(line=line), proposed_line=line)
-    if j.all_yes(last) and agree:
+    if j.all_yes(last) and not one_line:
         blind = j.blind_yeses(last)
         if blind:
-            return Verdict("latent", last, f"answers agree at turn {last} ({_why(pairs)}) but "
-                           f"{_blind_detail(blind, last)}", pairs)
+            return Verdict("latent", last, f"all say yes at turn {last}, but {_blind_detail(blind, last)}", pairs)
+        detail = (f"all say yes at turn {last}, but their bold lines are not one line ({_why(pairs)}); "
+                  "a yes accepts the peers' lines only when every line is the same, word for word")
+        if at_limit:  # no turn is left to settle it
+            return Verdict("max_turns", last, f"turn limit {limit} reached: {detail}", pairs)
+        return Verdict("unconfirmed", last, detail, pairs, next_step=_REUSE.format(line=display_line(line)),
+                       proposed_line=line)
+    if j.all_yes(last) and one_line:
         if last < min_turns:
             return Verdict("in_progress", last, f"all agree at turn {last}, but the task asks for at least "
-                           f"{min_turns} turns", pairs)
+                           f"{min_turns} turns")
         reason = held_back.get(last, "")
-        return Verdict("unconfirmed", last, f"all say yes at turn {last} and the answers agree, but {reason}", pairs,
+        return Verdict("unconfirmed", last, f"all say yes at turn {last} with one bold line, but {reason}",
                        next_step="restore the files or have each session write one more turn")
     if at_limit:
-        if pairs and answers_agree(pairs):
-            # the lines agree, but a session said no to a position its peer dropped in the same turn
+        if one_line:
+            # the lines are one, but a session said no to a position its peer dropped in the same turn
             noes = [s for s in j.participants if (e := j.entry(last, s)) is not None and e.converged is not True]
             # sessions found the one-parenthesis version hard to report (d57): what happened, then why
-            return Verdict("max_turns", last, f"turn limit {limit} reached: the last answers agree ({_why(pairs)}), "
+            return Verdict("max_turns", last, f"turn limit {limit} reached: the last bold lines are one line, "
                            f"but {', '.join(noes) or 'not everyone'} said no. Not converged: at the last turn each "
                            "session answered the lines its peers had written a turn earlier, so agreement reached "
-                           "then is never confirmed", pairs)
+                           "then is never confirmed")
         return Verdict("max_turns", last, f"turn limit {limit} reached without convergence ({_why(pairs)})", pairs)
     holdouts = [s for s in j.participants if (e := j.entry(last, s)) is None or e.converged is not True]
-    if last >= 2 and agree:
+    if last >= 2 and one_line:
         movers = [s for s in j.participants if j.changed(s, last - 1, last) or j.adopted(s, last)]
         verb = "says" if len(holdouts) == 1 else "say"
         if movers and [h for h in holdouts if [m for m in movers if m != h]]:
-            return Verdict("latent", last, f"answers agree at turn {last} ({_why(pairs)}) but {', '.join(holdouts)} "
+            return Verdict("latent", last, f"the bold lines are one line at turn {last}, but {', '.join(holdouts)} "
                            f"still {verb} no, having not yet seen the change of {', '.join(movers)} at turn {last}",
-                           pairs, next_step="one more turn: each session reads the others' new answers")
+                           next_step="one more turn: each session reads the others' new answers")
     if last >= 3 and not any(
             j.changed(s, last - 2, last - 1) is not False or j.changed(s, last - 1, last) is not False
             or j.adopted(s, last - 1) or j.adopted(s, last)
             or _converged_moved(j, s, last) for s in j.participants):
         return Verdict("stalled", last, f"no recommendation changed from turn {last - 2} to {last} "
-                       f"({_why(pairs)})", pairs)
-    if agree and holdouts:
-        detail = (f"turn {last} complete: the answers look the same ({_why(pairs)}), but {', '.join(holdouts)} "
+                       f"({_why(pairs) if pairs else 'one bold line'})", pairs)
+    if one_line and holdouts:
+        detail = (f"turn {last} complete: the bold lines are one line, but {', '.join(holdouts)} "
                   f"{'says' if len(holdouts) == 1 else 'say'} no; the debate goes on")
     else:
         detail = f"turn {last} complete; the debate goes on ({_why(pairs)})"

@@ -11,8 +11,15 @@ import shlex
 from datetime import date
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..analysis.verdict import Verdict, debate_context, judge, proposed_line
-from ..protocol.answer import normalise_line
+from ..analysis.verdict import (
+    Verdict,
+    debate_context,
+    judge,
+    line_of,
+    one_line_at,
+    proposed_line,
+)
+from ..protocol.bold_line import display_line, same_line
 from ..protocol.errors import FolderError, TaskError
 from ..protocol.front_matter import strip_frontmatter
 from ..protocol.naming import TurnName
@@ -322,10 +329,10 @@ def _cut(bodies: dict[str, str], chosen: list[str], text: str, limit: int = MAX_
     return served[:MAX_SERVED_CHARS]
 
 
-def _bold(line: str) -> str:
-    """A peer's bold line inside the tool's `**...**`: one line, its own `**` escaped, so it cannot close the
-    bold early and append what reads as the tool's tag."""
-    return one_line(line).replace("**", "\\*\\*")
+def _shown(line: str) -> str:
+    """A bold line as `next` shows it to be copied: as written (its own `**` kept, so that copying it gives the
+    same line), on one line.  The tool's tags stand before the colon, where a line's text cannot reach."""
+    return one_line(display_line(line))
 
 
 def section_names(spec: str) -> tuple[str, ...]:
@@ -410,14 +417,14 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     if debate.task is not None and debate.task.review:
         own_answer = None  # a review turn has no Answer: its findings or responses are in the ROLE block
     older = debate.entry(turn - 2, slug) if turn > 2 else None
-    own_line = debate.details(own).sig.line if own is not None else ""
+    own_line = line_of(debate, own) if own is not None else ""
     advice: list[str] = []  # for the turn to write: dropped once the debate has ended
-    if own is not None and older is not None and own_line and own_line != debate.details(older).sig.line:
+    if own is not None and older is not None and own_line and not same_line(own_line, line_of(debate, older)):
         # turns are written at the same time: what peers wrote at N-1 answers the line this session left.
         # Sessions read "you changed your line" as a reproach when they had reused a peer's line as asked:
         # name what they did.
         source = next((p for p in sorted(debate.participants) if p != slug
-                       and (e := debate.entry(turn - 2, p)) is not None and debate.details(e).sig.line == own_line), "")
+                       and (e := debate.entry(turn - 2, p)) is not None and same_line(line_of(debate, e), own_line)), "")
         # "reused" read as "copied" to a session that wrote the same line on its own (d62): say what is seen
         # h02: "changed to x's line" read as "copied" again to a session that worked its line out alone
         done = (f"At turn {turn - 1} your bold line changed; it is now, word for word, `{source}`'s turn "
@@ -442,7 +449,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         advice.append(f"From turn {turn - 2} to turn {turn - 1}, {STALL_RULE}. If none changes at turn {turn} "
                       f"either (turns {turn - 2} to {turn}), the debate ends as stalled. Hold your line if you "
                       "still hold it: a stall is a fair end.")
-    if limit and limit >= 2 and turn == limit - 1 and not _one_line(debate, turn - 1):
+    if limit and limit >= 2 and turn == limit - 1 and not one_line_at(debate, turn - 1):
         # (not when every turn N-1 line is already one line: h01, h02, a01 sessions read it as a call to act)
         # d57: two sessions switched at the last turn; all six lines ended identical, every session had to
         # say no to the lines it had been shown, and the debate ended at max_turns: say it a turn earlier
@@ -523,7 +530,15 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
                      "only if every session says yes now; no turn follows in which peers could answer a line you "
                      "change now.")
     roster = bool(debate.task and debate.task.participants)
-    lines, proposal = _previous_lines(debate, slug, turn, tuple(p.slug for p in peers)) if role is None else ((), "")
+    asked = verdict.proposed_line if verdict.turn == turn - 1 and verdict.state in ("unconfirmed", "in_progress") \
+        else ""
+    if asked and not verdict.final:
+        # #32: a second all-yes turn with lines that are not one line ends the debate: say it before the turn
+        notes.append(f"At turn {turn - 1} every session said yes, but the bold lines were not one line. If you hold "
+                     f"the same answer, open your Answer with this line, word for word: {_shown(asked)} . If every "
+                     "session says yes again to lines that are not one line, the debate ends hollow.")
+    lines, proposal = _previous_lines(debate, slug, turn, tuple(p.slug for p in peers), asked) if role is None \
+        else ((), "")
     instructions, served_proposal, proposal_sha, seen = "", None, "", False
     if role is not None and task_ is not None:
         from ..analysis.review_case import proposal_findings
@@ -658,8 +673,9 @@ def _swapped(debate: Debate, a: str, b: str, turn: int) -> bool:
     a_before, b_before = debate.entry(turn - 1, a), debate.entry(turn - 1, b)
     if a_now is None or b_now is None or a_before is None or b_before is None:
         return False
-    return (debate.details(a_now).sig.line == debate.details(b_before).sig.line and debate.details(b_now).sig.line == debate.details(a_before).sig.line
-            and debate.details(a_now).sig.line != debate.details(b_now).sig.line)
+    return (same_line(line_of(debate, a_now), line_of(debate, b_before))
+            and same_line(line_of(debate, b_now), line_of(debate, a_before))
+            and not same_line(line_of(debate, a_now), line_of(debate, b_now)))
 
 
 def _unchanged(debate: Debate, turn: int) -> bool:
@@ -668,7 +684,7 @@ def _unchanged(debate: Debate, turn: int) -> bool:
         now, before = debate.entry(turn, slug), debate.entry(turn - 1, slug)
         if now is None or before is None or now.converged != before.converged:
             return False
-        if debate.details(now).sig.line != debate.details(before).sig.line:  # lines already folded
+        if not same_line(line_of(debate, now), line_of(debate, before)):
             return False
     return bool(debate.participants)
 
@@ -698,32 +714,23 @@ def _task_seen(debate: Debate, slug: str) -> bool:
     return task_changed < own_written and task_changed < (written + 1) * 1e9
 
 
-def _one_line(debate: Debate, turn: int) -> bool:
-    """Every participant wrote `turn`, all with one bold line (folded)."""
-    lines = set()
-    for slug in debate.participants:
-        entry = debate.entry(turn, slug)
-        if entry is None:
-            return False
-        lines.add(debate.details(entry).sig.line)
-    return len(lines) == 1
-
-
-def _previous_lines(debate: Debate, slug: str, turn: int, served: tuple[str, ...]
+def _previous_lines(debate: Debate, slug: str, turn: int, served: tuple[str, ...], asked: str
                     ) -> tuple[tuple[tuple[str, str], ...], str]:
-    """Turn N-1's recommendation lines (the peers served, then the session's own), and a line to reuse.
+    """Turn N-1's bold lines as written (the peers served, then the session's own), and a line to reuse.
 
-    A line is proposed when those lines are not all identical but every two
-    are shown to say the same thing: one recommendation in several wordings,
-    and reusing one line word for word lets the verdict confirm it.
+    `asked`: the line the verdict asks every session to copy after an all-yes turn whose lines were not one
+    line.  Otherwise a line is proposed when the lines are not one line but every two are shown to say the
+    same thing: one recommendation in several wordings, and copying one line word for word ends the debate.
     Every session gets the same proposal (verdict.proposed_line).
     """
     if turn < 2:
         return (), ""
-    lines = [(s, debate.details(e).sig.recommendation) for s in served + (slug,)
-             if (e := debate.entry(turn - 1, s)) is not None and debate.details(e).sig.recommendation]
-    if len(lines) < 2 or len({normalise_line(line) for _s, line in lines}) == 1:
+    lines = [(s, line) for s in served + (slug,)
+             if (e := debate.entry(turn - 1, s)) is not None and (line := line_of(debate, e))]
+    if len(lines) < 2 or all(same_line(lines[0][1], line) for _s, line in lines):
         return tuple(lines), ""
+    if asked:
+        return tuple(lines), asked
     context = debate_context(debate)
     entries = [e for s, _line in lines if (e := debate.entry(turn - 1, s)) is not None]
     # only lines shown to say the same thing: sessions read a proposal for lines that merely might
@@ -767,7 +774,7 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
         if b.lines:  # what everyone ended on: sessions asked to see the peer's last position
             lines += ["", f"BOLD LINES OF TURN {b.turn - 1}:"]
             # in slug order, as during the debate (d62: a list in another order each turn made "first" unclear)
-            lines += [f"- {s}{' (you)' if s == b.slug else ''}: **{_bold(line)}**" for s, line in sorted(b.lines)]
+            lines += [f"- {s}{' (you)' if s == b.slug else ''}: {_shown(line)}" for s, line in sorted(b.lines)]
         return "\n".join(lines)
     # Every line here is paid for in tokens on every turn: keep the framing short.
     limit = f" of at most {b.max_turns}" if b.max_turns else ""
@@ -838,18 +845,18 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
             out.append("No peer has written a turn yet: wait for them (run `next` again) unless you debate alone.")
         if any(s != b.slug for s, _line in b.lines):
             out += ["", f"BOLD LINES OF TURN {b.reads} (to agree, reuse one word for word):"]
-            own = next((normalise_line(line) for s, line in b.lines if s == b.slug), None)
+            own = next((line for s, line in b.lines if s == b.slug), "")
             # in slug order, its own included: sessions worked out "the slug that sorts first" by hand and
             # asked for it; and they compared identical lines by hand and missed it: say so
             # the tool's tag stands between the slug and the colon, where a line's own text cannot reach (a line
             # ending `** (identical to yours)` would otherwise carry the tag itself)
             out += [f"- {s}" + (" (yours)" if s == b.slug else " (identical to yours)"
-                                if normalise_line(line) == own else "") + f": **{_bold(line)}**"
+                                if same_line(line, own) else "") + f": {_shown(line)}"
                     for s, line in sorted(b.lines)]
             if b.proposed_line:
                 out.append("If you all hold one recommendation in other words, all reuse: "
-                           f"**{_bold(b.proposed_line)}**")
-            elif len({normalise_line(line) for _s, line in b.lines}) > 1:
+                           f"{_shown(b.proposed_line)}")
+            elif not all(same_line(b.lines[0][1], line) for _s, line in b.lines):
                 out.append("Copy word for word the first of these lines that says what you hold, yours included; "
                            "if none does, write your own.")
             else:  # d61: sessions looked for the `all reuse:` line the skill names, and found none

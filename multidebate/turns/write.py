@@ -11,10 +11,12 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from .. import __version__
+from ..protocol.bold_line import display_line
 from ..protocol.errors import FolderError, IdentityError, InvalidTurn, TurnConflict
 from ..protocol.findings import CODES
 from ..protocol.front_matter import render_frontmatter, strip_frontmatter
 from ..protocol.naming import TurnName, turn_file_name
+from ..protocol.oneline import one_line
 from ..protocol.parse import ParsedTurn, parse_turn
 from ..protocol.profile import PROTOCOL_VERSION, Profile, profile_for
 from ..protocol.textfile import decode_turn_bytes, read_text
@@ -148,6 +150,12 @@ class WriteResult:
                 lines.append(self._progress())  # a review that ended waits for no one
         if verdict.state == "converged":
             lines.append(f"The debate converged at turn {verdict.turn}: it is over.")
+        elif verdict.state == "unconfirmed" and verdict.proposed_line and verdict.turn == self.turn:
+            # #32: the first all-yes turn with lines that are not one line is a step; the next such turn ends it
+            lines.append(f"Every session said yes at turn {self.turn}, but the bold lines are not one line. Next "
+                         f"turn, if you hold the same answer, open your Answer with this line, word for word: "
+                         f"{one_line(display_line(verdict.proposed_line))} . If every session says yes again to "
+                         "lines that are not one line, the debate ends hollow.")
         elif verdict.review is not None and verdict.final:
             lines.append(f"The review ended ({verdict.state}) after round {verdict.turn}: "
                          f"{verdict.review.summary()}. Tell the user.")
@@ -500,11 +508,10 @@ def _near_copy_warnings(scan: Scan, slug: str, turn: int, parsed: ParsedTurn) ->
     the difference (in a quiz, one item apart is the usual disagreement, not a slip)."""
     if turn < 2 or not parsed.answer or parsed.converged is not True:
         return ()
-    from ..protocol.answer import normalise_line
-    from ..protocol.terms import recommendation
+    from ..protocol.bold_line import bold_line, same_line
     from ..state.entry import read_entry
 
-    own = recommendation(parsed.answer)
+    own = bold_line(parsed.answer)
     if not own:
         return ()
     out = []
@@ -512,8 +519,8 @@ def _near_copy_warnings(scan: Scan, slug: str, turn: int, parsed: ParsedTurn) ->
         found = scan.entry(turn - 1, peer)
         if peer == slug or found is None:
             continue
-        line = read_entry(found).details.sig.recommendation
-        if not line or normalise_line(line) == normalise_line(own):
+        line = bold_line(read_entry(found).details.answer)
+        if not line or same_line(line, own):
             continue
         where = _small_difference(own, line)
         if where:

@@ -24,6 +24,7 @@ from ..protocol.judgment import Judgment
 from ..state.acts import Act, read_acts
 from ..state.debate import Debate, load_debate
 from .advice import advice, verdict_words
+from .consensus_text import consensus_markdown
 from .review_report import brief_markdown, judgment_markdown, summary_markdown
 
 if TYPE_CHECKING:
@@ -195,8 +196,18 @@ def _unresolved(debate: Debate, turn: int) -> tuple[tuple[str, str], ...]:
         mentions = parsed.mentions if parsed is not None else debate.details(entry).mentions
         for mention in mentions:
             if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
-                items.append((slug, whole_item(parsed, mention)))
+                moved = [p for p in mention.slugs if _answer_changed(debate, p, turn)]
+                # written at once: the point answers the peer's turn N-1 Answer, which that peer changed at N
+                note = (f" (answered in the same turn? {', '.join(moved)} changed {'its' if len(moved) == 1 else 'their'}"
+                        f" Answer at turn {turn}, unseen when this was written)") if moved else ""
+                items.append((slug, whole_item(parsed, mention) + note))
     return tuple(items)
+
+
+def _answer_changed(debate: Debate, slug: str, turn: int) -> bool:
+    now, before = debate.entry(turn, slug), debate.entry(turn - 1, slug)
+    return now is not None and before is not None and \
+        debate.details(now).sig.fingerprint != debate.details(before).sig.fingerprint
 
 
 def build_report(folder: str, weighted: bool = False) -> Report:
@@ -315,13 +326,14 @@ def render_markdown(report: Report) -> str:
                 "split evenly. Their positions:", ""]
         out += [f"- {d.slug}: {d.recommendation}" for d in final.dissenters]
         out.append("")
+    elif final.kind == "consensus":
+        out += consensus_markdown(final)
     else:
-        label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
         end = "" if final.recommendation.endswith((".", "!", "?")) else "."
-        out += [f"{label} at turn {final.turn}, held by {', '.join(final.supporters)}: **{final.recommendation}**{end} "
-                f"Shown: {final.representative}'s Answer"
-                + (f" at turn {final.turn}, whose text its peers never read (they agreed on the line, not on this "
-                   "text)." if final.kind == "consensus" else "."), "", final.answer.strip(), ""]
+        out += [f"Most-held answer (not a consensus) at turn {final.turn}, held by {', '.join(final.supporters)} "
+                f"(one bold line, word for word): **{final.recommendation}**{end} Shown: {final.representative}'s "
+                "Answer.", "", final.answer.strip(), ""]
+    if final.kind in ("consensus", "modal"):
         if report.first_vote is not None:
             out += [report.first_vote.sentence(), ""]
         if final.dissenters:

@@ -10,6 +10,7 @@ from ..analysis.integrity import only_notes
 from ..analysis.trajectory import MATRIX_MAX
 from ..analysis.verdict import MEASURE
 from .advice import verdict_words
+from .consensus_text import consensus_markdown
 from .report import Report, clip, turn_rows
 from .review_report import brief_markdown, judgment_markdown, summary_markdown
 
@@ -200,14 +201,14 @@ def render_html(report: Report) -> str:
         body.append(f"<p>No answer is held by more participants than another at turn {final.turn}: the "
                     "participants are split evenly.</p><ul>" + "".join(
                         f"<li>{escape(d.slug)}: {escape(d.recommendation)}</li>" for d in final.dissenters) + "</ul>")
+    elif final.kind == "consensus":
+        body.append(_markdown("\n".join(consensus_markdown(final))))
     else:
-        label = "Consensus" if final.kind == "consensus" else "Most-held answer (not a consensus)"
-        body.append(f"<p>{label} at turn {final.turn}, held by {escape(', '.join(final.supporters))}: "
+        body.append(f"<p>Most-held answer (not a consensus) at turn {final.turn}, held by "
+                    f"{escape(', '.join(final.supporters))} (one bold line, word for word): "
                     f"<b>{escape(final.recommendation)}</b>. Shown: <b>{escape(final.representative or '')}</b>'s "
-                    + (f"Answer at turn {final.turn}, whose text its peers never read (they agreed on the line, not "
-                       "on this text).</p>" if final.kind == "consensus" else "Answer.</p>")
-                    + f"<div class='answer{'' if final.kind == 'consensus' else ' modal'}'>"
-                    f"{_markdown(final.answer.strip())}</div>")
+                    f"Answer.</p><div class='answer modal'>{_markdown(final.answer.strip())}</div>")
+    if final.kind in ("consensus", "modal"):
         if report.first_vote is not None:
             body.append(f"<p>{escape(report.first_vote.sentence())}</p>")
         if final.dissenters:

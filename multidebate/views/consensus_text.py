@@ -1,0 +1,54 @@
+"""A consensus as the report shows it: the agreed line, the text every participant read, and what none read.
+
+One Markdown rendering, used by the Markdown report and (through its Markdown
+renderer) by the HTML report, so the two never say different things.
+"""
+
+from __future__ import annotations
+
+from ..analysis.final import FinalAnswer
+from ..protocol.oneline import one_line
+
+__all__ = ["ADDED_SHOWN", "consensus_markdown"]
+
+ADDED_SHOWN = 8  # last-turn lines shown per session; the JSON has them all
+
+
+def _names(slugs: tuple[str, ...]) -> str:
+    return ", ".join(slugs)
+
+
+def consensus_markdown(final: FinalAnswer) -> list[str]:
+    """The consensus part of the report's "Final answer" section, as Markdown lines."""
+    end = "" if final.recommendation.endswith((".", "!", "?")) else "."
+    out = [f"Consensus at turn {final.turn}: {_names(final.supporters)} wrote one bold line, word for word, and "
+           f"said yes: **{final.recommendation}**{end}", ""]
+    if final.line_only:
+        out += [f"No Answer carried this line at turn {final.turn - 1}, so no text was read by every participant: "
+                "the agreed line alone is the final answer. Each session's turn-"
+                f"{final.turn} Answer below is its own, unread by its peers.", ""]
+    else:
+        read = [final.representative or ""] + list(final.read_by)
+        out.append(f"The agreed text is {final.representative}'s Answer of turn {final.answer_turn}, the first to "
+                   f"carry this line. Read and accepted by {_names(tuple(read))}: "
+                   + ("each yes at the last turn was given after `next` served this text, as its file's "
+                      "`peers_read` hash shows." if final.read_by else "its writer."))
+        if final.unrecorded:
+            out.append(f"{_names(final.unrecorded)} wrote by hand and keep no record of what they read: they said "
+                       "yes to the same line.")
+        if final.not_read_by:
+            out.append(f"Not read by {_names(final.not_read_by)}: their files record no reading of it (they said "
+                       "yes to the same line without being served this text).")
+        out += ["", final.answer.strip(), ""]
+    added = [a for a in final.added if a.lines]
+    if added:
+        out += [f"**Added at the last turn, not read by peers** (turn {final.turn})" if not final.line_only else
+                f"**Each session's turn-{final.turn} Answer, not read by peers**", ""]
+        for item in added:
+            out.append(f"- {item.slug}:")
+            out += [f"  - {one_line(line.strip(), 240)}" for line in item.lines[:ADDED_SHOWN]]
+            if len(item.lines) > ADDED_SHOWN:
+                out.append(f"  - … and {len(item.lines) - ADDED_SHOWN} more lines (`report --format json` has them "
+                           "all)")
+        out.append("")
+    return out
