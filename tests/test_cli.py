@@ -412,7 +412,7 @@ def test_next_proposes_no_line_for_lines_that_might_differ(tmp_path: Path) -> No
     other = str(tmp_path / "same")
     make_debate(other, [{"a": "**Use PostgreSQL.**", "b": "**Use Postgres.**"}])
     code, out, _ = run("next", other, "--slug", "a", "--key", key_of(other, "a"), "--json")
-    assert json.loads(out)["proposed_line"] in ("Use PostgreSQL.", "Use Postgres.")
+    assert json.loads(out)["proposed_line"] in ("**Use PostgreSQL.**", "**Use Postgres.**")  # as written
 
 
 def test_next_says_when_peers_answer_a_line_the_session_left(tmp_path: Path) -> None:

@@ -56,12 +56,24 @@ def test_held_out_pairs_stay_at_their_measured_level(verdicts: Any) -> None:
     assert test["unsure_share"] <= 0.49
 
 
+# #32: a consensus is one line, word for word.  The expected verdicts are a careful reader's, labelled before that
+# rule (agreement in other words was `converged`); the strict rule waits where sessions of the old skill agreed in
+# other words: never a false end, a turn later at most.  These are the only misses it may have.
+WAITS = {("converged", "unconfirmed"), ("converged", "max_turns"), ("latent", "in_progress"), ("hollow", "max_turns")}
+OLD_SKILL = ("bench/corpus/debates/d0", "bench/corpus/debates/d10", "bench/corpus/debates/d11",
+             "bench/corpus/debates/d12", "examples/")
+
+
 def test_verdicts_on_every_turn_prefix(verdicts: Any) -> None:
     result = verdicts.prefix_scores(verdicts.load_expected())
     assert result["false_hollow"] == 0
     assert result["false_converged"] == 0
-    assert result["by_split"]["test"]["accuracy"] >= 0.97
-    assert result["accuracy"] >= 0.92
+    assert result["by_split"]["test"]["accuracy"] == 1.0
+    for miss in result["wrong"]:  # "FOLDER after turn K: expected X, got Y"
+        folder, rest = miss.split(" after turn ", 1)
+        expected, got = rest.split(": expected ", 1)[1].split(", got ")
+        assert (expected, got) in WAITS and folder.startswith(OLD_SKILL), miss
+    assert result["accuracy"] >= 0.90
 
 
 def test_the_quote_check_raises_no_false_flag() -> None:

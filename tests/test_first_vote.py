@@ -59,4 +59,4 @@ def test_a_turn_limit_with_identical_last_lines_is_not_called_without_agreement(
                          participants=("a", "b"), max_turns=2)
     out = CliRunner().invoke(cli, ["report", folder]).stdout
     assert "**turn limit reached, not converged**" in out and "without agreement" not in out
-    assert "the last answers agree" in out
+    assert "the last bold lines are one line" in out

@@ -699,4 +699,4 @@ def test_verdict_and_report_on_many_agreeing_participants_make_linear_comparison
     report = run("report", str(folder))[1]
     assert len(calls) < 4 * 300, len(calls)  # the verdict, the final answer and the analysis: each linear
     assert "Not shown for 300 participants (at most 50)" in report
-    assert "Consensus at turn 2" in report and "held by p0, p1," in report
+    assert "Consensus at turn 2: p0, p1, p10," in report

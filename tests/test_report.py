@@ -31,7 +31,7 @@ def kinds(folder: str) -> set[str]:
 
 
 def test_hollow_flag(tmp_path: Path) -> None:
-    folder = make_debate(str(tmp_path), [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (YAML, True)}])
+    folder = make_debate(str(tmp_path), [{"a": TOML, "b": YAML}] + [{"a": (TOML, True), "b": (YAML, True)}] * 2)
     assert "hollow" in kinds(folder)
 
 
@@ -185,7 +185,7 @@ def test_html_escapes_session_text(tmp_path: Path) -> None:
 
 
 def test_status_and_the_analysis_give_the_same_verdict(tmp_path: Path) -> None:
-    folder = make_debate(str(tmp_path), [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (YAML, True)}])
+    folder = make_debate(str(tmp_path), [{"a": TOML, "b": YAML}] + [{"a": (TOML, True), "b": (YAML, True)}] * 2)
     status = json.loads(CliRunner().invoke(cli, ["status", "--json", folder]).stdout)
     assert status["verdict"] == analyse(load_debate(folder)).verdict.as_dict()
     assert status["verdict"]["state"] == "hollow"
@@ -249,7 +249,7 @@ def test_weighted_final_answer_counts_confidence_instead_of_heads(tmp_path: Path
     assert weighted["confidence_weighted"] is True
     assert [d["slug"] for d in weighted["dissenters"]] == ["b", "c"]
     md = CliRunner().invoke(cli, ["report", folder, "--weighted"]).stdout
-    assert "held by a: **Use TOML" in md and "Shown: a's Answer." in md
+    assert "held by a (one bold line, word for word): **Use TOML" in md and "Shown: a's Answer." in md
 
 
 def test_weighted_final_answer_with_equal_confidence_sums_is_split(tmp_path: Path) -> None:
@@ -285,10 +285,11 @@ def test_yes_with_disagreements_flags_a_yes_that_still_disputes_a_peer(tmp_path:
                       "detail": "a says yes but still lists 1 disagreement(s)"}]
 
 
-def test_final_answer_names_the_most_central_member_the_dissent_and_its_reasons(tmp_path: Path) -> None:
-    """`Pool.` is shown the same as both `Pool: 10 / 10` and `Pool: 5 / 2`, which are only unsure of each other:
-    it speaks for the cluster.  Each dissenter's reason is its Converged reason, else its first Disagreements item;
-    the supporters' Disagreements items (minor ones too, `None` not) are the minority points."""
+def test_final_answer_names_the_most_held_line_the_dissent_and_its_reasons(tmp_path: Path) -> None:
+    """#32: positions are grouped by one bold line, word for word, never by the comparison: `Pool: 10 / 10` in
+    other case and spacing is one line, `Pool.` and `Pool: 5 / 2` are others.  Each dissenter's reason is its
+    Converged reason, else its first Disagreements item; the supporters' Disagreements items (minor ones too,
+    `None` not) are the minority points."""
     from helpers import write_keyed
 
     folder = make_debate(str(tmp_path / "d"), [{s: "**Use TOML.**" for s in ("a", "b", "c", "e", "f")}],
@@ -296,16 +297,17 @@ def test_final_answer_names_the_most_central_member_the_dissent_and_its_reasons(
     for slug, answer, kw in (
             ("a", "**Pool: 10 / 10**", {"disagreements": "- With e: YAML anchors are not needed"}),
             ("b", "**Pool.**", {"disagreements": "- With a: None"}),
-            ("c", "**Pool: 5 / 2**", {"disagreements": "- With e: minor: the name"}),
+            ("c", "**pool:  10 / 10**", {"disagreements": "- With e: minor: the name"}),
             ("e", "**Use YAML.**", {"reason": "YAML keeps the file short"}),
             ("f", "**Use JSON.**", {"disagreements": "- With a: the pool is too small"})):
         write_keyed(folder, slug, turn_body(2, answer, **kw).encode())  # type: ignore[arg-type]
     final = build_report(folder).final
     assert (final.kind, final.turn, final.representative, final.recommendation, final.answer) == (
-        "modal", 2, "b", "Pool.", "**Pool.**")
-    assert final.supporters == ("a", "b", "c")
+        "modal", 2, "a", "Pool: 10 / 10", "**Pool: 10 / 10**")
+    assert final.supporters == ("a", "c")
     assert [(d.slug, d.recommendation, d.reason) for d in final.dissenters] == [
-        ("e", "Use YAML.", "YAML keeps the file short"), ("f", "Use JSON.", "With a: the pool is too small")]
+        ("b", "Pool.", "With a: None"), ("e", "Use YAML.", "YAML keeps the file short"),
+        ("f", "Use JSON.", "With a: the pool is too small")]
     assert final.minority_points == ("a: With e: YAML anchors are not needed", "c: With e: minor: the name")
 
 
@@ -318,7 +320,9 @@ def test_final_answer_of_a_converged_debate_is_the_converged_turns_even_after_mo
         "consensus", 2, "Use TOML for the config file.")
     none = build_report(str(tmp_path)).final.as_dict()  # no turn file: no answer
     assert none == {"kind": "none", "turn": 0, "representative": None, "recommendation": "", "answer": "",
-                    "supporters": [], "dissenters": [], "minority_points": [], "confidence_weighted": False}
+                    "supporters": [], "dissenters": [], "minority_points": [], "confidence_weighted": False,
+                    "answer_turn": 0, "read_by": [], "unrecorded": [], "not_read_by": [], "line_only": False,
+                    "added_at_last_turn": []}
 
 
 def _flags(folder: str) -> list[tuple[str, int, str | None, str]]:
@@ -384,8 +388,8 @@ def test_the_agreement_matrix_is_the_last_turns_only(tmp_path: Path) -> None:
 
 def test_final_answer_order_and_ties_follow_the_slugs_never_the_file_times(tmp_path: Path) -> None:
     """Supporters are listed, and a tie for representative goes, in the order of the slugs, never by the file
-    times a file's owner sets (issue 24, item 14); in a chain of refinements the bare line speaks for the lines
-    that differ from each other."""
+    times a file's owner sets (issue 24, item 14); a chain of refinements is as many positions as lines (#32:
+    the comparison groups nothing)."""
     from helpers import write_keyed
 
     alike = str(tmp_path / "alike")
@@ -401,7 +405,7 @@ def test_final_answer_order_and_ties_follow_the_slugs_never_the_file_times(tmp_p
     for slug, answer in (("a", "**Use Postgres 16.**"), ("b", "**Use Postgres 15.**"), ("c", "**Use Postgres.**")):
         write_keyed(chain, slug, turn_body(1, answer).encode())
     final = build_report(chain).final
-    assert (final.kind, final.representative, final.supporters) == ("modal", "c", ("a", "b", "c"))
+    assert (final.kind, final.representative, final.supporters) == ("split", None, ())
 
 
 def test_final_answer_while_a_turn_runs_is_the_last_complete_turns(tmp_path: Path) -> None:

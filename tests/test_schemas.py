@@ -91,8 +91,10 @@ def _debates(tmp_path: Path) -> list[str]:
         "in_progress": [{"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "**Use TOML.**"}],
         "converged": [{"a": "**Use TOML.**", "b": "**Use TOML.**"},
                       {"a": ("**Use TOML.**", True), "b": ("**Use TOML.**", True)}, {"a": "late"}],
-        "hollow": [{"a": "**Use TOML, not YAML.**", "b": "**Use YAML, not TOML.**"},
-                   {"a": ("**Use TOML, not YAML.**", True), "b": ("**Use YAML, not TOML.**", True)}],
+        "hollow": [{"a": "**Use TOML, not YAML.**", "b": "**Use YAML, not TOML.**"}] + [
+            {"a": ("**Use TOML, not YAML.**", True), "b": ("**Use YAML, not TOML.**", True)}] * 2,
+        "unconfirmed": [{"a": "**Use TOML.**", "b": "**Use YAML.**"},
+                        {"a": ("**Use TOML, read with tomllib.**", True), "b": ("**TOML it is.**", True)}],
     }
     made = []
     for name, turns in folders.items():
@@ -114,7 +116,7 @@ def test_status_outputs_match_the_schema(tmp_path: Path) -> None:
         assert code == 0
         check("status", data)
         states.add(data["verdict"]["state"])
-    assert {"empty", "in_progress", "converged", "hollow"} <= states
+    assert {"empty", "in_progress", "converged", "hollow", "unconfirmed"} <= states
     check("error", run_json("status", str(tmp_path / "nope"))[1])
 
 

@@ -52,7 +52,7 @@ def test_until_converged_exits_0(tmp_path: Path, start: Callable[..., Running]) 
     done = watch.expect_type("turn_complete", turn=2)
     assert [(e["slug"], e["converged"]) for e in done["entries"]] == [("a", True), ("b", True)]
     verdict = watch.expect_type("verdict", state="converged")
-    assert verdict["turn"] == 2 and "agree" in verdict["detail"]
+    assert verdict["turn"] == 2 and "one bold line, word for word" in verdict["detail"]
     assert watch.finish() == 0
     kinds = Counter(d["type"] for d in watch.stdout_objects())
     assert kinds == {"state": 1, "turn_file": 4, "turn_complete": 2, "verdict": 3}

@@ -153,9 +153,7 @@ def _added(source: str, answer: str, line: str) -> tuple[str, ...]:
 def _consensus(debate: Debate, turn: int) -> FinalAnswer:
     slugs = tuple(sorted(s for s in debate.participants if debate.entry(turn, s) is not None))
     entries = {s: debate.entry(turn, s) for s in slugs}
-    first = entries[slugs[0]]
-    assert first is not None
-    line = line_of(debate, first)
+    line = next(line_of(debate, e) for e in entries.values() if e is not None)
     carriers = [s for s in slugs if (e := debate.entry(turn - 1, s)) is not None and e.readable
                 and same_line(line_of(debate, e), line)]
     points = _points(debate, slugs, turn)
@@ -165,8 +163,7 @@ def _consensus(debate: Debate, turn: int) -> FinalAnswer:
         return FinalAnswer("consensus", turn, None, _unbolded(line), "", slugs, (), points, answer_turn=turn,
                            added=added)
     source_slug = min(carriers, key=lambda s: (_first_wrote(debate, s, line, turn - 1), s))
-    source = debate.entry(turn - 1, source_slug)
-    assert source is not None
+    source = next(e for s, e in ((s, debate.entry(turn - 1, s)) for s in carriers) if s == source_slug and e)
     text = debate.details(source).answer
     read_by, unrecorded, not_read = [], [], []
     for slug in slugs:

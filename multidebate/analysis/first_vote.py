@@ -52,7 +52,8 @@ class FirstVote(NamedTuple):
 def first_vote(debate: Debate, final: FinalAnswer) -> FirstVote | None:
     """The turn-1 vote against `final`, when `final` answers item by item and at least three sessions wrote
     turn 1 (with two, a majority is agreement); None otherwise."""
-    finals = numbered_items(final.answer) if final.kind in ("consensus", "modal") else {}
+    # a consensus with no text every yes read is its agreed line alone (#32)
+    finals = numbered_items(final.answer or final.recommendation) if final.kind in ("consensus", "modal") else {}
     firsts = []
     voters = []
     for slug in debate.participants:

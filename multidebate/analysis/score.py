@@ -36,7 +36,7 @@ _ITEM_KEY_RE = re.compile(r"^q?\s*0*(\d{1,4})$", re.IGNORECASE)
 def numbered_items(answer: str) -> dict[int, str]:
     """The items of an Answer by number: `Q3: x`, `q3: x` and `3. x` are item 3; other keys are not items."""
     found: dict[int, str] = {}
-    in_line = line_items(bold_line(answer))
+    in_line = line_items(bold_line(answer), keep_case=True)
     # the bold line decides: a body that repeats an item with a note ("- Q8: C (429)") is no other answer
     for key, value in in_line.items if in_line is not None else items_of(answer):
         match = _ITEM_KEY_RE.match(key.strip())
@@ -67,8 +67,9 @@ def sheet_of(debate: Debate, final: FinalAnswer) -> Sheet:
             if entry is not None:
                 row[slug] = debate.details(entry).answer if entry.readable else None
         turns.append(row)
+    # a consensus whose lines first became one at its last turn has the agreed line alone as its final answer
     return Sheet(debate.folder, debate.participants, tuple(turns), final.kind, final.turn, final.representative,
-                 final.answer)
+                 final.answer or final.recommendation)
 
 
 class Tally(NamedTuple):

@@ -133,25 +133,18 @@ class _Judge:
         return one_line_at(self.debate, turn)
 
     def pairs(self, turn: int) -> tuple[PairScore, ...]:
-        """The pairs the verdict needs, up to the first shown to differ (that one settles hollow or not).
+        """How the turn's different bold lines compare, up to the first pair shown to differ: the comparison's
+        advice that explains a verdict (it decides none).
 
-        Near-linear, not quadratic: writers whose lines and items are identical form one group, each
-        member compared with the group's first; the groups' first members are compared pairwise.  A
-        member compares with any other line exactly as its group's first does (the same line and items).
+        Near-linear, not quadratic: writers with one line (protocol.bold_line) form one group; the groups'
+        first members are compared pairwise (a group is one line: nothing in it to explain).
         """
-        groups: dict[tuple[object, ...], list[str]] = {}
-        for slug in self.debate.writers(turn):
-            entry = self.entry(turn, slug)
-            key: tuple[object, ...] = (self.debate.details(entry).sig.line, self.debate.details(entry).sig.items) if entry and self.debate.details(entry).sig.line else (slug,)
-            groups.setdefault(key, []).append(slug)
+        written = [(slug, line_of(self.debate, e) if (e := self.entry(turn, slug)) is not None else "")
+                   for slug in self.debate.writers(turn)]
+        groups = group_lines(written)
         scores = []
-        for members in groups.values():
-            for other in members[1:]:
-                scores.append(PairScore(members[0], other, self.relation(turn, members[0], other)))
-                if scores[-1].comparison.relation == DIFFERENT:
-                    return tuple(scores)
-        for first, second in combinations(list(groups.values()), 2):
-            scores.append(PairScore(first[0], second[0], self.relation(turn, first[0], second[0])))
+        for first, second in combinations([g[0][0] for g in groups], 2):
+            scores.append(PairScore(first, second, self.relation(turn, first, second)))
             if scores[-1].comparison.relation == DIFFERENT:
                 return tuple(scores)
         return tuple(scores)
@@ -249,15 +242,16 @@ def proposed_line(debate: Debate, turn: int) -> str:
 
 
 def _why(pairs: tuple[PairScore, ...]) -> str:
+    """The comparison's word on the lines that are not one line: what differs, or that only the wording does."""
     if not pairs:
         return "only one participant so far"
     worst = next((p for p in pairs if p.comparison.relation == DIFFERENT), None) or next(
         (p for p in pairs if not p.comparison.agree), None) or pairs[0]
     c = worst.comparison
-    if len(pairs) > 1 and all(p.comparison.agree and p.comparison.basis == "identical" for p in pairs):
-        # one example pair read as if the others were in doubt (d43): say it of all of them
-        return f"every pair: {c.evidence}"
     label = "" if len(pairs) == 1 else "e.g. "
+    if c.agree:  # the comparison reads one recommendation: the lines still differ, word for word
+        return f"{label}{worst.left} vs {worst.right}: the same recommendation to the comparison ({c.evidence}), " \
+               "but not word for word"
     return f"{label}{worst.left} vs {worst.right}: {c.relation}, {c.evidence}"
 
 

@@ -40,7 +40,7 @@ _PROTECTED_RE = re.compile(r"```[\s\S]*?```|~~~[\s\S]*?~~~|`+[^`\n]*`+|\"[^\"\n]
                            r"|(?<![\w'])'[^'\n]*'(?![\w'])")
 _SPACE_RE = re.compile(r"\s+")
 # an item's key in a folded line: "q1:", "q 2 =", "3)", "4." before a space; after the start, a space, `,` or `;`
-_ITEM_RE = re.compile(r"(?<![^\s,;])(q ?)?(\d{1,3}) ?(?:[:=)]|\.(?= ))")
+_ITEM_RE = re.compile(r"(?<![^\s,;])([qQ] ?)?(\d{1,3}) ?(?:[:=)]|\.(?= ))")
 
 
 def _is_label(text: str) -> bool:
@@ -123,8 +123,9 @@ def display_line(line: str) -> str:
     return line if "**" in line or not line else f"**{line}**"
 
 
-def _fold(text: str) -> str:
-    return _SPACE_RE.sub(" ", text.replace("**", "").lower())
+def _fold(text: str, lower: bool = True) -> str:
+    text = text.replace("**", "")
+    return _SPACE_RE.sub(" ", text.lower() if lower else text)
 
 
 class _Folded(NamedTuple):
@@ -133,7 +134,7 @@ class _Folded(NamedTuple):
 
 
 @functools.lru_cache(maxsize=65536)
-def _folded(line: str) -> _Folded:
+def _folded(line: str, lower: bool = True) -> _Folded:
     if len(line) > LINE_CAP:
         return _Folded(line, ((0, len(line)),))
     out: list[str] = []
@@ -141,14 +142,14 @@ def _folded(line: str) -> _Folded:
     size = 0
     last = 0
     for match in _PROTECTED_RE.finditer(line):
-        before = _fold(line[last:match.start()])
+        before = _fold(line[last:match.start()], lower)
         out.append(before)
         size += len(before)
         out.append(match.group(0))
         spans.append((size, size + len(match.group(0))))
         size += len(match.group(0))
         last = match.end()
-    out.append(_fold(line[last:]))
+    out.append(_fold(line[last:], lower))
     key = "".join(out)
     # strip the ends (never inside a protected span: the spans never start or end with a space)
     lead = len(key) - len(key.lstrip())
@@ -172,9 +173,11 @@ class LineItems(NamedTuple):
 
 
 @functools.lru_cache(maxsize=65536)
-def line_items(line: str) -> LineItems | None:
-    """The items of an item-by-item line (`Q1: A, Q2: 17`, `1) x; 2) y`), numbered one by one; None otherwise."""
-    key, spans = _folded(line)
+def line_items(line: str, keep_case: bool = False) -> LineItems | None:
+    """The items of an item-by-item line (`Q1: A, Q2: 17`, `1) x; 2) y`), numbered one by one; None otherwise.
+
+    `keep_case`: values as written (for showing them), not folded (for comparing them)."""
+    key, spans = _folded(line, not keep_case)
     if len(line) > LINE_CAP:
         return None
     starts = [m for m in _ITEM_RE.finditer(key) if not any(a <= m.start() < b for a, b in spans)]

@@ -56,7 +56,8 @@ def _final_line(result: Score) -> str:
                 f"wrong: {_tally(final.tally)}")
     how = "consensus" if final.kind == "consensus" else "most held, no consensus"
     missing = f", {final.tally.missing} missing" if final.tally.missing else ""
-    return f"final answer ({how}, turn {final.turn}, {final.representative}'s Answer): {_tally(final.tally)}{missing}"
+    whose = f"{final.representative}'s Answer" if final.representative else "the agreed line alone"
+    return f"final answer ({how}, turn {final.turn}, {whose}): {_tally(final.tally)}{missing}"
 
 
 def _changes(changes: list[Change]) -> list[str]:
