@@ -299,13 +299,11 @@ class Agent:
         return self.preset.name if self.preset is not None else self.command_name
 
     def command_line(self) -> str:
-        """The whole command line `run` starts (the prompt shown as <prompt>), the program's path on PATH, and
-        where the prompt goes: what a person must see before a program named in a shared file runs."""
+        """The whole command line `run` starts (a prompt given as an argument shown as <prompt>) and the
+        program's path on PATH: what a person must see before a program named in a shared file runs."""
         argv = list(self.invocation("<prompt>").argv)
         found = shutil.which(argv[0])
-        where = f" ({argv[0]} = {found})" if found and found != argv[0] else ""
-        stdin = "" if self.preset is not None and self.preset.prompt_arg else ", the prompt on its stdin"
-        return shlex.join(argv) + where + stdin
+        return shlex.join(argv) + (f" ({argv[0]} = {found})" if found and found != argv[0] else "")
 
     @property
     def streams(self) -> bool:

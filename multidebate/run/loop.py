@@ -241,6 +241,13 @@ class _Round:
                 continue
             except MultidebateError as exc:
                 return self._fail(agent, turn, str(exc), spent, attempt)
+            if result.key and held_key(self.folder, agent.slug) != result.key:
+                try:  # a judgment claims its slug without on_key: its key is kept once it is written
+                    hold_key(self.folder, agent.slug, result.key, result.turn)
+                except OSError as exc:
+                    return self._fail(agent, turn, f"wrote {os.path.basename(result.path)} but cannot keep its key "
+                                      f"({exc.strerror or exc}); run `multidebate handover {shlex.quote(self.folder)} "
+                                      f"{agent.slug}` and give the participant no agent", spent, attempt)
             self._keep_written(result)
             self._record(agent, turn, spent, attempt, "written", "")
             with self.lock:
@@ -335,7 +342,6 @@ def _run(folder: str, given: list[Agent], options: RunOptions, emit: Emit, tick:
     _check_roster(debate, agents)
     if not given:
         _confirm_agents(folder, agents, confirm)
-    _check_tools(agents)
     versions = {agent.program: tool_version(agent.program) for agent in agents if agent.preset is not None}
     persons = [s for s in debate.participants if s not in {a.slug for a in agents}]
     # a custom agent by its whole command line: the person sees what runs
@@ -347,6 +353,7 @@ def _run(folder: str, given: list[Agent], options: RunOptions, emit: Emit, tick:
     for group in same_models(agents):
         emit(RunEvent("warning", f"{', '.join(group)} run the same model: the same priors agree without "
                       "debating", at=time.monotonic() - started, data={"slugs": list(group)}))
+    _check_tools(agents)  # before any agent starts: a tool missing half-way would leave a turn half-played
     total, written = TurnCost(), 0
     shown: tuple[str, int] | None = None
     while True:

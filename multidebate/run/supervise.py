@@ -122,6 +122,7 @@ class Supervisor:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._running: dict[int, subprocess.Popen[bytes]] = {}
+        self._seen: dict[int, dict[int, str]] = {}  # leader pid -> its descendants seen so far
         self.interrupted = threading.Event()
 
     def run(self, argv: tuple[str, ...], stdin: bytes, *, env: dict[str, str] | None = None, cwd: str | None = None,
@@ -133,13 +134,14 @@ class Supervisor:
         started = time.monotonic()
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 env=env, cwd=cwd, start_new_session=True, close_fds=True)
+        seen: dict[int, str] = {}  # every descendant seen during the turn: killed with the group
         with self._lock:
             self._running[proc.pid] = proc
+            self._seen[proc.pid] = seen
         if on_start is not None:
             on_start(proc.pid)
         output = _Output(max_output)
         stop = threading.Event()
-        seen: dict[int, str] = {}  # every descendant seen during the turn: killed with the group
         pipes = [(name, pipe.fileno()) for name, pipe in (("stdout", proc.stdout), ("stderr", proc.stderr))
                  if pipe is not None]
         threads = [threading.Thread(target=_feed, args=(proc, stdin, stop), name=f"agent-{proc.pid}-stdin",
@@ -167,6 +169,7 @@ class Supervisor:
                     pipe.close()
             with self._lock:
                 self._running.pop(proc.pid, None)
+                self._seen.pop(proc.pid, None)
         if self.interrupted.is_set() and not stopped:
             stopped = "interrupted"
         code = proc.returncode if proc.returncode is not None else -signal.SIGKILL
@@ -205,8 +208,12 @@ class Supervisor:
         """Ctrl-C: stop every agent still running, its whole process group."""
         self.interrupted.set()
         with self._lock:
-            running = list(self._running.values())
-        for proc in running:
+            running = [(proc, self._seen.get(pid)) for pid, proc in self._running.items()]
+        table = _process_table()
+        for proc, seen in running:
+            if seen is not None:
+                # while the leader lives: once it is gone, a child that left its group is no longer its child
+                seen.update(descendants(proc.pid, table))
             _signal_group(proc.pid, signal.SIGTERM)
 
 

@@ -59,7 +59,7 @@ def _held(folder: str, slug: str) -> tuple[str, int] | None:
     except FileNotFoundError:
         return _migrate(folder, slug)
     except (OSError, ValueError, RecursionError):
-        return None
+        return None  # a private folder that is not private, or a damaged key: none held (`write` then says why)
     key, start = (data.get("key"), data.get("from_turn")) if isinstance(data, dict) else (None, None)
     if not isinstance(key, str) or not key or not isinstance(start, int) or isinstance(start, bool):
         return None
