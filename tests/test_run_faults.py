@@ -338,3 +338,26 @@ def test_doctor_probe_with_nothing_to_probe_says_so_and_fails(tmp_path: Path, mo
     assert "Warning: nothing to probe: no agent tool is on PATH and no --agent was given" in result.output
     data = json.loads(CliRunner().invoke(cli, ["doctor", "--probe", "--json"]).stdout)
     assert data["probes"] == [] and any(w.startswith("nothing to probe") for w in data["warnings"])
+
+
+def test_the_prompts_write_stops_when_told_though_nobody_reads_it() -> None:
+    """The write of a prompt over the pipe's 64 KiB to a process that never reads it is bounded: `run` tells it
+    to stop at the turn's end (before, a process holding stdin outside the group hung `run` for ever)."""
+    import subprocess
+    import threading
+
+    from multidebate.run.supervise import _feed
+
+    proc = subprocess.Popen([PY, "-c", "import time\nwhile True: time.sleep(1)"], stdin=subprocess.PIPE)
+    stop = threading.Event()
+    writer = threading.Thread(target=_feed, args=(proc, b"x" * 1024 * 1024, stop))
+    try:
+        writer.start()
+        stop.set()
+        writer.join(DEADLINE)
+        assert not writer.is_alive()
+        assert proc.stdin is not None and proc.stdin.closed
+    finally:
+        proc.kill()
+        proc.wait()
+        writer.join(DEADLINE)
