@@ -262,16 +262,20 @@ def test_a_failed_agent_is_shown_by_status_and_report_with_what_to_do(tmp_path: 
     assert ("run failed: beta's agent (cmd:python3 garbage.py) failed turn 1 under `multidebate run`: `write` "
             "refused its reply 3 times; last: nothing written") in text.replace(f"cmd:{os.path.basename(PY)} ",
                                                                                 "cmd:python3 ")
-    assert f"what to do: Fix beta's agent (the reason is above" in text
+    assert "what to do: Fix beta's agent (the reason is above" in text
     assert f"then run `multidebate run {folder}` again: it resumes at the failed turn." in text
     assert "dropped out" not in text and "next turn" not in text
+    from test_schemas import check
+
     data = json.loads(CliRunner().invoke(cli, ["status", str(folder), "--json"]).stdout)
+    check("status", data)
     assert [(f["slug"], f["turn"]) for f in data["run_failures"]] == [("beta", 1)]
     assert data["run_failures"][0]["reason"].startswith("`write` refused its reply 3 times")
     assert data["advice"].startswith("Fix beta's agent")
     report = CliRunner().invoke(cli, ["report", str(folder)]).stdout
     assert "**Run failed:** beta's agent" in report and "multidebate run" in report
     as_json = json.loads(CliRunner().invoke(cli, ["report", str(folder), "--format", "json"]).stdout)
+    check("report", as_json)
     assert as_json["run_failures"][0]["slug"] == "beta"
     # fixed and run again: the failure no longer stands
     again = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'x')}")
