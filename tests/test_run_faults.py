@@ -38,7 +38,12 @@ from test_run import (
 from multidebate.cli import cli
 from multidebate.protocol.errors import TurnConflict
 from multidebate.state.private import folder_store
-from multidebate.state.runs import held_key, held_key_path, legacy_key_path, read_run_records
+from multidebate.state.runs import (
+    held_key,
+    held_key_path,
+    legacy_key_path,
+    read_run_records,
+)
 
 
 def _kill(proc: object) -> None:
