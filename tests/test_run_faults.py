@@ -23,7 +23,6 @@ from test_run import (
     AGENTS,
     DEADLINE,
     PY,
-    _await_line,
     _lines_of,
     _multidebate,
     alive,
@@ -154,9 +153,12 @@ def _escaped(where: Path) -> list[int]:
 
 
 def _reap_escaped(where: Path) -> None:
-    for pid in _escaped(where):
+    """After a failed test: kill the escape fakes and their children, leaving no orphan behind the suite."""
+    leaders = [int(p.name.split(".")[1]) for p in where.glob("escaped.*")]
+    for pid in _escaped(where) + leaders:
         try:
-            if b"SIG_IGN" in Path(f"/proc/{pid}/cmdline").read_bytes():
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            if b"SIG_IGN" in command or b"escape.py" in command:
                 os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
@@ -222,12 +224,17 @@ def test_one_run_per_folder(tmp_path: Path) -> None:
     proc = _multidebate("run", str(folder), "--agent", f"alpha={fake('escape', str(where))}",
                         "--agent", f"beta={fake('escape', str(where))}", cwd=tmp_path)
     try:
-        _await_line(_lines_of(proc), "beta turn 1: thinking")
+        lines = _lines_of(proc)
+        wait_until(lambda: len(_escaped(where)) == 2, "both agents of the first run to start")
         second = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'x')}")
         assert second.exit_code == 1
         assert f"Error: another `multidebate run` is driving {folder} (pid {proc.pid}): one run per folder" \
             in second.stderr
         assert turn_files(folder) == []
+        proc.send_signal(signal.SIGINT)  # the first run stops its agents itself
+        assert proc.wait(DEADLINE) == 130
+        while lines.get(timeout=DEADLINE) != "":
+            pass  # its output read to the end: the reader thread is done
     finally:
         _kill(proc)
         _reap_escaped(where)
