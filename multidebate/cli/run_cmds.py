@@ -33,7 +33,7 @@ __all__ = ["doctor", "run"]
 
 AGENT_HELP = ("A participant's agent: SLUG=PRESET[:MODEL] (presets: claude, codex, gemini, qwen, copilot, opencode, "
               "cursor), or 'SLUG=cmd:COMMAND LINE' (the prompt on its stdin, the turn's sections on its stdout, "
-              "exit 0). Repeat; overrides TASK.md's `agents:`.")
+              "exit 0). Repeat; given, only these run (TASK.md's `agents:` adds none).")
 
 
 def _agents(specs: tuple[str, ...], extra: tuple[str, ...]) -> list[Agent]:

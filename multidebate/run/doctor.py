@@ -78,7 +78,8 @@ def probe(agent: Agent, timeout: float) -> Probe:
                      f"cannot start {agent.program}: {exc.strerror or exc}")
     reply = agent.read_reply(done.stdout, done.exit_code, done.stderr)
     if done.stopped:
-        said = f"; it last said: {reply.error.split(': ', 1)[-1]}" if reply.error and not reply.unreadable else ""
+        last = agent.last_words(done.stdout, done.stderr)  # never the status of the signal that stopped it
+        said = f"; it last said: {last}" if last else ""
         return Probe(agent.slug, agent.label, False, done.duration, f"{agent.name}: stopped: {done.stopped}{said}")
     if reply.error:
         return Probe(agent.slug, agent.label, False, done.duration, reply.error)
