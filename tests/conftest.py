@@ -17,6 +17,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 _CACHE_HOME = tempfile.mkdtemp(prefix="multidebate-test-cache-")
 os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
 atexit.register(shutil.rmtree, _CACHE_HOME, True)
+# `run` keeps its keys and the agents `init` recorded in the user's private state folder (state/private.py)
+_STATE_HOME = tempfile.mkdtemp(prefix="multidebate-test-state-")
+os.environ["XDG_STATE_HOME"] = _STATE_HOME
+atexit.register(shutil.rmtree, _STATE_HOME, True)
 
 
 @pytest.fixture(autouse=True)

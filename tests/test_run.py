@@ -28,7 +28,6 @@ from multidebate.state.runs import held_key_path, read_run_records
 
 AGENTS = Path(__file__).resolve().parent / "agents"
 PY = sys.executable
-TOOL = os.path.basename(PY)  # how run names a cmd: agent in its errors: "python" or "python3", by the venv
 
 DEADLINE = 60.0
 
@@ -133,13 +132,20 @@ def test_a_switch_then_yes_converges_a_turn_later(tmp_path: Path) -> None:
     assert "**Use TOML.**" in (folder / "turn-2-beta.md").read_text()
 
 
-def test_agents_recorded_by_init_run_without_options_and_the_command_line_overrides(tmp_path: Path) -> None:
+def test_agents_recorded_by_init_run_without_options_and_the_command_line_starts_only_its_own(
+        tmp_path: Path) -> None:
     folder = tmp_path / "d"
-    init(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('crash')}")
+    init(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'Use YAML.')}")
     assert "agents:" in (folder / "TASK.md").read_text()
-    result = run(folder, "--agent", f"beta={fake('agree', 'Use YAML.')}")
+    result = run(folder)  # the agents the person's own init recorded: started unasked
     assert result.exit_code == 0, result.output
     assert "converged at turn 2" in result.output
+    # #33: with --agent, only those run; TASK.md's agent for alpha is not started (alpha is awaited)
+    other = tmp_path / "e"
+    init(other, "--agent", f"alpha={fake('crash')}")
+    result = run(other, "--wait-timeout", "0", "--agent", f"beta={fake('agree', 'Use YAML.')}")
+    assert result.exit_code == 1 and "waited 0 s for alpha to write turn 1" in result.stderr
+    assert turn_files(other) == ["turn-1-beta.md"]
 
 
 def test_a_judge_agent_writes_its_judgment_once_the_debate_ends_unresolved(tmp_path: Path) -> None:
@@ -191,7 +197,7 @@ def test_a_crash_stops_the_run_with_its_reason_and_keeps_the_others_turn_then_re
     init(folder)
     result = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('crash')}")
     assert result.exit_code == 1
-    assert "Error: beta failed turn 1: python" in result.stderr
+    assert "Error: beta failed turn 1: crash.py" in result.stderr
     assert "exit status 3: RuntimeError: model exploded" in result.stderr
     assert result.stderr.count("\n") == 1  # the reason in one line
     assert turn_files(folder) == ["turn-1-alpha.md"]
@@ -203,15 +209,21 @@ def test_a_crash_stops_the_run_with_its_reason_and_keeps_the_others_turn_then_re
     assert CliRunner().invoke(cli, ["validate", str(folder)]).exit_code == 0
 
 
-def test_a_key_run_cannot_keep_is_a_failure_that_says_the_way_out(tmp_path: Path) -> None:
+def test_a_key_run_cannot_keep_writes_nothing_and_leaves_the_slug_free(tmp_path: Path) -> None:
+    """#33: the key is kept before the turn file exists (write's on_key); a run that cannot keep it (or is
+    killed in between) never leaves a slug claimed whose key is nowhere."""
+    from multidebate.state.private import folder_store
+
     folder = tmp_path / "d"
     init(folder)
-    (folder / ".multidebate" / "run").mkdir(parents=True)
-    (folder / ".multidebate" / "run" / "keys").write_text("not a folder")
+    (Path(folder_store(str(folder))) / "keys").write_text("not a folder")
     result = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'x')}")
     assert result.exit_code == 1
-    assert "failed turn 1: wrote turn-1-" in result.stderr and "but cannot keep its key" in result.stderr
-    assert "delete " in result.stderr and "and run again to claim the slug anew" in result.stderr
+    assert "failed turn 1: cannot write " in result.stderr and "nothing was written" in result.stderr
+    assert turn_files(folder) == [] and not list((folder / ".multidebate" / "keys").glob("*.json"))
+    (Path(folder_store(str(folder))) / "keys").unlink()
+    again = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'x')}")
+    assert again.exit_code == 0, again.output
 
 
 def test_an_agent_that_prints_nothing_fails_the_turn(tmp_path: Path) -> None:
@@ -219,7 +231,7 @@ def test_an_agent_that_prints_nothing_fails_the_turn(tmp_path: Path) -> None:
     init(folder)
     result = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('silent')}")
     assert result.exit_code == 1
-    assert f"beta failed turn 1: {TOOL}: printed nothing" in result.stderr
+    assert "beta failed turn 1: silent.py: printed nothing" in result.stderr
 
 
 def test_a_refused_reply_goes_back_with_the_refusal_and_the_retry_is_written(tmp_path: Path) -> None:
@@ -251,7 +263,7 @@ def test_output_is_bounded(tmp_path: Path) -> None:
     result = run(folder, "--max-output", str(1024 * 1024), "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                  "--agent", f"beta={fake('flood')}")
     assert result.exit_code == 1
-    assert f"beta failed turn 1: {TOOL}: stopped: output over 1,048,576 bytes" in result.stderr
+    assert "beta failed turn 1: flood.py: stopped: output over 1,048,576 bytes" in result.stderr
 
 
 def _grandchildren(where: Path) -> list[int]:
@@ -286,7 +298,7 @@ def test_a_timeout_kills_the_whole_process_group(tmp_path: Path, mode: str, opti
         result = run(folder, option, "3", "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                      "--agent", f"beta={fake('hang', str(where), mode)}")
         assert result.exit_code == 1
-        assert f"beta failed turn 1: {TOOL}: stopped: {why}" in result.stderr
+        assert f"beta failed turn 1: hang.py: stopped: {why}" in result.stderr
         pids = [int((where / "started").read_text()), *_grandchildren(where)]
         assert len(pids) == 2
         wait_until(lambda: not any(alive(pid) for pid in pids), "the agent and its grandchild to die")
@@ -640,7 +652,7 @@ def test_run_json_ends_with_one_line_error_object_when_a_participant_fails(tmp_p
     assert result.exit_code == 1
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     check("error", lines[-1])
-    assert lines[-1]["error"].startswith(f"beta failed turn 1: {TOOL}: exit status 3")
+    assert lines[-1]["error"].startswith("beta failed turn 1: crash.py: exit status 3")
     for event in lines[:-1]:
         check("run-event", event)
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import shlex
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -31,7 +33,7 @@ __all__ = ["doctor", "run"]
 
 AGENT_HELP = ("A participant's agent: SLUG=PRESET[:MODEL] (presets: claude, codex, gemini, qwen, copilot, opencode, "
               "cursor), or 'SLUG=cmd:COMMAND LINE' (the prompt on its stdin, the turn's sections on its stdout, "
-              "exit 0). Repeat; overrides TASK.md's `agents:`.")
+              "exit 0). Repeat; given, only these run (TASK.md's `agents:` adds none).")
 
 
 def _agents(specs: tuple[str, ...], extra: tuple[str, ...]) -> list[Agent]:
@@ -51,21 +53,54 @@ def _agents(specs: tuple[str, ...], extra: tuple[str, ...]) -> list[Agent]:
     return list(agents.values())
 
 
+# SIGHUP: a closed terminal or a dropped ssh; left to its default, `run` died and every agent ran on
+_STOPPING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 @contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM stops `run` as Ctrl-C does: every agent's process group killed, nothing half-written."""
+def _signals_as_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP stop `run` as Ctrl-C does: every agent's process group killed, nothing half-written."""
     def interrupt(_signum: int, _frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
+    previous = {}
     try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
+        for sig in _STOPPING:
+            previous[sig] = signal.signal(sig, interrupt)
     except ValueError:  # not the main thread
-        yield
-        return
+        pass
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _finite(_ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """`nan` and `inf` pass FloatRange and remove the bound they set: refused."""
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is no number of seconds: give a finite number", param=param)
+    return value
+
+
+def _confirmer(yes: bool, as_json: bool) -> Callable[[list[tuple[str, str]]], bool]:
+    """How `run` asks before it starts agents TASK.md names that the person never recorded: --yes starts them
+    (their command lines shown); a person at a terminal is asked; anything else is refused, naming --yes."""
+    def confirm(lines: list[tuple[str, str]]) -> bool:
+        from ..views.terminal import printable
+
+        if not yes and (as_json or not (sys.stdin.isatty() and sys.stderr.isatty())):
+            return False
+        click.echo("TASK.md names agents your own `multidebate init` did not record for this folder (TASK.md is "
+                   "shared: anyone writing in the folder can change it). `run` will start:", err=True)
+        for slug, line in lines:
+            click.echo(printable(f"  {slug}: {line}"), err=True)
+        if yes:
+            click.echo("Starting them (--yes).", err=True)
+            return True
+        return click.confirm("Start these commands?", default=False, err=True)
+
+    return confirm
 
 
 def _writer() -> Callable[[str], None]:
@@ -83,17 +118,21 @@ def _writer() -> Callable[[str], None]:
               help="More arguments for SLUG's tool, split as a shell would, e.g. 'gpt=-c model_provider=local'. "
                    "Repeat. (MULTIDEBATE_<PRESET>_ARGS adds words to every call of a preset.)")
 @click.option("--turn-timeout", type=click.FloatRange(min=1), default=600, show_default=True, metavar="SECONDS",
-              help="Stop an agent's turn after this long (its whole process group is killed).")
+              callback=_finite, help="Stop an agent's turn after this long (its whole process group is killed).")
 @click.option("--idle-timeout", type=click.FloatRange(min=1), default=300, show_default=True, metavar="SECONDS",
+              callback=_finite,
               help="Stop an agent that printed nothing for this long (agents whose tools stream: codex, copilot, "
                    "opencode, cmd:; the others print only at the end).")
 @click.option("--max-output", type=click.IntRange(min=1024), default=4 * 1024 * 1024, show_default=True,
               metavar="BYTES", help="Stop an agent that prints more than this.")
 @click.option("--wait-timeout", type=click.FloatRange(min=0), default=3600, show_default=True, metavar="SECONDS",
-              help="How long to wait for a session a person runs (a participant without an agent).")
+              callback=_finite, help="How long to wait for a session a person runs (a participant without an agent).")
+@click.option("--yes", "-y", "yes", is_flag=True,
+              help="Start the agents TASK.md names even where your own `init` did not record them (their command "
+                   "lines are shown). Without it, run asks at a terminal and refuses elsewhere.")
 @json_option
 def run(folder: str, agent_specs: tuple[str, ...], agent_args: tuple[str, ...], turn_timeout: float,
-        idle_timeout: float, max_output: int, wait_timeout: float, as_json: bool) -> None:
+        idle_timeout: float, max_output: int, wait_timeout: float, yes: bool, as_json: bool) -> None:
     """Start each participant's agent every turn, headless, until the debate ends.
 
     \b
@@ -103,14 +142,19 @@ def run(folder: str, agent_specs: tuple[str, ...], agent_args: tuple[str, ...], 
 
     (my-debate made by `multidebate init my-debate --task "..." --participants opus,gpt`.)
 
+    With --agent, only the agents given run; without, TASK.md's `agents:`,
+    those your own `init` recorded (TASK.md is shared: an agent it names
+    that you never recorded is shown and needs your yes, or --yes).
+
     Each turn, every agent whose turn is due gets what `next` would serve it
     (its peers' previous turn only) and runs in parallel, in the current
     folder, with no or read-only tools; its reply goes through `write` with
-    the key `run` keeps for it (.multidebate/run/keys, mode 0600).  A reply
-    `write` refuses goes back to the agent, twice at most; then `run` stops
-    with the reason (exit 1) and running it again resumes.  A participant
-    without an agent is a session a person runs: `run` waits for its turns.
-    Ends with the verdict, what it cost, and the report command; Ctrl-C kills
+    the key `run` keeps for it in your private state folder (mode 0600).  A
+    reply `write` refuses goes back to the agent, twice at most; then `run`
+    stops with the reason (exit 1), `status` shows it, and running it again
+    resumes.  A participant without an agent is a session a person runs:
+    `run` waits for its turns.  One `run` per folder.  Ends with the verdict,
+    what it cost, and the report command; Ctrl-C, SIGTERM or SIGHUP kills
     every agent and exits 130.  --json prints JSON Lines (one event a line).
     """
     from ..run.display import JsonLines, LiveLines, PlainLines
@@ -123,10 +167,12 @@ def run(folder: str, agent_specs: tuple[str, ...], agent_args: tuple[str, ...], 
     display = JsonLines(write) if as_json else LiveLines(write) if sys.stdout.isatty() else PlainLines(write)
     options = RunOptions(turn_timeout=turn_timeout, idle_timeout=idle_timeout, max_output=max_output,
                          wait_timeout=wait_timeout, cwd=os.getcwd())
+    began = time.monotonic()
     try:
-        with _sigterm_as_interrupt(), library_errors():
+        with _signals_as_interrupt(), library_errors():
             try:
-                outcome = run_debate(folder, agents, options, display.show, display.tick)
+                outcome = run_debate(folder, agents, options, display.show, display.tick,
+                                     confirm=_confirmer(yes, as_json))
             except MultidebateError as exc:
                 if not as_json:
                     raise
@@ -136,7 +182,12 @@ def run(folder: str, agent_specs: tuple[str, ...], agent_args: tuple[str, ...], 
                 sys.exit(EXIT_ERROR)
     except KeyboardInterrupt:
         display.close()
-        click.echo("Interrupted: every agent was stopped; no turn was half-written. Run again to resume.", err=True)
+        said = "Interrupted: every agent was stopped; no turn was half-written. Run again to resume."
+        if as_json:  # a program reading the stream learns how it ended (schemas/run-event.schema.json)
+            from ..run.events import RunEvent
+
+            display.show(RunEvent("interrupted", said, at=time.monotonic() - began))
+        click.echo(said, err=True)
         sys.exit(EXIT_INTERRUPTED)
     display.close()
     if not as_json:
@@ -168,7 +219,8 @@ def doctor(agent_specs: tuple[str, ...], agent_args: tuple[str, ...], probing: b
       multidebate doctor
       multidebate doctor --probe --agent opus=claude:opus --agent gpt=codex
 
-    Exit 1 when a probe failed.
+    Exit 1 when a probe failed, or --probe found nothing to probe (no tool on
+    PATH and no --agent: it says so).
     """
     from ..run.doctor import doctor as check
     from ..views.terminal import printable
@@ -176,7 +228,8 @@ def doctor(agent_specs: tuple[str, ...], agent_args: tuple[str, ...], probing: b
     agents = _agents(agent_specs, agent_args)
     with library_errors(as_json):
         report = check(agents, probing, timeout)
-    failed = any(not p.ok for p in report.probes)
+    # a probe that checked nothing fails: a script reading exit 0 would take it for agents that answer
+    failed = any(not p.ok for p in report.probes) or (probing and not report.probes)
     if as_json:
         emit_json(report.as_dict())
         sys.exit(1 if failed else 0)
@@ -190,7 +243,7 @@ def doctor(agent_specs: tuple[str, ...], agent_args: tuple[str, ...], probing: b
             continue
         readers = ", ".join(str(a) for a in copy["agents"]) if isinstance(copy["agents"], list) else ""
         click.echo(printable(f"  {copy['state']:<9} {copy['path']}" + (f" ({readers})" if readers else "")))
-    if probing:
+    if probing and report.probes:
         click.echo("Probes:")
         for result in report.probes:
             said = f"ok in {result.seconds:.1f} s: {result.answer!r}" if result.ok else \

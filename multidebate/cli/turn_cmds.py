@@ -132,6 +132,7 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
             task_text, roster, max_turns, min_turns, sealed=sealed, mode=mode, roles=roles,
             proposal=proposal[0] if proposal else None, proposal_sha256=digest, min_rounds=min_rounds,
             max_rounds=max_rounds, judge_when=judge_when, agents=agents))
+    _record_agents(folder, agents)
     driven = {slug for slug, _spec in agents}
     starters = tuple(s for s in tuple(roster or ()) + tuple(judges) if s not in driven)
     if driven:
@@ -153,6 +154,22 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
     if roles:
         click.echo("Roles: " + ", ".join(f"{slug} = {role}" for slug, role in roles) + ". `next` tells each "
                    "session what its role's turn must contain.")
+
+
+def _record_agents(folder: str, agents: tuple[tuple[str, str], ...]) -> None:
+    """Record the agents in the user's private state folder too: `run` starts TASK.md's agents unasked only
+    when they are these (TASK.md is shared; state/private.py)."""
+    from ..state.private import forget_agents, record_agents
+
+    try:
+        if agents:
+            record_agents(folder, dict(agents), replace=True)
+        else:
+            forget_agents(folder)  # an earlier debate at this path recorded its own
+    except OSError as exc:
+        if agents:
+            click.echo(f"Warning: cannot record the agents in your private state folder ({exc.strerror or exc}): "
+                       "`multidebate run` will show their command lines and ask before it starts them.", err=True)
 
 
 def _agent_specs(specs: tuple[str, ...], roster: tuple[str, ...] | None,

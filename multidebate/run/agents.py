@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,8 +21,12 @@ from typing import Any
 from ..protocol.errors import AgentSpecError
 from ..protocol.naming import is_slug
 
-__all__ = ["Agent", "AgentSpecError", "Invocation", "PRESETS", "Preset", "Reply", "parse_agent", "parse_spec",
-           "same_models"]
+__all__ = ["Agent", "AgentSpecError", "Invocation", "PRESETS", "Preset", "Reply", "missing_tool", "parse_agent",
+           "parse_spec", "same_models"]
+
+# programs that run the script named after them: a `cmd:` agent is known by its script, not by `python3`
+_INTERPRETERS = re.compile(r"^(?:python|pypy|node|nodejs|deno|bun|ruby|perl|php|bash|sh|zsh|dash|uv|uvx|npx|pipx)"
+                           r"[0-9.]*(?:\.exe)?$")
 
 # a tool given its prompt as an argument: Linux refuses one argument over 128 KiB
 MAX_ARG_PROMPT = 120_000
@@ -272,9 +278,32 @@ class Agent:
         return self.preset.program if self.preset is not None else self.command[0]
 
     @property
+    def command_name(self) -> str:
+        """A custom agent's command by its name: the program's, or the script an interpreter runs
+        (`python3 my_agent.py` -> `my_agent.py`, `python3 -m pkg` -> `pkg`); a preset's program."""
+        if self.preset is not None:
+            return self.preset.program
+        program = os.path.basename(self.command[0])
+        if _INTERPRETERS.match(program):
+            words = iter(self.command[1:])
+            for word in words:
+                if word == "-m":
+                    return next(words, program)
+                if not word.startswith("-"):
+                    return os.path.basename(word) or program
+        return program
+
+    @property
     def name(self) -> str:
-        """What its errors start with: the preset, or the command's program."""
-        return self.preset.name if self.preset is not None else os.path.basename(self.command[0])
+        """What its errors start with: the preset, or the command's name."""
+        return self.preset.name if self.preset is not None else self.command_name
+
+    def command_line(self) -> str:
+        """The whole command line `run` starts (a prompt given as an argument shown as <prompt>) and the
+        program's path on PATH: what a person must see before a program named in a shared file runs."""
+        argv = list(self.invocation("<prompt>").argv)
+        found = shutil.which(argv[0])
+        return shlex.join(argv) + (f" ({argv[0]} = {found})" if found and found != argv[0] else "")
 
     @property
     def streams(self) -> bool:
@@ -339,6 +368,30 @@ class Agent:
         if not reply.error and not reply.text.strip():
             return Reply("", f"{name}: printed nothing", reply.tokens_in, reply.tokens_out, reply.cost_usd, True)
         return reply
+
+
+    def last_words(self, stdout: bytes, stderr: bytes) -> str:
+        """What a stopped tool had said of its own: an error in its output, or the telling line of its stderr;
+        "" when nothing (never the exit status: a stopped process ends by the signal `run` sent it)."""
+        if self.preset is not None:
+            reply = self.preset.parse(self.name, stdout.decode("utf-8", errors="replace"))
+            if reply.error and not reply.unreadable:
+                return reply.error.split(": ", 1)[-1]
+        return _telling_line(stderr.decode("utf-8", errors="replace"))
+
+
+def missing_tool(agent: Agent) -> str:
+    """Why `agent` cannot start: its program is not on PATH (with where to get it); "" when it can."""
+    program = agent.program
+    if shutil.which(program) is not None:
+        return ""
+    if agent.preset is None:
+        return (f"{agent.slug}'s command `{program}` is not found (not on PATH, or no such file): fix the command "
+                f"line of --agent {agent.slug}='cmd:...'")
+    preset = agent.preset
+    get = f"npm install -g {preset.package}" if " " not in preset.package else preset.package
+    return (f"{preset.title} (`{program}`, for {agent.slug}) is not on PATH: install it ({get}) and check with "
+            f"`multidebate doctor`, or give {agent.slug} a custom agent: --agent {agent.slug}='cmd:COMMAND LINE'")
 
 
 def _telling_line(stderr: str) -> str:

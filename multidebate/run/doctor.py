@@ -14,9 +14,12 @@ from .loop import agent_environment
 from .supervise import Supervisor
 from .tools import tool_version, which
 
-__all__ = ["PROBE_PROMPT", "Probe", "Tool", "check_tools", "doctor", "probe"]
+__all__ = ["NOTHING_TO_PROBE", "PROBE_PROMPT", "Probe", "Tool", "check_tools", "doctor", "probe"]
 
 PROBE_PROMPT = "This is a connection check. Reply with the single word: ok\n"
+# --probe found nothing to run: a probe that checked nothing must not pass for one that succeeded (exit 1)
+NOTHING_TO_PROBE = ("nothing to probe: no agent tool is on PATH and no --agent was given. Install a tool (the list "
+                    "above says where from), or probe a custom agent: --agent SLUG='cmd:COMMAND LINE'")
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,8 @@ def probe(agent: Agent, timeout: float) -> Probe:
                      f"cannot start {agent.program}: {exc.strerror or exc}")
     reply = agent.read_reply(done.stdout, done.exit_code, done.stderr)
     if done.stopped:
-        said = f"; it last said: {reply.error.split(': ', 1)[-1]}" if reply.error and not reply.unreadable else ""
+        last = agent.last_words(done.stdout, done.stderr)  # never the status of the signal that stopped it
+        said = f"; it last said: {last}" if last else ""
         return Probe(agent.slug, agent.label, False, done.duration, f"{agent.name}: stopped: {done.stopped}{said}")
     if reply.error:
         return Probe(agent.slug, agent.label, False, done.duration, reply.error)
@@ -106,4 +110,6 @@ def doctor(agents: list[Agent], probing: bool, timeout: float) -> DoctorReport:
             probes = list(pool.map(lambda a: probe(a, timeout), agents))
     warnings = [f"{', '.join(group)} run the same model: the same priors agree without debating"
                 for group in same_models(agents)]
+    if probing and not probes:
+        warnings.append(NOTHING_TO_PROBE)
     return DoctorReport(tools, skills, probes, warnings)

@@ -8,8 +8,10 @@ __all__ = ["KINDS", "RunEvent", "TurnCost"]
 
 # started: the run begins; warning: e.g. two agents on one model; waiting: for a person's session;
 # thinking: an agent started (again, on a retry); retrying: write refused its reply; written: its turn file;
-# failed: it failed the turn; verdict: the verdict changed; done: the debate ended
-KINDS = ("started", "warning", "waiting", "thinking", "retrying", "written", "failed", "verdict", "done")
+# failed: it failed the turn; verdict: the verdict changed; done: the debate ended; interrupted: Ctrl-C, SIGTERM
+# or SIGHUP stopped `run` (every agent killed, nothing half-written)
+KINDS = ("started", "warning", "waiting", "thinking", "retrying", "written", "failed", "verdict", "done",
+         "interrupted")
 
 
 @dataclass(frozen=True)

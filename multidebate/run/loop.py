@@ -31,18 +31,27 @@ from ..protocol.errors import (
     TaskError,
 )
 from ..state.debate import Debate, load_debate
-from ..state.layout import key_path
-from ..state.runs import append_run_record, held_key, hold_key
+from ..state.layout import sealed_dir
+from ..state.private import agents_record, record_agents
+from ..state.runs import (
+    append_run_record,
+    foreign_turns,
+    held_key,
+    hold_key,
+    record_written,
+)
 from ..state.task import TASK_FILE, require_readable
 from ..turns.briefing import Briefing, BriefingPlan, brief, plan_briefing
-from ..turns.write import write_turn
-from .agents import Agent, parse_spec, same_models
+from ..turns.write import WriteResult, write_turn
+from .agents import Agent, missing_tool, parse_spec, same_models
 from .events import RunEvent, TurnCost
+from .lock import run_lock
 from .prompt import agent_prompt, retry_prompt, sections_of
 from .supervise import Supervisor
 from .tools import tool_version
 
-__all__ = ["RETRIES", "RunFailed", "RunOptions", "RunOutcome", "agent_environment", "agents_for", "run_debate"]
+__all__ = ["RETRIES", "Confirm", "RunFailed", "RunOptions", "RunOutcome", "agent_environment", "agents_for",
+           "run_debate", "unrecorded"]
 
 RETRIES = 2  # more tries after `write` refused a reply
 WAIT_STEP = 1.0  # seconds: how often the live lines are redrawn while a person's session is awaited
@@ -72,20 +81,69 @@ class RunOutcome:
 
 
 Emit = Callable[[RunEvent], None]
+# told the agents TASK.md names that the person never recorded, as (slug, full command line): start them?
+Confirm = Callable[[list[tuple[str, str]]], bool]
 
 
 def agents_for(debate: Debate, given: list[Agent]) -> list[Agent]:
-    """The agents of this debate: TASK.md's `agents:`, each replaced by one given on the command line."""
-    by_slug = {agent.slug: agent for agent in given}
+    """The agents of this debate: those given on the command line, and only those (#33: TASK.md is a shared
+    file, so a slug the person meant to play must not gain an agent from it); else TASK.md's `agents:`."""
+    if given:
+        return list(given)
     recorded = debate.task.agents if debate.task is not None else ()
     agents = []
     for slug, spec in recorded:
-        if slug not in by_slug:
-            try:
-                agents.append(parse_spec(slug, spec))
-            except AgentSpecError as exc:
-                raise RunFailed(f"{TASK_FILE}: {exc}") from exc
-    return agents + list(by_slug.values())
+        try:
+            agents.append(parse_spec(slug, spec))
+        except AgentSpecError as exc:
+            raise RunFailed(f"{TASK_FILE}: {exc}") from exc
+    return agents
+
+
+def unrecorded(folder: str, agents: list[Agent]) -> list[Agent]:
+    """Of TASK.md's agents, those the person's own `init` (or an earlier confirmation) did not record for this
+    folder, in the record only this user can write (state/private.py): any other writer of the folder may have
+    put them there."""
+    record = agents_record(folder) or {}
+    return [agent for agent in agents if record.get(agent.slug) != agent.spec]
+
+
+def _confirm_agents(folder: str, agents: list[Agent], confirm: Confirm | None) -> None:
+    """Nothing TASK.md says starts a program the person has not seen and confirmed: RunFailed unless `confirm`
+    says yes to every unrecorded agent's full command line (which is then recorded)."""
+    strangers = unrecorded(folder, agents)
+    if not strangers:
+        return
+    lines = [(agent.slug, agent.command_line()) for agent in strangers]
+    if confirm is None or not confirm(lines):
+        shown = "".join(f"\n  {slug}: {line}" for slug, line in lines)
+        raise RunFailed(f"{TASK_FILE} names agents that your own `multidebate init` did not record for this folder "
+                        f"({TASK_FILE} is shared: anyone writing in the folder can change it). `run` would start:"
+                        f"{shown}\nNothing was started. If these are the commands you mean, run again with --yes (it "
+                        "starts them and records them as yours), or name each agent with --agent SLUG=AGENT")
+    try:
+        record_agents(folder, {agent.slug: agent.spec for agent in strangers})
+    except OSError:
+        pass  # confirmed for this run; the next one asks again
+
+
+def _check_tools(agents: list[Agent]) -> None:
+    """Every agent's program is on PATH before any starts (else the first turn fails half-way)."""
+    missing = [why for why in (missing_tool(agent) for agent in agents) if why]
+    if missing:
+        raise RunFailed("; ".join(missing))
+
+
+def _check_foreign(debate: Debate, agents: list[Agent]) -> None:
+    """A turn written as a participant `run` drives, by anyone but `run` (with the key it holds), is found."""
+    for agent in agents:
+        files = {turn: found.path for turn, found in debate.scan.by_slug.get(agent.slug, {}).items()}
+        foreign = foreign_turns(debate.folder, agent.slug, files)
+        if foreign:
+            raise RunFailed(f"{', '.join(foreign)} {'was' if len(foreign) == 1 else 'were'} written as `{agent.slug}` "
+                            f"but not by `run`, which drives `{agent.slug}` and holds its key: someone wrote as its "
+                            "agent. Read the file; delete it for the agent to write that turn, or give "
+                            f"`{agent.slug}` no agent")
 
 
 def _check_roster(debate: Debate, agents: list[Agent]) -> None:
@@ -159,13 +217,20 @@ class _Round:
             reply = agent.read_reply(done.stdout, done.exit_code, done.stderr)
             spent = spent + TurnCost(done.duration, reply.tokens_in, reply.tokens_out, reply.cost_usd)
             if done.stopped:
-                said = f"; it last said: {reply.error.split(': ', 1)[-1]}" if reply.error and not reply.unreadable else ""
-                return self._fail(agent, turn, f"{agent.name}: stopped: {done.stopped}{said}", spent, attempt)
+                # what the tool itself said, never the exit status of the SIGTERM `run` sent it
+                said = agent.last_words(done.stdout, done.stderr)
+                return self._fail(agent, turn, f"{agent.name}: stopped: {done.stopped}"
+                                  + (f"; it last said: {said}" if said else ""), spent, attempt)
             if reply.error:
                 return self._fail(agent, turn, reply.error, spent, attempt)
             sections = sections_of(reply.text)
             try:
-                result = write_turn(self.folder, agent.slug, sections.encode("utf-8"), briefing.key)
+                # the key kept before the file exists: a `run` killed between the two leaves no slug claimed
+                # with its key nowhere; the briefed turn, so a second writer's turn is never answered twice
+                result = write_turn(self.folder, agent.slug, sections.encode("utf-8"), briefing.key,
+                                    on_key=lambda claimed: hold_key(self.folder, agent.slug, claimed.key or "",
+                                                                    claimed.turn),
+                                    expect_turn=turn)
             except InvalidTurn as exc:
                 why = f"{exc}" + (f": {exc.problems[0]}" if exc.problems else "")
                 if attempt > self.options.retries:
@@ -176,14 +241,14 @@ class _Round:
                 continue
             except MultidebateError as exc:
                 return self._fail(agent, turn, str(exc), spent, attempt)
-            if result.key:
-                try:
-                    hold_key(self.folder, agent.slug, result.key)
+            if result.key and held_key(self.folder, agent.slug) != result.key:
+                try:  # a judgment claims its slug without on_key: its key is kept once it is written
+                    hold_key(self.folder, agent.slug, result.key, result.turn)
                 except OSError as exc:
                     return self._fail(agent, turn, f"wrote {os.path.basename(result.path)} but cannot keep its key "
-                                      f"({exc.strerror or exc}); delete {key_path(self.folder, agent.slug)} and run "
-                                      "again to claim the slug anew",
-                                      spent, attempt)
+                                      f"({exc.strerror or exc}); run `multidebate handover {shlex.quote(self.folder)} "
+                                      f"{agent.slug}` and give the participant no agent", spent, attempt)
+            self._keep_written(result)
             self._record(agent, turn, spent, attempt, "written", "")
             with self.lock:
                 self.cost = self.cost + spent
@@ -192,6 +257,15 @@ class _Round:
                        file=os.path.basename(result.path), cost=spent.as_dict(), attempts=attempt)
             return None
         return None
+
+    def _keep_written(self, result: WriteResult) -> None:
+        name = os.path.basename(result.path)
+        where = os.path.join(sealed_dir(self.folder), name) if result.sealed and not os.path.exists(result.path) \
+            else result.path
+        try:
+            record_written(self.folder, name, where)
+        except OSError:
+            pass  # the turn is written; the next `run` will say it cannot tell who wrote it
 
     def _fail(self, agent: Agent, turn: int, reason: str, spent: TurnCost, attempts: int) -> None:
         with self.lock:
@@ -206,7 +280,7 @@ class _Round:
             append_run_record(self.folder, {
                 "turn": turn, "slug": agent.slug, "agent": agent.label,
                 "preset": agent.preset.name if agent.preset else "cmd", "model": agent.model,
-                "tool": agent.program if agent.preset else os.path.basename(agent.program),
+                "tool": agent.program if agent.preset else agent.command_name,
                 "tool_version": version, "attempts": attempts, "outcome": outcome, "reason": reason or None,
                 "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), **spent.as_dict()})
         except OSError:
@@ -244,33 +318,47 @@ def _due(briefing: Briefing) -> bool:
 
 
 def run_debate(folder: str, given: list[Agent], options: RunOptions, emit: Emit,
-               tick: Callable[[], None] | None = None, supervisor: Supervisor | None = None) -> RunOutcome:
+               tick: Callable[[], None] | None = None, supervisor: Supervisor | None = None,
+               confirm: Confirm | None = None) -> RunOutcome:
     """Drive the debate in `folder` to its end (see the module doc); `emit` is told every event, `tick` is
-    called about once a second while agents think.  RunFailed when a participant fails; KeyboardInterrupt
-    (after every agent's process group is killed, nothing half-written) when interrupted."""
-    started = time.monotonic()
+    called about once a second while agents think; `confirm` is asked before TASK.md's agents the person never
+    recorded start (None: they do not).  RunFailed when a participant fails, or another `run` drives the
+    folder; KeyboardInterrupt (after every agent's process group is killed, nothing half-written) when
+    interrupted."""
     if not os.path.isdir(folder):
         raise FolderError(f"no such folder: {folder}")
+    with run_lock(folder):
+        return _run(folder, given, options, emit, tick, supervisor or Supervisor(), confirm)
+
+
+def _run(folder: str, given: list[Agent], options: RunOptions, emit: Emit, tick: Callable[[], None] | None,
+         supervisor: Supervisor, confirm: Confirm | None) -> RunOutcome:
+    started = time.monotonic()
     debate = load_debate(folder)
     if debate.task is None:
         raise FolderError(f"{folder} has no {TASK_FILE}: create it with `multidebate init {folder} --task ...`")
     require_readable(debate.task)
     agents = agents_for(debate, given)
     _check_roster(debate, agents)
-    supervisor = supervisor or Supervisor()
+    if not given:
+        _confirm_agents(folder, agents, confirm)
     versions = {agent.program: tool_version(agent.program) for agent in agents if agent.preset is not None}
     persons = [s for s in debate.participants if s not in {a.slug for a in agents}]
-    who = ", ".join(f"{a.slug} = {a.label}" for a in agents)
+    # a custom agent by its whole command line: the person sees what runs
+    who = ", ".join(f"{a.slug} = {a.label if a.preset else a.command_line()}" for a in agents)
     emit(RunEvent("started", f"{folder}: agents {who}" + (f"; sessions people run: {', '.join(persons)}"
                                                           if persons else ""), at=0.0,
-                  data={"agents": {a.slug: a.label for a in agents}, "people": persons}))
+                  data={"agents": {a.slug: a.label for a in agents}, "people": persons,
+                        "commands": {a.slug: a.command_line() for a in agents}}))
     for group in same_models(agents):
         emit(RunEvent("warning", f"{', '.join(group)} run the same model: the same priors agree without "
                       "debating", at=time.monotonic() - started, data={"slugs": list(group)}))
+    _check_tools(agents)  # before any agent starts: a tool missing half-way would leave a turn half-played
     total, written = TurnCost(), 0
     shown: tuple[str, int] | None = None
     while True:
         debate = load_debate(folder)
+        _check_foreign(debate, agents)
         verdict = judge(debate, file_problems(debate))
         if (verdict.state, verdict.turn) != shown:
             shown = (verdict.state, verdict.turn)

@@ -13,7 +13,7 @@ import re
 from ..skill.install import bundled_skill
 from ..turns.briefing import Briefing, render_briefing
 
-__all__ = ["ROLE", "agent_prompt", "retry_prompt", "sections_of"]
+__all__ = ["ROLE", "agent_prompt", "retry_prompt", "sections_of", "without_commands"]
 
 ROLE = ("You are one of several AI sessions, each a different model, debating one task. Each turn you read your "
         "peers' previous turn, refine your position and write your turn. `multidebate run` started you for this "
@@ -54,15 +54,28 @@ def agent_prompt(briefing: Briefing) -> str:
     return "\n".join(parts).strip() + "\n"
 
 
+# a clause of a refusal that tells a session to run a command (`run multidebate next`, "run `next --wait`")
+_COMMAND_CLAUSE = re.compile(r"[^.;:]*(?:\brun\b[^.;:]*`|`[^`]*\bmultidebate\b|\bmultidebate (?:next|write|report|"
+                             r"validate|status)\b)[^.;]*[.;]?", re.IGNORECASE)
+
+
+def without_commands(text: str) -> str:
+    """`text` without the clauses that tell a session to run a command: an agent `run` starts runs none
+    (#34: a refusal fed back said "run `multidebate next`", against the prompt's own "run no command")."""
+    kept = _COMMAND_CLAUSE.sub("", text)
+    return re.sub(r"\s{2,}", " ", kept).strip().rstrip(":;,") if kept != text else text
+
+
 def retry_prompt(prompt: str, reply: str, refusal: str, problems: list[str]) -> str:
-    """`prompt` again, with the refusal of the last reply and that reply quoted (fenced by an id it does not
-    contain, as `next` fences peer files), for the agent to fix."""
+    """`prompt` again, with the refusal of the last reply (without a clause that says to run a command) and
+    that reply quoted (fenced by an id it does not contain, as `next` fences peer files), for the agent to fix."""
     import secrets
 
     fence = secrets.token_hex(4)
     while fence in reply:
         fence = secrets.token_hex(4)
-    listed = "".join(f"\n- {p}" for p in problems)
+    refusal = without_commands(refusal)
+    listed = "".join(f"\n- {p}" for p in (without_commands(p) for p in problems) if p)
     return (f"{prompt}\nYOUR LAST REPLY WAS REFUSED BY `write` (nothing was written): {refusal}{listed}\n"
             f"Your last reply, quoted:\n<<<REPLY [{fence}]\n{reply[:20_000]}\n>>>END [{fence}]\n"
             "Reply again with the whole turn, every section, fixed as listed.\n")

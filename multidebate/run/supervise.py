@@ -1,6 +1,11 @@
 """One agent process, supervised: its own process group, the prompt on stdin and stdin closed, its output read
 in threads up to a byte bound, a turn timeout and an idle timeout, and the whole group killed (SIGTERM, then
 SIGKILL) on a timeout, on too much output, or when `run` is interrupted.  No process outlives its turn.
+
+A descendant may leave the group (`setsid`) and hold the pipes open: the prompt is written without blocking,
+a bounded time, and every descendant seen while the turn runs (by parent pid, in /proc, with its start time so
+a reused pid is never hit) is killed with the group.  A descendant that left the group and whose parent exited
+before it was seen (less than a poll, POLL seconds) is not found.
 """
 
 from __future__ import annotations
@@ -14,10 +19,48 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Finished", "Supervisor", "TERM_GRACE"]
+__all__ = ["Finished", "POLL", "Supervisor", "TERM_GRACE", "descendants"]
 
 TERM_GRACE = 3.0  # seconds between SIGTERM and SIGKILL
+POLL = 0.1  # seconds: how often a running agent's descendants are looked up
 _CHUNK = 65536
+
+
+def _process_table() -> dict[int, tuple[int, str]]:
+    """pid -> (parent pid, start time) of every process (Linux /proc); {} where there is none."""
+    table = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return {}
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 19:
+            table[int(name)] = (int(fields[1]), fields[19].decode("ascii", "replace"))
+    return table
+
+
+def descendants(root: int, table: dict[int, tuple[int, str]] | None = None) -> dict[int, str]:
+    """Every descendant of `root` now, whatever its process group: pid -> start time."""
+    table = _process_table() if table is None else table
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _start) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found: dict[int, str] = {}
+    todo = list(children.get(root, ()))
+    while todo:
+        pid = todo.pop()
+        if pid in found or pid == root:
+            continue
+        found[pid] = table[pid][1]
+        todo.extend(children.get(pid, ()))
+    return found
 
 
 @dataclass(frozen=True)
@@ -79,6 +122,7 @@ class Supervisor:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._running: dict[int, subprocess.Popen[bytes]] = {}
+        self._seen: dict[int, dict[int, str]] = {}  # leader pid -> its descendants seen so far
         self.interrupted = threading.Event()
 
     def run(self, argv: tuple[str, ...], stdin: bytes, *, env: dict[str, str] | None = None, cwd: str | None = None,
@@ -90,15 +134,17 @@ class Supervisor:
         started = time.monotonic()
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 env=env, cwd=cwd, start_new_session=True, close_fds=True)
+        seen: dict[int, str] = {}  # every descendant seen during the turn: killed with the group
         with self._lock:
             self._running[proc.pid] = proc
+            self._seen[proc.pid] = seen
         if on_start is not None:
             on_start(proc.pid)
         output = _Output(max_output)
         stop = threading.Event()
         pipes = [(name, pipe.fileno()) for name, pipe in (("stdout", proc.stdout), ("stderr", proc.stderr))
                  if pipe is not None]
-        threads = [threading.Thread(target=self._feed, args=(proc, stdin), name=f"agent-{proc.pid}-stdin",
+        threads = [threading.Thread(target=_feed, args=(proc, stdin, stop), name=f"agent-{proc.pid}-stdin",
                                     daemon=True)]
         threads += [threading.Thread(target=output.read, args=(name, fd, stop), name=f"agent-{proc.pid}-{name}",
                                      daemon=True) for name, fd in pipes]
@@ -106,10 +152,13 @@ class Supervisor:
             thread.start()
         stopped = ""
         try:
-            stopped = self._watch(proc, output, started, turn_timeout, idle_timeout, max_output)
+            stopped = self._watch(proc, output, started, turn_timeout, idle_timeout, max_output, seen)
         finally:
-            # the leader has ended or is to be stopped: nothing of its group may outlive the turn
-            _kill_group(proc, graceful=bool(stopped))
+            # the leader has ended or is to be stopped: nothing of its group, nor any descendant that left it,
+            # may outlive the turn
+            stop.set()  # first: the prompt's writer may be waiting on a pipe no one reads
+            seen.update(descendants(proc.pid))
+            _kill_group(proc, graceful=bool(stopped), strays=seen)
             for thread in threads[1:]:
                 thread.join(TERM_GRACE)  # the output still in the pipes
             stop.set()  # a process that escaped the group may hold a pipe open: stop reading it
@@ -120,31 +169,22 @@ class Supervisor:
                     pipe.close()
             with self._lock:
                 self._running.pop(proc.pid, None)
+                self._seen.pop(proc.pid, None)
         if self.interrupted.is_set() and not stopped:
             stopped = "interrupted"
         code = proc.returncode if proc.returncode is not None else -signal.SIGKILL
         return Finished(code, output.bytes_of("stdout"), output.bytes_of("stderr"), time.monotonic() - started,
                         stopped, proc.pid)
 
-    def _feed(self, proc: subprocess.Popen[bytes], data: bytes) -> None:
-        """Write the prompt and close stdin (a tool that waits on an open stdin would never start)."""
-        if proc.stdin is None:
-            return
-        try:
-            if data:
-                proc.stdin.write(data)
-        except (OSError, ValueError):
-            pass  # it exited or closed its stdin without reading it all
-        finally:
-            try:
-                proc.stdin.close()
-            except OSError:
-                pass
-
     def _watch(self, proc: subprocess.Popen[bytes], output: _Output, started: float, turn_timeout: float,
-               idle_timeout: float | None, max_output: int) -> str:
-        """Wait for the process; the reason it must be stopped, or "" once it has exited."""
+               idle_timeout: float | None, max_output: int, seen: dict[int, str]) -> str:
+        """Wait for the process; the reason it must be stopped, or "" once it has exited.  Its descendants
+        are noted in `seen` as it runs (one that leaves the group must still die with it)."""
+        looked = 0.0
         while True:
+            if time.monotonic() - looked >= POLL:
+                seen.update(descendants(proc.pid))
+                looked = time.monotonic()
             if proc.poll() is not None:
                 return ""
             if self.interrupted.is_set():
@@ -162,15 +202,46 @@ class Supervisor:
             if idle_timeout is not None:
                 deadline = min(deadline, max(last, started) + idle_timeout)
             with output.changed:
-                output.changed.wait(min(0.25, max(0.01, deadline - now)))
+                output.changed.wait(min(POLL, max(0.01, deadline - now)))
 
     def kill_all(self) -> None:
         """Ctrl-C: stop every agent still running, its whole process group."""
         self.interrupted.set()
         with self._lock:
-            running = list(self._running.values())
-        for proc in running:
+            running = [(proc, self._seen.get(pid)) for pid, proc in self._running.items()]
+        table = _process_table()
+        for proc, seen in running:
+            if seen is not None:
+                # while the leader lives: once it is gone, a child that left its group is no longer its child
+                seen.update(descendants(proc.pid, table))
             _signal_group(proc.pid, signal.SIGTERM)
+
+
+def _feed(proc: subprocess.Popen[bytes], data: bytes, stop: threading.Event) -> None:
+    """Write the prompt and close stdin (a tool that waits on an open stdin would never start).  Never blocks
+    past `stop`: a process that holds stdin and never reads it (one that left the group) would otherwise hold
+    this thread, and `run`, for ever once the prompt is over the pipe's 64 KiB."""
+    if proc.stdin is None:
+        return
+    fd = proc.stdin.fileno()
+    try:
+        os.set_blocking(fd, False)
+        view = memoryview(data)
+        while view and not stop.is_set():
+            _r, ready, _x = select.select([], [fd], [], POLL)
+            if not ready:
+                continue
+            try:
+                view = view[os.write(fd, view[:_CHUNK]):]
+            except BlockingIOError:
+                continue
+    except (OSError, ValueError):
+        pass  # it exited or closed its stdin without reading it all
+    finally:
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
 
 
 def _signal_group(pgid: int, sig: int) -> None:
@@ -180,16 +251,34 @@ def _signal_group(pgid: int, sig: int) -> None:
         pass
 
 
-def _kill_group(proc: subprocess.Popen[bytes], graceful: bool) -> None:
-    """SIGTERM to the whole group, SIGKILL after TERM_GRACE for what is left; the leader reaped."""
+def _signal_strays(strays: dict[int, str], sig: int) -> None:
+    """Signal each process of `strays` that is still the one seen (same pid and start time), and its own
+    descendants (which may have been started since)."""
+    table = _process_table()
+    targets = {pid: start for pid, start in strays.items() if table.get(pid, (0, ""))[1] == start}
+    for pid in list(targets):
+        targets.update(descendants(pid, table))
+    for pid in targets:
+        try:
+            os.kill(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _kill_group(proc: subprocess.Popen[bytes], graceful: bool, strays: dict[int, str] | None = None) -> None:
+    """SIGTERM to the whole group and the descendants seen outside it, SIGKILL after TERM_GRACE for what is
+    left; the leader reaped."""
+    strays = strays or {}
     if graceful:
         _signal_group(proc.pid, signal.SIGTERM)
+        _signal_strays(strays, signal.SIGTERM)
         try:
             proc.wait(TERM_GRACE)
         except subprocess.TimeoutExpired:
             pass
     # the group id is the leader's pid (start_new_session): what a finished leader left behind dies too
     _signal_group(proc.pid, signal.SIGKILL)
+    _signal_strays(strays, signal.SIGKILL)
     try:
         proc.wait(TERM_GRACE)
     except subprocess.TimeoutExpired:

@@ -279,7 +279,7 @@ def _check_input(content: bytes, participants: tuple[str, ...], slug: str, turn:
 
 
 def write_turn(folder: str, slug: str, content: bytes, key: str | None = None,
-               on_key: Callable[[WriteResult], None] | None = None) -> WriteResult:
+               on_key: Callable[[WriteResult], None] | None = None, expect_turn: int | None = None) -> WriteResult:
     """Validate `content` as `slug`'s next turn and create its file; see the CLI's `write`.
 
     Reads only names, TASK.md and the turn N-1 peer files (never the whole
@@ -288,7 +288,9 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None,
     when the file or its ledger entry cannot be written (the file is then
     removed again).  `on_key`: called with the key notice's result as soon as a
     first write claims the slug, before the file is created, so a write killed
-    after creating it has shown the key.
+    after creating it has shown the key.  `expect_turn`: the turn the writer was briefed for (`run`); a
+    TurnConflict when it is no longer the slug's next, and a turn that repeats the previous one word for word is
+    then a held position, not a retried command (which could not pass this check).
     """
     scan, task, _pending = visible_scan(folder)
     require_readable(task)
@@ -300,6 +302,9 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None,
     own_sealed = {t for t, slugs in sealed_turns(folder).items() if slug in slugs} if sealed_mode else set()
     own_published = set(scan.by_slug.get(slug, {}))
     turn = next_turn_number(scan, slug, len(own_sealed - own_published))
+    if expect_turn is not None and turn != expect_turn:
+        raise TurnConflict(f"nothing written: `{slug}` was briefed for turn {expect_turn}, but its next turn is now "
+                           f"{turn} (another writer wrote as `{slug}` meanwhile)")
     participants = task.participants if task and task.participants else scan.slugs
     role = task.role_map.get(slug) if task is not None and task.review else None
     profile = profile_for(role.kind if role else None)
@@ -317,7 +322,8 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None,
     if profile.name == "debate-v1" and (parsed.confidence is None or parsed.converged is None):
         # _check_input refuses these; never write a guess
         raise InvalidTurn(f"nothing written: turn {turn} of `{slug}` has no readable Confidence or Converged", [])
-    _refuse_repeat(folder, parsed, slug, turn, sealed_mode)
+    if expect_turn is None:
+        _refuse_repeat(folder, parsed, slug, turn, sealed_mode)
     path = os.path.join(folder, turn_file_name(turn, slug))
     _clear_interrupted(scan, slug, turn, path)
     new_key = None

@@ -18,6 +18,7 @@ from ..analysis.quotes import Attribution, check_attributions
 from ..analysis.retirements import Retirement, person_acts, retirements
 from ..analysis.review_case import review_problem_lines
 from ..analysis.review_summary import Summary, summarise
+from ..analysis.run_failures import RunFailure, failure_advice, run_failures
 from ..analysis.trajectory import MATRIX_MAX, Analysis, analyse
 from ..analysis.verdict import MEASURE, judge
 from ..protocol.judgment import Judgment
@@ -56,6 +57,7 @@ class Report:
     agent_costs: tuple[AgentCost, ...] = ()  # what the agents `multidebate run` started cost, per participant
     first_vote: FirstVote | None = None  # an item-by-item final answer against the turn-1 majority (#28)
     brief: DecisionBrief | None = None  # a review's first screen for the person who decides (#27)
+    run_failures: tuple[RunFailure, ...] = ()  # agents `run` started that failed a turn still unwritten
 
     def person_lines(self) -> list[str]:
         """One sentence per retirement and handover, shown right under the verdict."""
@@ -84,6 +86,7 @@ class Report:
             "retired": [r.as_dict() for r in self.retired],
             "handovers": [a.as_dict() for a in self.handovers],
             "agent_costs": [c.as_dict() for c in self.agent_costs],
+            "run_failures": [f.as_dict() for f in self.run_failures],
         }
 
 
@@ -233,7 +236,8 @@ def build_report(folder: str, weighted: bool = False) -> Report:
     judgment = judged.judgment
     summary = summarise(verdict.review, judgment) if verdict.review is not None else None
     brief = decision_brief(verdict.review, summary, judgment) if verdict.review is not None and summary else None
-    dropped = dropouts(debate)
+    failed = run_failures(debate)  # an agent that failed is no session that dropped out
+    dropped = tuple(d for d in dropouts(debate) if d.slug not in {f.slug for f in failed})
     missing = debate.missing(debate.current_turn) if debate.current_turn else ()
     acts = read_acts(folder)
     return Report(folder, debate.task.text if debate.task else None, analysis, final, attributions,
@@ -242,8 +246,9 @@ def build_report(folder: str, weighted: bool = False) -> Report:
                   + tuple(f"{os.path.basename(f.path)}: {f.code} {f.message}" for f in judged.findings
                           if f.code == "E111"), judgment, summary,
                   _cruxes(debate, final.turn, verdict.state == "converged") if verdict.review is None else (),
-                  dropped, advice(folder, verdict, missing, dropped), retirements(debate, acts),
-                  person_acts(debate, acts), agent_costs(folder), first_vote(debate, final), brief=brief)
+                  dropped, failure_advice(folder, failed) or advice(folder, verdict, missing, dropped),
+                  retirements(debate, acts), person_acts(debate, acts), agent_costs(folder), first_vote(debate, final),
+                  brief=brief, run_failures=failed)
 
 
 def render_json(report: Report) -> str:
@@ -284,6 +289,7 @@ def render_markdown(report: Report) -> str:
                                                                         else "") + f": {verdict.detail}.", ""]
     out += [f"{dropout_line(report.folder, d, report.analysis.turns[-1].turn if report.analysis.turns else 0)}"
             for d in report.dropouts] + ([""] if report.dropouts else [])
+    out += [f"**Run failed:** {f.sentence()}" for f in report.run_failures] + ([""] if report.run_failures else [])
     if report.advice:
         out += [f"**What to do:** {report.advice}", ""]
     if review is None:

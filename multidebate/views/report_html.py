@@ -173,6 +173,7 @@ def render_html(report: Report) -> str:
                 + (f"at turn {verdict.turn} " if verdict.turn else "") + f"&mdash; {escape(verdict.detail)}</p>")
     current = report.analysis.turns[-1].turn if report.analysis.turns else 0
     body.extend(f"<p>{escape(dropout_line(report.folder, d, current))}</p>" for d in report.dropouts)
+    body.extend(f"<p><b>Run failed:</b> {escape(f.sentence())}</p>" for f in report.run_failures)
     if report.advice:
         body.append(f"<p><b>What to do:</b> {escape(report.advice)}</p>")
     if report.person_lines():

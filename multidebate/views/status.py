@@ -10,6 +10,7 @@ from ..analysis.agent_costs import AgentCost, agent_costs, cost_words
 from ..analysis.dropouts import Dropout, dropout_line, dropouts
 from ..analysis.integrity import deleted_files, disowned, file_problems, problem_lines
 from ..analysis.retirements import Retirement, person_acts, retirements
+from ..analysis.run_failures import RunFailure, failure_advice, run_failures
 from ..analysis.verdict import Verdict, judge
 from ..protocol.findings import Finding
 from ..protocol.judgment import Judgment
@@ -69,6 +70,7 @@ class Status(NamedTuple):
     retired: tuple[Retirement, ...] = ()  # retired slugs: their columns stay, the person's act is shown
     handovers: tuple[Act, ...] = ()  # slugs a person handed over to another session
     agent_costs: tuple[AgentCost, ...] = ()  # what the agents `multidebate run` started cost, per participant
+    run_failures: tuple[RunFailure, ...] = ()  # agents `run` started that failed a turn still unwritten
 
     def progress(self, turn: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(who has written `turn`, who has not), sealed files included."""
@@ -103,6 +105,7 @@ class Status(NamedTuple):
             "retired": [r.as_dict() for r in self.retired],
             "handovers": [a.as_dict() for a in self.handovers],
             "agent_costs": [c.as_dict() for c in self.agent_costs],
+            "run_failures": [f.as_dict() for f in self.run_failures],
         }
 
 
@@ -160,7 +163,8 @@ def debate_status(folder: str, now: float | None = None) -> Status:
         missing, waiting = (), None  # the review ended: no one is waited for
     names = [parse_turn_name(os.path.basename(f.path)) for f in deleted_files(debate, list(missing))]
     deleted = tuple(dict.fromkeys(name.slug for name in names if name is not None))
-    dropped = tuple(d for d in dropouts(debate, now) if d.slug not in deleted)
+    failed = run_failures(debate)  # an agent that failed is no session that dropped out
+    dropped = tuple(d for d in dropouts(debate, now) if d.slug not in deleted and d.slug not in {f.slug for f in failed})
     lines = problem_lines(debate, problems)
     if debate.task is not None and debate.task.review:  # an open debate does not load the review's rules
         from ..analysis.review_case import review_problem_lines
@@ -177,8 +181,9 @@ def debate_status(folder: str, now: float | None = None) -> Status:
                   waiting, rows, verdict, outsiders, sealed,
                   bool(debate.task and debate.task.participants), lines,
                   debate.task.judge if debate.task else None, judged.judgment,
-                  judgment_due(debate.task, verdict), deleted, dropped, advice(folder, verdict, missing, dropped),
-                  retirements(debate, acts), person_acts(debate, acts), agent_costs(folder))
+                  judgment_due(debate.task, verdict), deleted, dropped,
+                  failure_advice(folder, failed) or advice(folder, verdict, missing, dropped),
+                  retirements(debate, acts), person_acts(debate, acts), agent_costs(folder), failed)
 
 
 def keepable(status: Status) -> bool:
@@ -248,6 +253,7 @@ def render_status(status: Status) -> str:
                  for s in status.missing]
         lines.append(f"missing from turn {status.current_turn}: {', '.join(named)}{waited}")
     lines.extend(dropout_line(status.folder, d, status.current_turn) for d in status.dropouts)
+    lines.extend(f"run failed: {f.sentence()}" for f in status.run_failures)
     for turn, slugs in sorted(status.sealed.items()):
         lines.append(f"turn {turn}: {len(slugs)}/{len(status.participants)} sealed "
                      "(published when every participant has written it)")
