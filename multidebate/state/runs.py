@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 import os
 
+from .jsonstate import read_records
 from .layout import make_state_dirs, open_state_append, read_state, run_dir, write_state
 
-__all__ = ["append_run_record", "held_key", "held_key_path", "hold_key", "read_run_records", "run_record_path"]
+__all__ = ["append_run_record", "held_key", "held_key_path", "hold_key", "read_run_records", "damaged_run_record_lines", "run_record_path"]
 
 
 def held_key_path(folder: str, slug: str) -> str:
@@ -54,16 +55,9 @@ def append_run_record(folder: str, record: dict[str, object]) -> None:
 
 def read_run_records(folder: str) -> list[dict[str, object]]:
     """Every record `run` appended, oldest first; a damaged line is skipped, a missing file is none."""
-    try:
-        lines = read_state(run_record_path(folder)).decode("utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
-    records = []
-    for line in lines:
-        try:
-            data = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(data, dict):
-            records.append(data)
-    return records
+    return [data for _n, data in read_records(run_record_path(folder))[0]]
+
+
+def damaged_run_record_lines(folder: str) -> list[int]:
+    """The lines of `run/turns.jsonl` that are no record (`validate` says so)."""
+    return read_records(run_record_path(folder))[1]

@@ -1,0 +1,88 @@
+"""Hardening, round three (issue 33, items 6, 7 and 8): text that passes for the tool's own, state files that
+stopped every command, and reviews and integrity.  Each test failed before its fix.  Debates are made the way
+sessions make them (`next` then `write`, with keys); hostile files are written by hand, as an attacker would."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from helpers import key_of, make_debate, turn_body
+
+from multidebate.cli import cli
+from multidebate.state.jsonstate import loads_state
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result.exit_code, result.stdout, result.stderr
+
+
+# 7. state files that stopped every command ---------------------------------------------------------------------
+
+BOMB = "[" * 50_000
+HUGE = '{"slug": "a", "agent": "x", "outcome": "written", "tokens_in": 1' + "0" * 400 + ', "seconds": 1}'
+INFINITE = '{"slug": "a", "agent": "x", "outcome": "written", "tokens_in": 5, "seconds": Infinity, "cost_usd": 1e999}'
+
+
+def _state_file(folder: str, which: str) -> list[str]:
+    root = os.path.join(folder, ".multidebate")
+    os.makedirs(os.path.join(root, "run"), exist_ok=True)
+    return {"cache": glob.glob(os.path.join(root, "cache", "turn-*.json")) + glob.glob(os.path.join(root, "cache", "task*")),
+            "ledger": [os.path.join(root, "ledger", "a.jsonl")],
+            "acts": [os.path.join(root, "acts.jsonl")],
+            "runs": [os.path.join(root, "run", "turns.jsonl")],
+            "key": [os.path.join(root, "keys", "b.json")]}[which]
+
+
+@pytest.mark.parametrize("which", ["cache", "ledger", "acts", "runs", "key"])
+@pytest.mark.parametrize("line", [BOMB, HUGE, INFINITE], ids=["nesting", "huge-int", "infinity"])
+def test_a_damaged_state_file_stops_no_command(tmp_path: Path, which: str, line: str) -> None:
+    """50,000 `[` in one line made status, validate, report, next and write die with a RecursionError; a
+    400-digit token count or Infinity in run/turns.jsonl made status and report die with an OverflowError."""
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}], participants=("a", "b"))
+    run("status", folder)  # fills the caches
+    for path in _state_file(folder, which):
+        with open(path, "a" if which in ("ledger", "acts", "runs") else "w") as handle:
+            handle.write(line + "\n")
+    for args in (("status", folder), ("status", folder, "--json"), ("report", folder), ("validate", folder),
+                 ("next", folder, "--slug", "a", "--key", key_of(folder, "a"))):
+        code, out, err = run(*args)
+        assert code in (0, 1) and "Traceback" not in out + err, (args, err)
+    code, out, _ = run("validate", folder, "--json")
+    codes = {f["code"] for f in json.loads(out)}
+    if which == "ledger":
+        assert "E082" in codes  # a damaged ledger line is a finding
+    if which in ("acts", "runs"):
+        assert "E088" in codes  # and so is a damaged record line
+    code, out, err = run("write", folder, "--slug", "b", "--key", key_of(folder, "b"), input=turn_body(2, "Use YAML."))
+    assert "Traceback" not in out + err
+    if which != "key":  # a damaged key file still claims the slug: the person deletes it to recover
+        assert code == 0, err
+
+
+@pytest.mark.parametrize("text", [BOMB, "1" + "0" * 25, "-" + "9" * 21, "NaN", "Infinity", "-Infinity", "1e400",
+                                  '{"a": [1e999]}', '{"a": 1' + "0" * 30 + "}"])
+def test_state_json_is_finite_bounded_and_never_too_deep(text: str) -> None:
+    with pytest.raises(ValueError):
+        loads_state(text)
+
+
+def test_state_json_keeps_what_the_tool_writes() -> None:
+    big = 2 ** 64 - 1  # an inode number or a time in nanoseconds
+    assert loads_state(json.dumps({"ino": big, "t": 1.5, "s": "0" * 64, "n": [None, True]})) == {
+        "ino": big, "t": 1.5, "s": "0" * 64, "n": [None, True]}
+    assert loads_state(b'{"sha256": "1234567890123456789012345678901234567890"}')["sha256"].startswith("123")
+
+
+def test_every_state_reader_uses_the_one_json_helper() -> None:
+    """One loading helper for every file the tool keeps (agents' output, which `run` parses, is no state)."""
+    package = Path(__file__).parent.parent / "multidebate"
+    readers = [str(p.relative_to(package)) for p in package.rglob("*.py")
+               if "json.load" in p.read_text() and p.name != "jsonstate.py"]
+    assert readers == ["run/agents.py"]
