@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from datetime import datetime, timezone
 from typing import NamedTuple
 
+from ..protocol.naming import is_slug
 from .jsonstate import read_records
 from .layout import STATE_DIR, open_state_append
 
 __all__ = ["Act", "ACTS", "acts_path", "read_acts", "read_acts_checked", "record_act"]
 
 ACTS = ("retire", "handover")
+_TIME_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]{5,20}Z")
 
 
 class Act(NamedTuple):
@@ -58,8 +61,9 @@ def record_act(folder: str, act: str, slug: str, turn: int) -> Act:
 
 def _act(data: dict[str, object]) -> Act | None:
     act, slug, turn, at = data.get("act"), data.get("slug"), data.get("turn"), data.get("at")
-    if act not in ACTS or not isinstance(slug, str) or not isinstance(turn, int) or isinstance(turn, bool) \
-            or not isinstance(at, str):
+    # the slug and time reach the tool's own lines in status and report: a newline in either would start one
+    if act not in ACTS or not isinstance(slug, str) or not is_slug(slug) or not isinstance(turn, int) \
+            or isinstance(turn, bool) or not isinstance(at, str) or not _TIME_RE.fullmatch(at):
         return None
     return Act(str(act), slug, turn, at)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 
+from ..protocol.naming import is_slug
 from .jsonstate import read_records
 from .layout import make_state_dirs, open_state_append, read_state, run_dir, write_state
 
@@ -60,4 +61,7 @@ def read_run_records(folder: str) -> list[dict[str, object]]:
 
 def damaged_run_record_lines(folder: str) -> list[int]:
     """The lines of `run/turns.jsonl` that are no record (`validate` says so)."""
-    return read_records(run_record_path(folder))[1]
+    records, damaged = read_records(run_record_path(folder))
+    # a record's slug reaches the report's cost table: one that is no slug is a damaged line (issue 33)
+    return sorted(damaged + [n for n, data in records if not (isinstance(data.get("slug"), str)
+                                                               and is_slug(str(data.get("slug"))))])
