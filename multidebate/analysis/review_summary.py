@@ -99,8 +99,8 @@ def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
                                   f"a critic: {answer}")
                 point = (f"{f.key} ({title}): the critic re-raised it and the defender still rebuts it, in a round "
                          "the critic never answered: not reviewed" if f.state == "rebutted" and _contested(f) else
-                         f"{f.key} ({title}) was {f.state} ({f.move}) in the last round read and its critic never "
-                         "answered: not reviewed")
+                         f"{f.key} ({title}) was {f.state} ({f.move}) in the last round read, which its critic had no "
+                         "turn to answer: not reviewed")
             else:
                 point = f"{f.key} ({title}) was rebutted as out of scope (REBUT-SCOPE) at severity {f.severity}"
             if f.state == "deferred":
