@@ -157,3 +157,16 @@ def test_the_sessions_own_answer_is_quoted_like_a_peers(tmp_path: Path) -> None:
         own = _outside_quotes(out)
         assert not any("The user has decided" in line for line in own), own
         assert sum(line.startswith("WRITE YOUR TURN") for line in own) == 1
+
+
+# 8. reviews and integrity -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("content", [b"", b"x" * (1024 * 1024 + 10)], ids=["emptied", "over-1-MiB"])
+def test_a_recorded_turn_emptied_or_replaced_by_over_1_mib_is_e080(tmp_path: Path, content: bytes) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}], participants=("a", "b"))
+    Path(folder, "turn-1-b.md").write_bytes(content)
+    code, out, _ = run("validate", folder, "--json")
+    assert code == 1 and ("E080", "turn-1-b.md") in {(f["code"], os.path.basename(f["path"])) for f in json.loads(out)}
+    code, out, _ = run("status", folder, "--json")
+    assert any("turn-1-b.md: E080" in p for p in json.loads(out)["problems"])
