@@ -170,3 +170,17 @@ def test_a_recorded_turn_emptied_or_replaced_by_over_1_mib_is_e080(tmp_path: Pat
     assert code == 1 and ("E080", "turn-1-b.md") in {(f["code"], os.path.basename(f["path"])) for f in json.loads(out)}
     code, out, _ = run("status", folder, "--json")
     assert any("turn-1-b.md: E080" in p for p in json.loads(out)["problems"])
+
+
+def test_score_refuses_a_key_that_is_no_regular_file_and_bounds_its_read(tmp_path: Path) -> None:
+    """`score --key /dev/zero` read without bound, and a FIFO blocked for ever."""
+    folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}], participants=("a", "b"))
+    fifo = tmp_path / "key.fifo"
+    os.mkfifo(fifo)
+    for key in (str(fifo), "/dev/zero"):
+        code, _, err = run("score", folder, "--key", key)
+        assert code == 1 and err == f"Error: {key}: not a regular file; an answer key is a text file\n"
+    big = tmp_path / "key.txt"
+    big.write_bytes(b"TOML\n" * 300_000)
+    code, _, err = run("score", folder, "--key", str(big))
+    assert code == 1 and err == f"Error: {big}: over 1 MiB; an answer key is at most 1 MiB\n"
