@@ -40,8 +40,10 @@ def _state_file(folder: str, which: str) -> list[str]:
             "key": [os.path.join(root, "keys", "b.json")]}[which]
 
 
-@pytest.mark.parametrize("which", ["cache", "ledger", "acts", "runs", "key"])
-@pytest.mark.parametrize("line", [BOMB, HUGE, INFINITE], ids=["nesting", "huge-int", "infinity"])
+@pytest.mark.parametrize("which, line", [(which, BOMB) for which in ("cache", "ledger", "acts", "runs", "key")]
+                         + [("runs", HUGE), ("runs", INFINITE), ("ledger", HUGE), ("acts", INFINITE)],
+                         ids=["nesting-cache", "nesting-ledger", "nesting-acts", "nesting-runs", "nesting-key",
+                              "huge-int-runs", "infinity-runs", "huge-int-ledger", "infinity-acts"])
 def test_a_damaged_state_file_stops_no_command(tmp_path: Path, which: str, line: str) -> None:
     """50,000 `[` in one line made status, validate, report, next and write die with a RecursionError; a
     400-digit token count or Infinity in run/turns.jsonl made status and report die with an OverflowError."""
