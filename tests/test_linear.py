@@ -15,6 +15,7 @@ from collections.abc import Callable
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from multidebate.analysis.comparison import Context
 from multidebate.protocol.answer import items_of, signature
 from multidebate.protocol.front_matter import split_frontmatter
 from multidebate.protocol.judgment import parse_judgment
@@ -39,13 +40,13 @@ def _cost(fn: Callable[[str], object], text: str, limit: float = float("inf")) -
     return best
 
 
-def assert_linear(fn: Callable[[str], object], line: Callable[[int], str]) -> None:
+def assert_linear(fn: Callable[[str], object], line: Callable[[int], str], start: int = BASE) -> None:
     """`fn(line(n))` costs at most about proportionally more as `n` doubles, up to 8x."""
-    fn(line(BASE))  # warm caches and imports
-    base = _cost(fn, line(BASE))
+    fn(line(start))  # warm caches and imports
+    base = _cost(fn, line(start))
     for factor in (2, 4, 8):
         limit = RATIO * factor * base + SLACK
-        cost = _cost(fn, line(BASE * factor), limit)
+        cost = _cost(fn, line(start * factor), limit)
         assert cost <= limit, f"{factor}x the line took {cost / base:.0f}x the time ({cost:.3f}s vs {base:.4f}s)"
 
 
@@ -66,6 +67,7 @@ READERS: dict[str, Callable[[str], object]] = {
     "answer": _answer,
     "judgment": lambda line: parse_judgment(f"## Decision\n{line}\n## Reasoning\n{line}\n", "j.md"),
     "frontmatter": lambda line: split_frontmatter(f"---\nslug: {line}\n---\n{line}\n"),
+    "task": lambda line: Context(task=f"{line}\n{line}, or {line}"),  # the options the comparison learns from TASK.md
 }
 PIECES = [" ", "\t", "*", "**", "_", "__", "-", "--", "—", ":", "|", "[", "]", "(", ")", "#", ">", "`", "'", '"',
           ".", ",", ";", "=", "/", "a", "F1", "1.", "1", "x ", "with ", "they ", "Q1", "\\", "<", "~", "<a ", "---"]
@@ -79,6 +81,7 @@ units = st.lists(st.sampled_from(PIECES), min_size=1, max_size=3).map("".join)
 @example("turn", "sev", " ", "x")
 @example("answer", "a", " ", "x")
 @example("answer", "they ", "\t", "*")
+@example("task", "id,", ",  ", "ab or c")
 @settings(max_examples=60, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 def test_no_line_shape_costs_more_than_linear_time(reader: str, prefix: str, unit: str, suffix: str) -> None:
@@ -88,3 +91,12 @@ def test_no_line_shape_costs_more_than_linear_time(reader: str, prefix: str, uni
 def test_a_line_of_spaces_under_findings_reads_in_linear_time() -> None:
     """The attack as written: a hand-written critic's turn with one long line of spaces in an item."""
     assert_linear(lambda line: parse_turn(_turn(line), "turn-1-a.md"), lambda n: "- F1 — a" + " " * n + "b")
+
+
+def test_a_space_aligned_csv_header_as_the_task_reads_in_linear_time() -> None:
+    """Issue 33, item 2: commas followed by runs of spaces (a pasted, aligned CSV header) as the task line.
+
+    The pattern that learns the task's options split each run between `\\s*` and an option in every way:
+    a run of 12 spaces after each of 5 commas took 2.6 s, of 24 spaces 300 s.  The run's length grows here.
+    """
+    assert_linear(lambda line: Context(task=line), lambda n: "id," + ",".join([" " * n + "ab"] * 5), start=4)

@@ -549,3 +549,69 @@ def test_an_action_is_as_urgent_as_the_flaw_it_fixes_and_a_fix_keeps_no_line_bre
     summary = summarise(case_of(folder))
     assert [(a.finding, a.priority) for a in summary.actions] == [("ca/F1", "BLOCKER"), ("ca/F2", "HIGH")]
     assert "\\n" not in summary.actions[0].what and "queue the deliveries; sign them with HMAC" in summary.actions[0].what
+
+
+# --- issue 33, item 3: a last-round rebuttal is not an accepted one -------------------------------------------------
+
+@pytest.mark.parametrize("move, what", [("REBUT-DESIGN", "by design"), ("DEFER", "measure it on FAT"),
+                                        ("REBUT-DESIGN", "As ca/F1, answered there.")])
+def test_a_fatal_finding_answered_in_the_last_round_is_not_reviewed_and_needs_a_decision(
+        tmp_path: Path, move: str, what: str) -> None:
+    """A FATAL finding the defender rebuts, defers or calls a duplicate in the last round, which its critic never
+    answers, came out `fixes_agreed`, listed under "What was resolved", with "Nothing needs your decision"."""
+    folder = review(tmp_path, ("ca",), "--max-rounds", "2")
+    write_keyed(folder, "ca", critic(new_finding("F1", 6, "MATERIAL")))
+    write_keyed(folder, "de", defender(response("F1", "CONCEDE", 2, "hash the bytes")))
+    write_keyed(folder, "ca", critic(new_finding("F2", 10, "FATAL", claim="a rename is not atomic on SMB")))
+    write_keyed(folder, "de", defender(response("F2", move, 10, what)))
+    case = case_of(folder)
+    f2 = next(f for f in case.findings if f.key == "ca/F2")
+    assert case.stop == "max_rounds" and f2.duplicate_of == ""  # the defender's word alone makes no duplicate
+    assert (case.verdict, case.deciding) == ("undecided", "ca/F2")
+    code, out = run("report", folder, "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["decision_summary"]["verdict"] == "your decision"
+    assert data["decision_summary"]["instead"] is None
+    assert [d["point"].split()[0] for d in data["decision_summary"]["decisions"]] == ["ca/F2"]
+    assert not any("ca/F2" in line for line in data["summary"]["resolved"])
+    assert any(line.startswith("ca/F2") for line in data["summary"]["unreviewed"])
+    found = {f["finding"]: f for f in data["verdict"]["review"]["findings"]}
+    assert found["ca/F2"]["needs_decision"] is True and found["ca/F2"]["reviewed"] is False
+    code, out = run("report", folder)
+    screen = out.split("## Details")[0]
+    assert "Nothing needs your decision" not in screen and "**What needs your decision** (1)" in screen
+    assert "- ca/F2 (title of F2) was" in screen and "not reviewed" in screen
+    resolved = out.split("### What was resolved")[1].split("###")[0]
+    assert "ca/F2" not in resolved and "ca/F1" in resolved
+
+
+def test_a_severe_out_of_scope_rebuttal_needs_a_decision_even_once_its_critic_accepts_it(tmp_path: Path) -> None:
+    """REBUT-SCOPE "not our problem" at severity 10 came out `defense_wins`, resolved, nothing to decide."""
+    folder = review(tmp_path, ("ca",), "--max-rounds", "3")
+    write_keyed(folder, "ca", critic(new_finding("F1", 10, "FATAL")))
+    write_keyed(folder, "de", defender(response("F1", "REBUT-SCOPE", 10, "not our problem: the NAS team's")))
+    write_keyed(folder, "ca", critic())  # the critic lists nothing: it accepts; the review ends fully_resolved
+    case = case_of(folder)
+    assert (case.stop, case.verdict, case.deciding) == ("fully_resolved", "undecided", "ca/F1")
+    data = json.loads(run("report", folder, "--format", "json")[1])
+    assert data["summary"]["resolved"] == [] and data["decision_summary"]["verdict"] == "your decision"
+    assert data["decision_summary"]["decisions"][0]["point"].startswith("ca/F1 (title of F1) was rebutted as out of")
+    assert data["summary"]["unreviewed"] == []  # its critic did answer: reviewed, and still the person's
+    # rebutted as out of scope below FATAL is the defender's to make
+    (tmp_path / "low").mkdir()
+    folder = review(tmp_path / "low", ("ca",), "--max-rounds", "3")
+    write_keyed(folder, "ca", critic(new_finding("F1", 7, "MATERIAL")))
+    write_keyed(folder, "de", defender(response("F1", "REBUT-SCOPE", 7, "not ours")))
+    write_keyed(folder, "ca", critic())
+    assert case_of(folder).verdict == "defense_wins"
+
+
+def test_a_duplicate_needs_its_critics_word(tmp_path: Path) -> None:
+    """The defender's "As ca/F1" marks a duplicate once its critic had a turn after it and did not dispute it."""
+    folder = review(tmp_path, ("ca",), "--max-rounds", "3")
+    write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL"), new_finding("F2", 9, "FATAL")))
+    write_keyed(folder, "de", defender(response("F1", "CONCEDE", 2, "hash the bytes"),
+                                       response("F2", "REBUT-DESIGN", 9, "As ca/F1, answered there.")))
+    assert {f.key: f.duplicate_of for f in case_of(folder).findings}["ca/F2"] == ""
+    write_keyed(folder, "ca", critic())
+    assert {f.key: f.duplicate_of for f in case_of(folder).findings}["ca/F2"] == "ca/F1"

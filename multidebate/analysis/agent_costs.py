@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..protocol.naming import is_slug
+from ..protocol.oneline import one_line
 from ..state.runs import read_run_records
 
 __all__ = ["AgentCost", "agent_costs", "cost_words"]
@@ -44,9 +46,12 @@ def agent_costs(folder: str) -> tuple[AgentCost, ...]:
     totals: dict[str, AgentCost] = {}
     for record in read_run_records(folder):
         slug = record.get("slug")
-        if not isinstance(slug, str) or record.get("outcome") != "written":
+        # a slug holding a newline ended the report's cost table and added a `## Verdict` of its own (issue 33):
+        # a record's values reach Markdown and HTML, so a slug must be one and the agent's name one escaped line
+        if not isinstance(slug, str) or not is_slug(slug) or record.get("outcome") != "written":
             continue
         agent = record.get("agent")
+        agent = one_line(agent, 80) if isinstance(agent, str) else None
         was = totals.get(slug) or AgentCost(slug, "", 0, 0.0, None, None, None)
         tokens_in = _plus(was.tokens_in, _number(record.get("tokens_in")))
         tokens_out = _plus(was.tokens_out, _number(record.get("tokens_out")))

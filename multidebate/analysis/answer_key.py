@@ -11,6 +11,7 @@ session plainly meant to be one value compares equal, nothing is guessed.
 
 from __future__ import annotations
 
+import os
 import re
 from decimal import Decimal, InvalidOperation
 from typing import NamedTuple
@@ -77,16 +78,30 @@ class AnswerKey(NamedTuple):
         return bool(given) and given == normalise(self.values[item - 1])  # an empty answer is no answer
 
 
+KEY_MAX_BYTES = 1024 * 1024
+
+
 def read_key(path: str) -> AnswerKey:
     """The answer key in the file `path` (KeyFileError, naming the file, when it cannot be read or is malformed)."""
+    import stat
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except UnicodeDecodeError:
-        raise KeyFileError(f"{path}: not UTF-8 text") from None
+        # never blocks on a FIFO, and reads a regular file only, at most one byte past the limit (issue 33:
+        # `--key /dev/zero` read without bound and a FIFO blocked)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise KeyFileError(f"{path}: not a regular file; an answer key is a text file")
+            raw = handle.read(KEY_MAX_BYTES + 1)
     except OSError as exc:
         raise KeyFileError(f"cannot read the answer key {path}: {exc.strerror or exc}") from None
-    return parse_key(text, path)
+    if len(raw) > KEY_MAX_BYTES:
+        raise KeyFileError(f"{path}: over 1 MiB; an answer key is at most 1 MiB")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise KeyFileError(f"{path}: not UTF-8 text") from None
+    return parse_key(text.replace("\r\n", "\n"), path)
 
 
 def parse_key(text: str, path: str) -> AnswerKey:

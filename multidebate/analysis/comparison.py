@@ -161,6 +161,9 @@ class Context:
     def _learn_task(self, task: str) -> None:
         """Options the task lists ('NATS JetStream, Redis Streams or Kafka', 'tabs or 4 spaces'), each a few words."""
         for sentence in re.split(r"(?<=[.?!:])\s+|\n", task):
+            # one space between words: a run of spaces after each comma (a space-aligned CSV header) let the
+            # pattern below split every run between `\s*` and an option in all ways, and backtrack for seconds
+            sentence = " ".join(sentence.split())
             match = re.search(r"([^,;]{1,60}(?:,\s*[^,;]{1,40}){0,4})\s*,?\s+(?:or|vs\.?|versus)\s+([^,;.?!]{1,40})",
                               sentence)
             if not match:

@@ -19,7 +19,7 @@ from .review_summary import Action, Decision, Summary
 __all__ = ["DecisionBrief", "decision_brief", "WORDS", "judge_points"]
 
 # the verdict in plain words, by case verdict (defense_wins splits on whether fixes were conceded)
-WORDS = {"critique_wins": "blocked", "empirical_test_agreed": "ship after the tests", "fixes": "ship with the fixes",
+WORDS = {"critique_wins": "blocked", "undecided": "your decision", "empirical_test_agreed": "ship after the tests", "fixes": "ship with the fixes",
          "fixes_agreed": "ship with the fixes", "defense_wins": "ship"}
 
 
@@ -67,6 +67,12 @@ def _why(case: Case, deciding: FindingState | None, judgment: Judgment | None) -
                                                                                                     deciding.state)
         out.append(f"{deciding.key} ({one_line(deciding.title, 80)}) was {how} at severity {deciding.severity}: a "
                    "finding conceded, partly conceded or unanswered at 9 or more blocks the proposal as written.")
+    elif deciding is not None and case.verdict == "undecided":
+        how = (f"was {deciding.state} ({deciding.move}) in the last round and its critic never answered"
+               if deciding.awaiting_critic else "was rebutted as out of scope (REBUT-SCOPE)")
+        out.append(f"{deciding.key} ({one_line(deciding.title, 80)}) {how}, at severity {deciding.severity}: a "
+                   "finding of 8 or more that no critic accepted is not settled for the defence, and needs your "
+                   "decision.")
     elif deciding is not None and case.verdict == "empirical_test_agreed":
         tests = sum(1 for f in case.findings if f.state == "deferred")
         out.append(f"No finding was conceded at severity 9 or more, but {_plural(tests, 'finding waits', 'findings wait')} "
@@ -116,6 +122,7 @@ def decision_brief(case: Case, summary: Summary, judgment: Judgment | None) -> D
     tests = [f for f in case.findings if f.state == "deferred" and not f.duplicate_of]
     verdict = WORDS["fixes" if case.verdict == "defense_wins" and fixes else case.verdict]
     headline = {"blocked": "Blocked: do not ship the proposal as written",
+                "your decision": "Not decided: a severe finding is yours to settle before the proposal ships",
                 "ship after the tests": "Ship only after the agreed tests pass",
                 "ship with the fixes": "Ship with the conceded fixes, not as written",
                 "ship": "Ship: the proposal stands as written"}[verdict]

@@ -44,7 +44,8 @@ def _content_sha256(path: str) -> str:
     from ..protocol.textfile import read_bytes
 
     raw = read_bytes(path)  # the bytes only: decoding them is the parser's business, not the hash's
-    return hashlib.sha256(raw).hexdigest() if raw else ""
+    # an emptied file hashes as empty (issue 33: it was "", and so never E080); "" only when it cannot be read
+    return hashlib.sha256(raw).hexdigest() if raw is not None else ""
 
 
 def _live_sha256(path: str) -> str:
@@ -97,7 +98,12 @@ def ledger_findings(debate: Debate, slug: str, rehash: bool = False) -> tuple[li
         # once per state of the file in this process: reading_findings hashes the same files again (#25: every
         # file was hashed twice, and a warm validate of 10,000 files took 8.8x the floor)
         digest = _live_sha256(current.path) if rehash else current.sha256
-        if digest and digest != entry.sha256:
+        if not digest and rehash:
+            # replaced by over 1 MiB, or by something no longer readable: not what was written either (issue 33)
+            found.append(finding(path, 1, "E080", f"can no longer be read as the file written at "
+                                 f"{entry.written_at} (over 1 MiB, or unreadable): it was edited or replaced; turn "
+                                 "files are never changed"))
+        elif digest and digest != entry.sha256:
             found.append(finding(path, 1, "E080", f"differs from what was written at {entry.written_at} "
                                  "(ledger sha256): it was edited or replaced; turn files are never changed"))
     held = None

@@ -14,7 +14,11 @@ Round k is the critics' turn k and then the defender's turn k.  Each finding
 
 A finding's verdict: `critique_wins` when it ends conceded at severity >= 9
 (or is left unanswered, or partly conceded, at that severity: a finding the
-defence never settled stands); `empirical_test_agreed` when it ends deferred with a test;
+defence never settled stands); `undecided` when it is unsettled at severity >= 8
+(FATAL): rebutted or deferred (a duplicate is a rebuttal) by the defender's last
+response, which its critic never answered, or rebutted as out of scope
+(REBUT-SCOPE) at that severity: the person decides, and the case cannot go to
+the defence while one stands; `empirical_test_agreed` when it ends deferred with a test;
 `defense_wins` otherwise.  The case verdict is the most severe finding
 verdict, and the finding that decides it is the most severe finding with
 that verdict; a case that would be `defense_wins` while some finding ended
@@ -38,7 +42,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..protocol.findings import Finding, finding
 from ..protocol.oneline import one_line
-from ..protocol.review_items import FindingItem, ResponseItem, class_for
+from ..protocol.review_items import CLASSES, FindingItem, ResponseItem, class_for
 from ..protocol.roles import Role
 
 if TYPE_CHECKING:
@@ -47,7 +51,7 @@ if TYPE_CHECKING:
 __all__ = ["FindingState", "Case", "VERDICTS", "CASE_VERDICTS", "TERMINAL", "OPEN_STATES", "STATE_WORDS", "by_severity", "case_lines",
            "finding_line", "review_case", "finding_key"]
 
-VERDICTS = ("critique_wins", "empirical_test_agreed", "defense_wins")  # a finding's, most severe first
+VERDICTS = ("critique_wins", "undecided", "empirical_test_agreed", "defense_wins")  # a finding's, most severe first
 CASE_VERDICTS = VERDICTS + ("fixes_agreed",)  # the case's: defense_wins with fixes conceded is fixes_agreed
 TERMINAL = frozenset({"conceded", "deferred", "rebutted", "withdrawn"})
 # what the defender must answer (again) in its next turn: E105 when it does not
@@ -62,6 +66,9 @@ _MOVE_STATE = {"CONCEDE": "conceded", "PARTIAL": "partial", "DEFER": "deferred",
 _SAME_AS = re.compile(r"^\W*(?:fix:\s*)?(?:the\s+)?(?:same(?:\s+fix)?\s+as|duplicates?(?:\s+of)?|as\s+in|as|see)"
                       r"[ \t]+(?:in[ \t]+)?(?P<key>[a-z0-9]+(?:-[a-z0-9]+)*/F[0-9]{1,3})\b(?P<rest>.*)$",
                       re.IGNORECASE | re.DOTALL)
+# issue 33: a FATAL finding rebutted in the last round, which its critic never answered, or "not our problem"
+# (REBUT-SCOPE) at severity 10, came out `defense_wins` under "What was resolved": such a finding is the person's
+UNSETTLED_FROM = CLASSES["FATAL"][0]
 _DUPLICATE_REST_WORDS = 8  # "As x/F4, with the same test." is a duplicate; a fix of its own after it is not
 
 
@@ -93,9 +100,23 @@ class FindingState(NamedTuple):
         return f"{self.critic}/{self.id}"
 
     @property
+    def awaiting_critic(self) -> bool:
+        """Rebutted or deferred (a duplicate included) by a response its critic has not answered: nobody agreed."""
+        return self.unanswered and self.state in ("rebutted", "deferred")
+
+    @property
+    def unsettled(self) -> bool:
+        """Not reviewed by its critic (see `awaiting_critic`), or rebutted as out of scope while still severe:
+        the person who decides settles it, never the defender alone."""
+        return self.awaiting_critic or (self.state == "rebutted" and self.move == "REBUT-SCOPE"
+                                        and self.severity >= UNSETTLED_FROM)
+
+    @property
     def verdict(self) -> str:
         if self.state in ("conceded", "open", "partial") and self.severity >= 9:
             return "critique_wins"
+        if self.unsettled and self.severity >= UNSETTLED_FROM:
+            return "undecided"
         if self.state == "deferred":
             return "empirical_test_agreed"
         return "defense_wins"
@@ -109,7 +130,7 @@ class FindingState(NamedTuple):
                 "duplicate_of": self.duplicate_of or None,
                 "raised_severity": self.raised_severity if self.raised_severity >= 0 else None,
                 # the defender answered after the critic's last turn: no critic has reviewed this answer
-                "reviewed": not self.unanswered}
+                "reviewed": not self.unanswered, "needs_decision": self.unsettled}
 
 
 class Case(NamedTuple):
@@ -133,6 +154,9 @@ class Case(NamedTuple):
         if not self.deciding:
             return f"{self.verdict} (no findings)"
         f = next(x for x in self.findings if x.key == self.deciding)
+        if self.verdict == "undecided":
+            why = "not reviewed by its critic" if f.awaiting_critic else "as out of scope"
+            return f"{self.verdict} ({f.key} {f.state} ({f.move}) at severity {f.severity}, {why}: the person decides)"
         if self.verdict not in ("defense_wins", "fixes_agreed"):
             return f"{self.verdict} ({f.key} {f.state} at severity {f.severity})"
         conceded = [x.key for x in self.findings if x.state in ("conceded", "partial")]
@@ -381,7 +405,8 @@ def _duplicates(states: dict[str, FindingState]) -> dict[str, FindingState]:
     named first by severity, then key, stays the original."""
     wanted: dict[str, str] = {}
     for key, f in states.items():
-        for text in (f.title, f.claim, f.answer, f.disputed):
+        # the defender's word alone makes no duplicate: its critic must have had a turn after it (issue 33)
+        for text in (f.title, f.claim) + (() if f.unanswered else (f.answer, f.disputed)):
             m = _SAME_AS.match(text.strip())
             if m and m.group("key") in states and m.group("key") != key \
                     and len(re.findall(r"\w+", m.group("rest"))) <= _DUPLICATE_REST_WORDS:
@@ -505,6 +530,7 @@ def finding_line(f: FindingState) -> str:
     it moved, the one it was raised at (r72: a judge read [0] beside a claim that said "I score this 7"); an answer
     no critic has seen yet is "not reviewed"; `(duplicate of ...)` when it says it is one."""
     unseen = ", not reviewed" if f.unanswered and f.state != "open" else ""
+    unseen += ", needs the person's decision" if f.unsettled and not f.awaiting_critic else ""
     move = f" ({f.move}{unseen})" if f.move and f.state != "open" else ""
     state = STATE_WORDS.get(f.state, f.state)
     same = f" (duplicate of {f.duplicate_of})" if f.duplicate_of else ""

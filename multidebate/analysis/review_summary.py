@@ -20,6 +20,8 @@ __all__ = ["Decision", "Action", "Summary", "summarise", "HEADLINES"]
 
 HEADLINES = {
     "critique_wins": "Do not ship as written: the defender conceded a finding of severity 9 or more",
+    "undecided": "Not decided: a finding of severity 8 or more is the person's to settle (its critic never reviewed "
+                 "the defender's last answer, or the defender called it out of scope)",
     "empirical_test_agreed": "Ship only after the agreed tests pass: no finding of severity 9 or more was conceded",
     "defense_wins": "The proposal stands: no severe finding was conceded and none waits on a test",
     "fixes_agreed": "Ship with the conceded fixes, not as written: no finding is left at severity 9 or more after "
@@ -89,11 +91,28 @@ def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
         urgency = _PRIORITY.get(class_for(max(_raised_severity(f), f.severity)), "MEDIUM")
         if f.new_evidence:  # #27: after a re-raise, the critic's case as it now stands
             claim += f" (new evidence: {_flat(f.new_evidence)})"
-        if f.unanswered and f.move and f.state in ("conceded", "deferred"):
+        if f.unsettled:
+            # issue 33: a last-round rebuttal, test or duplicate no critic answered, or "not our problem" at a
+            # severe level, was listed as resolved: the person who decides settles it
+            if f.awaiting_critic:
+                unreviewed.append(f"{f.key} ({title}): {f.state} ({f.move}) in round {case.rounds}, not reviewed by "
+                                  f"a critic: {answer}")
+                point = (f"{f.key} ({title}): the critic re-raised it and the defender still rebuts it, in a round "
+                         "the critic never answered: not reviewed" if f.state == "rebutted" and _contested(f) else
+                         f"{f.key} ({title}) was {f.state} ({f.move}) in the last round read, which its critic had no "
+                         "turn to answer: not reviewed")
+            else:
+                point = f"{f.key} ({title}) was rebutted as out of scope (REBUT-SCOPE) at severity {f.severity}"
+            if f.state == "deferred":
+                actions.append(Action(urgency, f"Run the test (not reviewed): {answer}", f.key))
+                options = (f"run the test first: {answer}", f"treat it as the critic says: {claim}")
+            else:
+                options = (f"the critic: {claim}", f"the defender: {answer}")
+            decisions.append(Decision(point, options, f.key))
+        elif f.unanswered and f.move and f.state == "conceded":
             # #27: the last round's fixes were listed as resolved, though no critic ever saw them
             unreviewed.append(f"{f.key} ({title}): {f.state} in round {case.rounds}, not reviewed by a critic: {answer}")
-            verb = "Fix (not reviewed)" if f.state == "conceded" else "Run the test (not reviewed)"
-            actions.append(Action(urgency, f"{verb}: {answer}", f.key))
+            actions.append(Action(urgency, f"Fix (not reviewed): {answer}", f.key))
         elif f.state == "partial":
             actions.append(Action(urgency, f"Fix (partly conceded): {answer}", f.key))
             decisions.append(Decision(f"{f.key} ({title}) is partly conceded: the defender fixes a part and "
@@ -107,15 +126,12 @@ def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
             actions.append(Action(urgency, f"Run the test: {answer}", f.key))
         elif f.state == "withdrawn":
             resolved.append(f"{f.key} ({title}): withdrawn by its critic")
-        elif f.state == "rebutted" and f.unanswered and case.stop == "max_rounds":
-            resolved.append(f"{f.key} ({title}): rebutted ({f.move}) in the last round, which its critic had no turn "
-                            f"to answer: {answer}")
         elif f.state == "rebutted" and not _contested(f):
             resolved.append(f"{f.key} ({title}): rebutted ({f.move}), the critic accepted: {answer}")
         if f.state == "open":
             decisions.append(Decision(f"{f.key} ({title}) was left open at the end",
                                       (f"treat it as the critic says: {claim}", "ask the defender to answer it"), f.key))
-        elif f.state == "rebutted" and _contested(f):
+        elif f.state == "rebutted" and _contested(f) and not f.unsettled:
             decisions.append(Decision(f"{f.key} ({title}): the critic re-raised it and the defender still rebuts it",
                                       (f"the critic: {claim}", f"the defender: {answer}"), f.key))
         if f.state == "rebutted" and _raised_severity(f) >= 6:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..protocol.errors import MultidebateError
+from ..protocol.oneline import shell_word
 from .common import (
     EXIT_ERROR,
     EXIT_INTERRUPTED,
@@ -197,7 +198,7 @@ def run(folder: str, agent_specs: tuple[str, ...], agent_args: tuple[str, ...], 
         click.echo(printable(f"Verdict: {verdict.state} at turn {verdict.turn} - {verdict.detail}"))
         click.echo(f"Cost: {outcome.seconds:.0f} s in all; {outcome.turns} agent turn(s): {outcome.cost.describe()} "
                    "(tokens and money as the tools report them)")
-        click.echo(f"Report: multidebate report {shlex.quote(folder)}")
+        click.echo(f"Report: multidebate report {shell_word(folder)}")
 
 
 @click.command()

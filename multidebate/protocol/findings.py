@@ -71,6 +71,7 @@ CODES: dict[str, Rule] = {
     "E087": Rule("error", "a file another turn read is gone", "refuse"),
     "E086": Rule("error", "an entry of .multidebate/ is a symlink or not a regular file or folder", "refuse"),
     "E085": Rule("error", "turn file not written by `write` under a slug held by a key", "refuse"),
+    "E088": Rule("error", "a line of a state record (acts.jsonl, run/turns.jsonl) is no record", "refuse"),
     "E100": Rule("error", "turn does not fit the writer's role (critic: Findings; defender: Responses)", "refuse"),
     "E101": Rule("error", "finding or response lacks a field", "refuse"),
     "E102": Rule("error", "severity is not an integer 0-10", "refuse"),

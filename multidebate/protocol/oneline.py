@@ -10,8 +10,9 @@ a person reads.  `one_line` writes newlines as `\\n`, carriage returns as `\\r` 
 from __future__ import annotations
 
 import re
+import shlex
 
-__all__ = ["one_line"]
+__all__ = ["one_line", "shell_word"]
 
 # every C0 control (tab and newline included), DEL, C1 controls, line and paragraph separators, and the
 # Unicode bidi overrides and isolates
@@ -31,3 +32,9 @@ def one_line(value: object, limit: int | None = None) -> str:
     if limit is not None and len(text) > limit:
         return text[:max(0, limit - 1)] + "\u2026"
     return text
+
+
+def shell_word(value: str) -> str:
+    """A path or name as one word of a command line the tool prints: shell-quoted, and safe on a terminal (an
+    ESC sequence in a folder name is shown as `\\x1b`, never sent to the terminal raw: issue 33)."""
+    return one_line(shlex.quote(value))

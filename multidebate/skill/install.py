@@ -19,6 +19,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..protocol.errors import SkillError
+from ..state.jsonstate import loads_state
 from .agents import AGENTS, DEFAULT_AGENTS, FOLDERS, folder_for
 
 __all__ = [
@@ -142,8 +143,8 @@ def custom_location(dest: str | Path) -> Location:
 
 def _read_record(location: Location) -> dict[str, str]:
     try:
-        with open(location.record_file, encoding="utf-8") as handle:
-            data = json.load(handle)
+        with open(location.record_file, "rb") as handle:
+            data = loads_state(handle.read(1024 * 1024))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):

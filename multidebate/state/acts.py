@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from datetime import datetime, timezone
 from typing import NamedTuple
 
-from .layout import STATE_DIR, open_state_append, read_state
+from ..protocol.naming import is_slug
+from .jsonstate import read_records
+from .layout import STATE_DIR, open_state_append
 
-__all__ = ["Act", "ACTS", "acts_path", "read_acts", "record_act"]
+__all__ = ["Act", "ACTS", "acts_path", "read_acts", "read_acts_checked", "record_act"]
 
 ACTS = ("retire", "handover")
+_TIME_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]{5,20}Z")
 
 
 class Act(NamedTuple):
@@ -55,25 +59,28 @@ def record_act(folder: str, act: str, slug: str, turn: int) -> Act:
     return record
 
 
-def _act(line: str) -> Act | None:
-    try:
-        data = json.loads(line)
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
-        return None
+def _act(data: dict[str, object]) -> Act | None:
     act, slug, turn, at = data.get("act"), data.get("slug"), data.get("turn"), data.get("at")
-    if act not in ACTS or not isinstance(slug, str) or not isinstance(turn, int) or isinstance(turn, bool) \
-            or not isinstance(at, str):
+    # the slug and time reach the tool's own lines in status and report: a newline in either would start one
+    if act not in ACTS or not isinstance(slug, str) or not is_slug(slug) or not isinstance(turn, int) \
+            or isinstance(turn, bool) or not isinstance(at, str) or not _TIME_RE.fullmatch(at):
         return None
-    return Act(act, slug, turn, at)
+    return Act(str(act), slug, turn, at)
 
 
 def read_acts(folder: str) -> tuple[Act, ...]:
     """Every recorded act, oldest first; a missing, unsafe or damaged record reads as what it still holds."""
-    try:
-        raw = read_state(acts_path(folder), 4 * 1024 * 1024)
-    except OSError:
-        return ()
-    acts = (_act(line) for line in raw.decode("utf-8", "replace").splitlines() if line.strip())
-    return tuple(a for a in acts if a is not None)
+    return read_acts_checked(folder)[0]
+
+
+def read_acts_checked(folder: str) -> tuple[tuple[Act, ...], tuple[int, ...]]:
+    """Every recorded act, and the numbers of the lines that are no act (a damaged record: `validate` says so)."""
+    records, damaged = read_records(acts_path(folder), 4 * 1024 * 1024)
+    acts = []
+    for number, data in records:
+        act = _act(data)
+        if act is None:
+            damaged.append(number)
+        else:
+            acts.append(act)
+    return tuple(acts), tuple(sorted(damaged))

@@ -20,7 +20,6 @@ record, so that a command decodes only what it uses:
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -33,6 +32,7 @@ from ..protocol.profile import PROFILE_V1
 from .details import DetailStore
 from .entry import Details, Entry, read_entry
 from .folder import TurnFile
+from .jsonstate import loads_state
 from .layout import FileIdentity, cache_dir, read_state, write_json_state
 from .stamp import code_stamp
 
@@ -52,7 +52,7 @@ def _shard_name(turn: int, kind: str = "") -> str:
 def load_shard(path: str) -> dict[str, Any]:
     """A shard's records; {} when it is missing, damaged or from another version."""
     try:
-        data = json.loads(read_state(path))
+        data = loads_state(read_state(path))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict) or data.get("stamp") != _STAMP or not isinstance(data.get("files"), dict):

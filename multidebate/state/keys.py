@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 
 from .atomic import create_exclusive
 from .folder import Scan
+from .jsonstate import loads_state
 from .layout import key_path, make_state_dirs, read_state, write_state
 
 __all__ = ["claim", "check_key", "free_slug", "is_claimed", "reissue", "KeyMismatch"]
@@ -37,7 +38,7 @@ def _digest(key: str) -> str:
 
 def _stored_digest(folder: str, slug: str) -> str | None:
     try:
-        data = json.loads(read_state(key_path(folder, slug), 64 * 1024))
+        data = loads_state(read_state(key_path(folder, slug), 64 * 1024))
         value = data.get("key_sha256") if isinstance(data, dict) else None
         return value if isinstance(value, str) else ""
     except FileNotFoundError:

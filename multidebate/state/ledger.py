@@ -14,6 +14,7 @@ import json
 import os
 from dataclasses import dataclass
 
+from .jsonstate import loads_state
 from .layout import ledger_path, open_state_append, read_state
 
 __all__ = ["LedgerEntry", "Ledger", "GENESIS", "append_entry", "read_ledger"]
@@ -68,14 +69,15 @@ def read_ledger(folder: str, slug: str) -> Ledger:
     numbered = [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
     try:
         # one decode for the whole file is much faster than one per line; any bad line falls back
-        decoded: list[object] = json.loads("[" + ",".join(line for _n, line in numbered) + "]")
+        whole = loads_state("[" + ",".join(line for _n, line in numbered) + "]")
+        decoded: list[object] = whole if isinstance(whole, list) else []
     except ValueError:
         decoded = []
     if len(decoded) != len(numbered):
         decoded = [None] * len(numbered)
     for (number, line), preloaded in zip(numbered, decoded):
         try:
-            data = preloaded if isinstance(preloaded, dict) else json.loads(line)
+            data = preloaded if isinstance(preloaded, dict) else loads_state(line)
             entry = LedgerEntry(str(data["file"]), str(data["sha256"]), int(data["size"]),
                                 str(data["written_at"]), str(data["slug"]), int(data["turn"]), str(data["prev"]),
                                 number)

@@ -25,6 +25,7 @@ import os
 import stat
 
 from .atomic import replace_file
+from .jsonstate import loads_state
 
 __all__ = ["agents_record", "append_private", "folder_store", "forget_agents", "private_home", "read_private", "record_agents", "store_file",
            "write_private"]
@@ -111,8 +112,8 @@ def append_private(path: str, line: bytes) -> None:
 def agents_record(folder: str) -> dict[str, str] | None:
     """The agents the person recorded for this folder ({slug: spec}); None when there is no trustworthy record."""
     try:
-        data = json.loads(read_private(store_file(folder, "agents.json", create=False)))
-    except (OSError, ValueError, RecursionError):
+        data = loads_state(read_private(store_file(folder, "agents.json", create=False)))
+    except (OSError, ValueError):
         return None
     agents = data.get("agents") if isinstance(data, dict) else None
     if not isinstance(agents, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in agents.items()):

@@ -17,12 +17,13 @@ import hashlib
 import json
 import os
 
-from ..protocol.naming import parse_turn_name
+from ..protocol.naming import is_slug, parse_turn_name
+from .jsonstate import loads_state, read_records
 from .layout import open_state_append, read_state, run_dir
 from .private import append_private, read_private, store_file, write_private
 
-__all__ = ["append_run_record", "foreign_turns", "held_key", "held_key_path", "hold_key", "legacy_key_path",
-           "read_run_records", "record_written", "run_record_path"]
+__all__ = ["append_run_record", "damaged_run_record_lines", "foreign_turns", "held_key", "held_key_path", "hold_key",
+           "legacy_key_path", "read_run_records", "record_written", "run_record_path"]
 
 
 def held_key_path(folder: str, slug: str) -> str:
@@ -55,10 +56,10 @@ def hold_key(folder: str, slug: str, key: str, from_turn: int = 1) -> None:
 
 def _held(folder: str, slug: str) -> tuple[str, int] | None:
     try:
-        data = json.loads(read_private(held_key_path(folder, slug), 4096))
+        data = loads_state(read_private(held_key_path(folder, slug), 4096))
     except FileNotFoundError:
         return _migrate(folder, slug)
-    except (OSError, ValueError, RecursionError):
+    except (OSError, ValueError):
         return None  # a private folder that is not private, or a damaged key: none held (`write` then says why)
     key, start = (data.get("key"), data.get("from_turn")) if isinstance(data, dict) else (None, None)
     if not isinstance(key, str) or not key or not isinstance(start, int) or isinstance(start, bool):
@@ -117,8 +118,8 @@ def _written(folder: str) -> dict[str, set[str | None]]:
     out: dict[str, set[str | None]] = {}
     for line in lines:
         try:
-            data = json.loads(line)
-        except (ValueError, RecursionError):
+            data = loads_state(line)
+        except ValueError:
             continue
         if isinstance(data, dict) and isinstance(data.get("file"), str):
             sha = data.get("sha256")
@@ -152,16 +153,12 @@ def append_run_record(folder: str, record: dict[str, object]) -> None:
 
 def read_run_records(folder: str) -> list[dict[str, object]]:
     """Every record `run` appended, oldest first; a damaged line is skipped, a missing file is none."""
-    try:
-        lines = read_state(run_record_path(folder)).decode("utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
-    records = []
-    for line in lines:
-        try:
-            data = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(data, dict):
-            records.append(data)
-    return records
+    return [data for _n, data in read_records(run_record_path(folder))[0]]
+
+
+def damaged_run_record_lines(folder: str) -> list[int]:
+    """The lines of `run/turns.jsonl` that are no record (`validate` says so)."""
+    records, damaged = read_records(run_record_path(folder))
+    # a record's slug reaches the report's cost table: one that is no slug is a damaged line (issue 33)
+    return sorted(damaged + [n for n, data in records if not (isinstance(data.get("slug"), str)
+                                                               and is_slug(str(data.get("slug"))))])

@@ -30,6 +30,7 @@ import hmac
 import os
 from typing import Any
 
+from .jsonstate import loads_state
 from .layout import STATE_DIR, cache_dir, read_state, write_json_state
 from .stamp import code_stamp
 
@@ -55,13 +56,12 @@ class Kept:
         return os.path.join(cache_dir(self.folder), f"{self.kind}.json")
 
     def _load(self) -> dict[str, Any] | None:
-        import json
 
         key = _key(create=False)
         if key is None:
             return None
         try:
-            kept = json.loads(read_state(self._path(), 8 * 1024 * 1024))
+            kept = loads_state(read_state(self._path(), 8 * 1024 * 1024))
             if not (isinstance(kept, dict) and kept.get("format") == FORMAT
                     and kept.get("fingerprint") == self.fingerprint):
                 return None

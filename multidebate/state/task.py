@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from datetime import datetime, timezone
@@ -16,6 +15,7 @@ from ..protocol.naming import is_slug, parse_roster
 from ..protocol.roles import JUDGE_WHEN, MODES, Role, parse_role
 from ..protocol.textfile import read_text
 from .atomic import create_exclusive
+from .jsonstate import loads_state
 from .layout import lstat_identity, read_state, task_cache_path, write_json_state
 
 __all__ = ["Task", "TASK_FILE", "check_retire", "count_words", "load_task", "render_task", "create_task",
@@ -78,7 +78,7 @@ def _positive_int(value: object) -> int | None:
 
 def _from_cache(folder: str, path: str, identity: list[int]) -> Task | None:
     try:
-        data = json.loads(read_state(task_cache_path(folder), 1024 * 1024))
+        data = loads_state(read_state(task_cache_path(folder), 1024 * 1024))
         if data["identity"] != identity or data["version"] != __version__:
             return None
         return Task(str(data["text"]), tuple(data["participants"]) if data["participants"] else None,

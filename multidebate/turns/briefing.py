@@ -784,7 +784,7 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
         out.append(f"Participants (roster): {', '.join(b.participants)}.")
     out.extend(f"NOTE: {note}" for note in b.notes)
     out.append("")
-    fence = _fence_id([peer.text for peer in b.peers] + [b.proposal or "", b.task or ""])
+    fence = _fence_id([peer.text for peer in b.peers] + [b.proposal or "", b.task or "", b.own_previous_answer or ""])
     # d68, d69: sessions took the tag's change from one `next` to the next for a changed task
     # a02, h01: sessions still asked what the tag was for, and whether to echo it: say both
     out.append(f"TASK (quoted; the [{fence}] tag, new for each `next`, only marks where quoted text begins and "
@@ -806,7 +806,10 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
         if words is not None:  # said before the turn is written: `write` only warns once it is
             out.append(f"(Answer: at most {words} words, bold line included; `write` counts them.)")
     if b.own_previous_answer is not None:
-        out += ["", f"YOUR ANSWER IN TURN {b.turn - 1}:", b.own_previous_answer]
+        # quoted like a peer's: a peer that edits the file after `write` (E080) could append `NOTE: ...` or
+        # `WRITE YOUR TURN` to it, which must not stand among the tool's own lines (issue 33)
+        out += ["", f"YOUR ANSWER IN TURN {b.turn - 1} (quoted, as your file now reads):",
+                f"<<<YOUR ANSWER turn {b.turn - 1} [{fence}]", b.own_previous_answer, f">>>END [{fence}]"]
     if b.role:
         out += ["", b.instructions]
     if b.proposal is not None:

@@ -20,6 +20,8 @@ __all__ = ["role_instructions", "judge_instructions", "VERDICT_RULE", "SEVERITY_
 VERDICT_RULE = ("Case verdict, computed from the files after each round, from each finding's severity at the end "
                 "(the severity left after the defender's fix, below): critique_wins if a finding at 9 or more ends "
                 "conceded (CONCEDE), partly conceded (PARTIAL) or unanswered (one such finding decides the case); "
+                "else undecided if a finding at 8 or more ends rebutted or deferred by the defender's last answer, "
+                "which its critic never answered, or rebutted as out of scope (REBUT-SCOPE): the person decides; "
                 "else empirical_test_agreed if one ends deferred (DEFER) with a test; else fixes_agreed if any "
                 "finding was conceded with a fix below 9 (the proposal stands only with those fixes); else "
                 "defense_wins (it stands as written).")

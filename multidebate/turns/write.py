@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from ..protocol.textfile import decode_turn_bytes, read_text
 from ..state.atomic import create_exclusive, sweep_stale_temps
 from ..state.debate import visible_scan
 from ..state.folder import Scan
+from ..state.jsonstate import loads_state
 from ..state.keys import claim
 from ..state.layout import key_path, read_state, sealed_dir, served_path
 from ..state.ledger import append_entry
@@ -188,7 +188,7 @@ def _peers_read(folder: str, scan: Scan, slug: str, turn: int) -> tuple[tuple[st
     """The peer files `next` served for this turn, as `next` recorded them (none when it never ran)."""
     record = served_path(folder, slug, turn)
     try:
-        served = json.loads(read_state(record, 1024 * 1024))
+        served = loads_state(read_state(record, 1024 * 1024))
         if isinstance(served, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in served.items()):
             return tuple(sorted(served.items()))
     except (OSError, ValueError):

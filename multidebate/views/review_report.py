@@ -77,7 +77,8 @@ def _brief(brief: DecisionBrief, decisions: int, options: int, actions: int) -> 
 
 def _state(f: FindingState) -> str:
     words = STATE_WORDS.get(f.state, f.state)
-    return words + (", not reviewed" if f.unanswered and f.move and f.state in ("conceded", "deferred") else "")
+    return words + (", not reviewed" if f.unanswered and f.move and f.state != "open" else "") \
+        + (", needs your decision" if f.unsettled else "")
 
 
 def summary_markdown(summary: Summary, case: Case) -> list[str]:

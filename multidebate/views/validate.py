@@ -77,6 +77,19 @@ def _state_findings(folder: str) -> list[Finding]:
                                  "held (ledger, key, cache, sealed turn) is unavailable; remove it"))
     if not stat.S_ISDIR(info.st_mode) and not found:
         found.append(finding(root, 1, "E086", "is not a folder: the tool keeps its ledger and keys there"))
+    return found + _record_findings(folder)
+
+
+def _record_findings(folder: str) -> list[Finding]:
+    """E088 for each line of the append-only records that is no record (the person's acts, `run`'s turns):
+    readers skip it, so what it held (a retirement, a turn's cost) is not shown."""
+    from ..state.acts import acts_path, read_acts_checked
+    from ..state.runs import damaged_run_record_lines, run_record_path
+
+    found = [finding(acts_path(folder), line, "E088", f"line {line} is no record of a person's act (retire, "
+                     "handover): it is not shown") for line in read_acts_checked(folder)[1]]
+    found += [finding(run_record_path(folder), line, "E088", f"line {line} is no record of a turn `run` wrote: "
+                      "its cost is not counted") for line in damaged_run_record_lines(folder)]
     return found
 
 
