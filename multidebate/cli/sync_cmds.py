@@ -42,6 +42,9 @@ def _say(result: SyncResult, as_json: bool, quiet_when_idle: bool = False) -> No
     for path in result.kept_deleted:
         click.echo(printable(f"Note: {path} is deleted here but stays in git: sync never commits a deletion "
                              "(`git checkout -- PATH` brings it back; a person commits a removal)."), err=True)
+    for path in result.kept_changed:
+        click.echo(printable(f"Note: {path} was changed here after it was written: a turn never changes, so sync "
+                             "does not share the change (`multidebate validate` reports it, E080)."), err=True)
     idle = not (result.committed or result.received or result.pushed or result.repaired)
     if idle and quiet_when_idle:
         return

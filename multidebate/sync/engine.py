@@ -70,12 +70,14 @@ class SyncResult:
     repaired: bool = False
     lost: list[LostClaim] = field(default_factory=list)
     kept_deleted: list[str] = field(default_factory=list)
+    kept_changed: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
         return {"ok": True, "folder": self.folder, "remote": self.remote, "branch": self.branch,
                 "committed": self.committed, "received": self.received, "pushed": self.pushed,
                 "attempts": self.attempts, "repaired": self.repaired,
-                "lost": [claim._asdict() for claim in self.lost], "kept_deleted": self.kept_deleted}
+                "lost": [claim._asdict() for claim in self.lost], "kept_deleted": self.kept_deleted,
+                "kept_changed": self.kept_changed}
 
 
 def _step(number: int) -> None:
@@ -114,7 +116,9 @@ class _Where:
 
 def _locate(folder: str, remote: str | None) -> _Where:
     if not os.path.isdir(folder):
-        raise SyncError(f"no such folder: {folder}")
+        if os.path.lexists(folder) or not os.path.isdir(os.path.dirname(os.path.abspath(folder))):
+            raise SyncError(f"no such folder: {folder}")
+        os.mkdir(folder)  # a clone where the debate has not arrived yet: the first sync brings it
     probe = Git(folder)
     inside = probe.run("rev-parse", "--show-toplevel", check=False)
     if inside.code != 0:
@@ -171,10 +175,11 @@ def _check_clean(where: _Where) -> None:
 def _commit_local(where: _Where, folder: str, result: SyncResult) -> None:
     """Commit the folder's new and changed shared files (never a deletion), with the fixed message."""
     git = where.git
-    try:
-        write_gitignore(folder)
-    except OSError:
-        pass
+    if os.path.isdir(os.path.join(folder, STATE_DIR)):  # a folder that has state to keep out (an older one)
+        try:
+            write_gitignore(folder)
+        except OSError:
+            pass
     task = load_task(folder)
     proposal = task.proposal if task is not None else None
     pathspec = where.rel or "."
@@ -189,7 +194,12 @@ def _commit_local(where: _Where, folder: str, result: SyncResult) -> None:
         inner = where.in_folder(path)
         if inner is None or not is_shared(inner, proposal):
             continue
-        (deleted if "D" in state else adds).append(path)
+        if "D" in state:
+            deleted.append(path)
+        elif "M" in state and _written_once(inner):
+            result.kept_changed.append(path)  # a turn never changes: an edit here is not shared (validate: E080)
+        else:
+            adds.append(path)
     result.kept_deleted = [p for p in deleted if p not in adds]
     if not adds:
         return
@@ -198,6 +208,11 @@ def _commit_local(where: _Where, folder: str, result: SyncResult) -> None:
     git.run("-c", "user.name=" + _identity(git, "name"), "-c", "user.email=" + _identity(git, "email"),
             "commit", "--no-verify", "-q", "-m", MESSAGE, "-m", f"{TRAILER} {where.rel or '.'}", "--", *adds)
     result.committed += adds
+
+
+def _written_once(inner: str) -> bool:
+    """A turn file, judgment or sealed turn: created once by `write`, never changed afterwards."""
+    return slug_of(inner) is not None and not inner.startswith((f"{STATE_DIR}/ledger/", f"{STATE_DIR}/keys/"))
 
 
 def _identity(git: Git, what: str) -> str:
@@ -279,6 +294,18 @@ def _union_lines(base: bytes, ours: bytes, theirs: bytes) -> bytes:
     return out + b"".join(line + b"\n" for line in extra)
 
 
+def _same_task(base: bytes | None, ours: bytes | None, theirs: bytes | None) -> bool:
+    """Two machines each recorded the task (`next --task`) before either synced: the same task, told apart only
+    by when and by whom it was recorded, is one task (the remote's record stands)."""
+    if base is not None or ours is None or theirs is None:
+        return False
+
+    def core(data: bytes) -> list[bytes]:
+        return [line for line in data.splitlines() if not line.startswith((b"created_at:", b"recorded_by:"))]
+
+    return core(ours) == core(theirs)
+
+
 def _blob_or_none(git: Git, commit: str, path: str) -> bytes | None:
     done = git.run("cat-file", "-e", f"{commit}:{path}", check=False)
     return git.blob(f"{commit}:{path}") if done.code == 0 else None
@@ -308,7 +335,7 @@ def _lose_race(where: _Where, folder: str, slug: str, ours: str, base: str, resu
             continue
         mine = _blob_or_none(git, ours, path)
         if mine is not None:
-            target = os.path.join(kept_in, inner.replace("/", "__"))
+            target = os.path.join(kept_in, inner.removeprefix(f"{STATE_DIR}/").replace("/", "__"))
             replace_file(target, mine)
         undo[path] = _blob_or_none(git, base, path)
     digest = _key_digest(_blob_or_none(git, ours, where.top_path(f"{STATE_DIR}/keys/{slug}.json")))
@@ -338,6 +365,9 @@ def _integrate(where: _Where, folder: str, head: str, remote_tip: str, result: S
             if inner == f"{STATE_DIR}/acts.jsonl":
                 fixes[path] = _union_lines(_blob_or_none(git, base, path) or b"", _blob_or_none(git, ours, path) or b"",
                                            _blob_or_none(git, remote_tip, path) or b"")
+            elif inner == "TASK.md" and _same_task(_blob_or_none(git, base, path), _blob_or_none(git, ours, path),
+                                                   _blob_or_none(git, remote_tip, path)):
+                fixes[path] = _blob_or_none(git, remote_tip, path)
             elif slug is not None and inner == f"{STATE_DIR}/keys/{slug}.json" and _blob_or_none(git, base, path) is None:
                 new_races.add(slug)
             elif slug is None or slug not in raced:
@@ -438,11 +468,14 @@ def _move(where: _Where, old: str, new: str, result: SyncResult) -> None:
             result.received.append(inner)
         if number == 0:
             _step(5)
-    _finish_move(where, old, new)
+    _finish_move(where, old, new, changed)
 
 
-def _finish_move(where: _Where, old: str, new: str) -> None:
-    where.git.run("read-tree", "-m", old, new)
+def _finish_move(where: _Where, old: str, new: str, changed: list[str]) -> None:
+    # the index entries of the files laid in, from `new` (never from the work tree, which sessions may be adding
+    # to); the rest of the index, this machine's own, is left as it is
+    for chunk in range(0, len(changed), 500):
+        where.git.run("reset", "-q", new, "--", *changed[chunk:chunk + 500])
     _step(6)
     where.git.run("update-ref", "-m", MESSAGE, f"refs/heads/{where.branch}", new, old)
     _step(7)
