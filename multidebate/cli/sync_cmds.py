@@ -111,7 +111,7 @@ def sync(folder: str, remote: str | None, watch_: bool, interval: float | None, 
       multidebate sync my-debate --watch &
       multidebate next my-debate --slug opus-4-7 --wait
     """
-    from ..protocol.errors import SyncError
+    from ..protocol.errors import MultidebateError, SyncError
     from ..sync.engine import sync_once
 
     if timeout is not None and not (watch_ or interval is not None):
@@ -134,5 +134,7 @@ def sync(folder: str, remote: str | None, watch_: bool, interval: float | None, 
             click.echo("The debate has ended; its last files are pushed.")
     except SyncError as exc:
         _fail(exc, as_json)
+    except MultidebateError as exc:  # the folder removed under a watching sync
+        _fail(SyncError(str(exc)), as_json)
     except KeyboardInterrupt:
         sys.exit(EXIT_INTERRUPTED)

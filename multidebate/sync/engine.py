@@ -175,7 +175,7 @@ def _check_clean(where: _Where) -> None:
 def _commit_local(where: _Where, folder: str, result: SyncResult) -> None:
     """Commit the folder's new and changed shared files (never a deletion), with the fixed message."""
     git = where.git
-    if os.path.isdir(os.path.join(folder, STATE_DIR)):  # a folder that has state to keep out (an older one)
+    if os.path.isdir(os.path.join(folder, STATE_DIR, "ledger")):  # an older folder with state to keep out
         try:
             write_gitignore(folder)
         except OSError:

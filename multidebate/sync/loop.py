@@ -47,15 +47,18 @@ def sync_until_end(folder: str, interval: float, remote: str | None, on_sync: Ca
     from ..state.observe import FolderEvents
 
     deadline = None if timeout is None else clock() + timeout
+
+    def once() -> None:
+        try:
+            on_sync(sync_once(folder, remote))
+        except SyncError as exc:
+            if exc.kind != "remote":
+                raise
+            on_problem(exc)
+
+    once()  # first: on a clone the debate has not reached yet, this creates the folder to watch
     with FolderEvents(folder) as events:
         while True:
-            try:
-                result = sync_once(folder, remote)
-                on_sync(result)
-            except SyncError as exc:
-                if exc.kind != "remote":
-                    raise
-                on_problem(exc)
             if debate_ended(folder):
                 on_sync(sync_once(folder, remote))  # what the last writes left, pushed
                 return True
@@ -63,3 +66,4 @@ def sync_until_end(folder: str, interval: float, remote: str | None, on_sync: Ca
             if remaining <= 0:
                 return False
             events.wait(remaining)  # a session wrote here: sync now, not at the end of the interval
+            once()
