@@ -348,3 +348,27 @@ def test_init_writes_the_gitignore_that_keeps_this_machines_state_out(tmp_path: 
     ignore = (folder / ".multidebate" / ".gitignore").read_text()
     for entry in ("cache/", "served/", "run/", "sync/", "*.lock"):
         assert entry in ignore.splitlines()
+
+
+def test_next_wait_sees_peer_files_that_a_plain_git_pull_checks_out(tmp_path: Path) -> None:
+    one, two = clones(tmp_path, 2)
+    _debate_in(one, "a,b")
+    synced(two)
+    turn(one, "a")
+    synced(one)  # a's turn 1 is on the remote; two's b, at turn 2, waits for it with `next --wait`
+    turn(two, "b")
+    waiting = subprocess.Popen([sys.executable, "-m", "multidebate", "next", "d", "--slug", "b", "--key",
+                                key_of(str(two / "d"), "b"), "--wait", "--timeout", "60"], cwd=two,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # `next --wait` says whom it waits for once it has waited a second: then git writes the file in place
+        assert waiting.stdout is not None
+        line = waiting.stdout.readline()
+        assert line.startswith("Waiting up to 60 s for a to write turn 1"), line
+        git(two, "pull", "-q", "--ff-only", "origin", "main")
+        out, err = waiting.communicate(timeout=60)
+    finally:
+        waiting.kill()
+        waiting.wait()
+    assert waiting.returncode == 0, err
+    assert "a has now written turn 1" in out and "Use TOML for the config" in out
