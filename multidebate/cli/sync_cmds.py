@@ -107,9 +107,8 @@ def sync(folder: str, remote: str | None, watch_: bool, interval: float | None, 
     reached or refuses the credentials.
 
     \b
-    Example (each machine, in its clone):
+    Example:
       multidebate sync my-debate --watch &
-      multidebate next my-debate --slug opus-4-7 --wait
     """
     from ..protocol.errors import MultidebateError, SyncError
     from ..sync.engine import sync_once
