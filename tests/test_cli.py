@@ -60,7 +60,7 @@ def test_every_help_page_shows_an_example_of_its_own_command() -> None:
 def test_the_command_list_is_in_the_order_of_use() -> None:
     listed = run("--help")[1].split("\nCommands:\n", 1)[1].split("\n\n", 1)[0]
     assert [line.split()[0] for line in listed.splitlines()] == [
-        "init", "run", "next", "write", "status", "watch", "report", "score", "validate", "retire", "handover", "skill",
+        "init", "run", "next", "write", "status", "watch", "sync", "report", "score", "validate", "retire", "handover", "skill",
         "doctor",
         "slug"]
 

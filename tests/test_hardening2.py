@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -555,6 +556,7 @@ def test_a_state_folder_that_is_a_link_or_a_file_is_refused_and_never_written_th
     assert run("init", str(folder), "--task", "Pick.", "--participants", "a,b")[0] == 0
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
+    shutil.rmtree(folder / ".multidebate")  # init wrote its .gitignore there
     (folder / ".multidebate").symlink_to(elsewhere)
     code, _, err = run("write", str(folder), "--slug", "a", input=turn_body(1, "Use TOML."))
     assert code == 1 and ".multidebate is a symbolic link" in err and "claimed" not in err

@@ -28,6 +28,7 @@ _COMMANDS = {
     "write": ("turn_cmds", "write"),
     "status": ("view_cmds", "status"),
     "watch": ("view_cmds", "watch"),
+    "sync": ("sync_cmds", "sync"),
     "report": ("view_cmds", "report"),
     "score": ("view_cmds", "score"),
     "validate": ("view_cmds", "validate"),

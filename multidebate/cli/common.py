@@ -16,21 +16,25 @@ from ..protocol.errors import InvalidTurn, MultidebateError
 if TYPE_CHECKING:
     from ..run.agents import Agent
 
-__all__ = ["EXIT_CODES_HELP", "EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_NOT_CONVERGED", "EXIT_OK", "EXIT_TIMEOUT",
-           "EXIT_USAGE", "emit_json", "fail", "json_option", "library_errors", "quiet_stdout"]
+__all__ = ["EXIT_CODES_HELP", "EXIT_CONFLICT", "EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_NOT_CONVERGED", "EXIT_OK",
+           "EXIT_REMOTE", "EXIT_TIMEOUT", "EXIT_USAGE", "emit_json", "fail", "json_option", "library_errors", "quiet_stdout"]
 
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2  # click's own code for a usage error
 EXIT_NOT_CONVERGED = 3
 EXIT_TIMEOUT = 3  # `watch --timeout`, `next --wait` timed out: the awaited state did not come, like `status --check`
+EXIT_CONFLICT = 4  # `sync`: one file has two contents (this machine's and the remote's); a person decides
+EXIT_REMOTE = 5  # `sync`: the remote cannot be reached, refused the credentials, or kept moving; try again later
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 
 EXIT_CODES_HELP = """\b
 Exit codes: 0 success; 1 error (nothing written), or `validate` found errors,
 or `skill install`/`uninstall` kept a copy a person changed; 2 usage error;
-3 `status --check`: the debate has not converged, or `watch --timeout` or
-`next --wait --timeout` reached;
+3 `status --check`: the debate has not converged, or `watch --timeout`,
+`next --wait --timeout` or `sync --watch --timeout` reached; 4 `sync`: a file
+has two contents (a real conflict); 5 `sync`: the remote cannot be reached
+or refused the credentials;
 130 interrupted (Ctrl-C) in `watch` and `next --wait`."""
 
 

@@ -16,6 +16,7 @@ __all__ = [
     "AgentSpecError",
     "RunFailed",
     "KeyFileError",
+    "SyncError",
 ]
 
 
@@ -73,3 +74,12 @@ class InvalidTurn(MultidebateError):
     def __init__(self, message: str, problems: list[str]) -> None:
         super().__init__(message)
         self.problems = problems
+
+
+class SyncError(MultidebateError):
+    """`sync` stopped: the work tree, the branch or the remote is not fit to sync, or one file has two contents.
+    `kind` says which (`setup`, `remote`, `conflict`): the CLI gives each its exit code."""
+
+    def __init__(self, message: str, kind: str = "setup") -> None:
+        super().__init__(message)
+        self.kind = kind

@@ -17,6 +17,7 @@ from .acts import read_acts, record_act
 from .folder import Scan, TurnFile
 from .keys import KeyMismatch, check_key, free_slug, is_claimed, reissue
 from .layout import STATE_DIR, state_lock, state_root_problem
+from .shared import lost_claim
 from .task import Task
 
 __all__ = ["check_slug", "check_identity", "hand_over", "interrupted_write", "next_turn_number", "other_slug",
@@ -55,6 +56,14 @@ def check_identity(folder: str, scan: Scan, task: Task | None, slug: str, key: s
             f"({handed[-1].at}): the key you hold no longer works, and the session that got the new key writes as "
             f"`{slug}` now. Write nothing more as `{slug}`; tell the user, and ask which slug to use if you are to go "
             "on."
+        )
+    lost = lost_claim(folder, slug, key)
+    if lost is not None:
+        raise IdentityError(
+            f"`{slug}` was claimed on another machine first (its `multidebate sync` push landed before this "
+            f"machine's): the slug is taken, and your key no longer opens it. Nothing of yours is lost: your files "
+            f"under `{slug}` are kept in {lost.kept_in}. Write your turns as `{lost.free_slug}` (free): run "
+            f"`multidebate next {shlex.quote(folder)} --slug {lost.free_slug}` and write your turn 1 again."
         )
     if key is not None:
         raise IdentityError(

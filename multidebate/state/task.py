@@ -17,6 +17,7 @@ from ..protocol.textfile import read_text
 from .atomic import create_exclusive
 from .jsonstate import loads_state
 from .layout import lstat_identity, read_state, task_cache_path, write_json_state
+from .shared import write_gitignore
 
 __all__ = ["Task", "TASK_FILE", "check_retire", "count_words", "load_task", "render_task", "create_task",
            "require_readable", "retire", "same_task", "word_limit"]
@@ -331,6 +332,10 @@ def create_task(folder: str, content: str) -> str:
     path = os.path.join(folder, TASK_FILE)
     if not create_exclusive(path, content.encode("utf-8")):
         raise TaskError(f"{path} exists already; edit it by hand or choose another folder")
+    try:
+        write_gitignore(folder)  # a folder shared through git (`sync`) never commits this machine's state
+    except OSError:
+        pass  # the debate works without it; `sync` writes it again before its first commit
     return path
 
 

@@ -34,6 +34,7 @@ from ..state.session import (
     next_turn_number,
     other_slug,
 )
+from ..state.shared import files_lock
 from ..state.task import Task, count_words, require_readable, word_limit
 
 if TYPE_CHECKING:
@@ -326,6 +327,16 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None,
         _refuse_repeat(folder, parsed, slug, turn, sealed_mode)
     path = os.path.join(folder, turn_file_name(turn, slug))
     _clear_interrupted(scan, slug, turn, path)
+    with files_lock(folder, exclusive=False):
+        return _create_turn(folder, scan, task, slug, turn, path, parsed, normalised, participants,
+                            sealed_mode, unclaimed, on_key, review_warnings)
+
+
+def _create_turn(folder: str, scan: Scan, task: Task | None, slug: str, turn: int, path: str,
+                 parsed: ParsedTurn, normalised: list[str], participants: tuple[str, ...], sealed_mode: bool,
+                 unclaimed: bool, on_key: Callable[[WriteResult], None] | None,
+                 review_warnings: list[str]) -> WriteResult:
+    """Claim the slug if new, create the file, record it in the ledger, publish a completed sealed turn."""
     new_key = None
     try:
         new_key = claim(folder, slug) if unclaimed else None
@@ -448,6 +459,12 @@ def _write_judgment(folder: str, slug: str, content: bytes, unclaimed: bool) -> 
     data = (head + f"# Judgment \u2014 {slug}\n" + "".join(
         f"\n## {name}\n\n{text}\n" for name, text in sections.items())).encode("utf-8")
     path = os.path.join(folder, judgment_name(slug))
+    with files_lock(folder, exclusive=False):
+        return _create_judgment(folder, slug, path, data, unclaimed, verdict.turn, written_at, peers)
+
+
+def _create_judgment(folder: str, slug: str, path: str, data: bytes, unclaimed: bool, turn: int, written_at: str,
+                     peers: tuple[tuple[str, str], ...]) -> WriteResult:
     new_key = None
     try:
         new_key = claim(folder, slug) if unclaimed else None
@@ -461,10 +478,10 @@ def _write_judgment(folder: str, slug: str, content: bytes, unclaimed: bool) -> 
         _release(folder, slug, new_key)
         raise TurnConflict(f"{path} exists already: the judgment is written once. Nothing was written.")
     try:
-        append_entry(folder, slug, os.path.basename(path), data, verdict.turn, written_at)
+        append_entry(folder, slug, os.path.basename(path), data, turn, written_at)
     except OSError:
         pass
-    return WriteResult(folder, path, verdict.turn, slug, None, None, (), peers, new_key, judgment=True)
+    return WriteResult(folder, path, turn, slug, None, None, (), peers, new_key, judgment=True)
 
 
 def _review_problems(folder: str, task: Task, slug: str, turn: int, parsed: ParsedTurn) -> tuple[list[str], list[str]]:
