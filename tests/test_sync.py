@@ -372,3 +372,14 @@ def test_next_wait_sees_peer_files_that_a_plain_git_pull_checks_out(tmp_path: Pa
         waiting.wait()
     assert waiting.returncode == 0, err
     assert "a has now written turn 1" in out and "Use TOML for the config" in out
+
+
+def test_a_sealed_debate_is_refused_before_anything_is_committed(tmp_path: Path) -> None:
+    """Every clone holds every commit: a sealed turn pushed to a remote could be read before it is published."""
+    one, = clones(tmp_path, 1)
+    md(one, "init", "d", "--task", "Pick one.", "--participants", "a,b", "--sealed")
+    head = git(one, "rev-parse", "HEAD")
+    result = CliRunner().invoke(cli, ["sync", str(one / "d")])
+    assert result.exit_code == 1, result.output
+    assert "is a sealed debate" in result.stderr and "Run a sealed debate on one machine" in result.stderr
+    assert git(one, "rev-parse", "HEAD") == head  # nothing committed

@@ -34,6 +34,7 @@ from datetime import datetime, timezone
 from ..protocol.errors import SyncError
 from ..state.atomic import create_exclusive, replace_file
 from ..state.folder import scan_folder
+from ..state.jsonstate import loads_state
 from ..state.keys import free_slug
 from ..state.layout import STATE_DIR
 from ..state.shared import (
@@ -313,7 +314,7 @@ def _blob_or_none(git: Git, commit: str, path: str) -> bytes | None:
 
 def _key_digest(data: bytes | None) -> str:
     try:
-        value = json.loads(data or b"").get("key_sha256")
+        value = loads_state(data or b"").get("key_sha256")
     except (ValueError, AttributeError):
         return ""
     return value if isinstance(value, str) else ""
@@ -485,8 +486,8 @@ def _finish_move(where: _Where, old: str, new: str, changed: list[str]) -> None:
 def _repair(where: _Where, folder: str, result: SyncResult) -> None:
     """Finish a move a killed sync began (its journal), so the branch, the index and the folder agree."""
     try:
-        with open(_journal_path(where), encoding="utf-8") as handle:
-            journal = json.load(handle)
+        with open(_journal_path(where), "rb") as handle:
+            journal = loads_state(handle.read(1024 * 1024))
         old, new = str(journal["from"]), str(journal["to"])
     except FileNotFoundError:
         return
@@ -524,6 +525,12 @@ def _push(where: _Where, commit: str) -> bool:
 def sync_once(folder: str, remote: str | None = None, attempts: int = 5) -> SyncResult:
     """One sync of `folder` (see the module's docstring); SyncError when it cannot."""
     where = _locate(folder, remote)
+    task = load_task(folder)
+    if task is not None and task.sealed:
+        # every clone holds every commit: a sealed turn pushed to the remote is readable before it is published
+        raise SyncError(f"{folder} is a sealed debate: its turns stay unseen until every participant has written "
+                        "them, and a git remote would show them to every clone at once. Run a sealed debate on one "
+                        "machine, or start it unsealed (`multidebate init` without --sealed) to sync it")
     result = SyncResult(folder, where.remote, where.branch)
     lock_path = os.path.join(where.gitdir, "multidebate-sync.lock")
     import fcntl
