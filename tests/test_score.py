@@ -172,6 +172,17 @@ def test_items_are_read_by_number() -> None:
     assert numbered_items("pool: 1\nsize: 2") == {}
 
 
+def test_the_bold_line_decides_over_a_body_that_annotates_an_item() -> None:
+    """#32 item 5: a line that says Q8: C and a body that adds `- Q8: C (429)` answer C, not "C (429)"."""
+    line = ", ".join(f"Q{n}: {n * 7}" for n in range(1, 8)) + ", Q8: C"
+    answer = f"**{line}**\n\n- Q7: 49\n- Q8: C (429)\n"
+    assert numbered_items(answer)[8] == "C" and numbered_items(answer)[7] == "49"
+    key = AnswerKey("k", tuple(str(n * 7) for n in range(1, 8)) + ("C",))
+    assert score(sheet([{"a": answer}], answer), key).final.tally.right == 8
+    # a line with no items leaves the body to say them
+    assert numbered_items("**Answers below.**\n\nQ1: A\nQ2: B") == {1: "A", 2: "B"}
+
+
 def sheet(turns: list[dict[str, str | None]], final: str = "", kind: str = "modal") -> Sheet:
     slugs = tuple(sorted({s for row in turns for s in row}))
     return Sheet("d", slugs, tuple(turns), kind, len(turns), slugs[0] if slugs else None, final)

@@ -1,0 +1,107 @@
+"""The final answer of a converged debate is a text every participant read and accepted (#32 item 4).
+
+Every debate here is written the way sessions write: `next`, then `write`, with the key (tests/helpers.py);
+a session that skipped `next` is written with `write_turn` alone, as such a session would be.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+from helpers import key_of, make_debate, turn_body
+
+from multidebate.cli import cli
+from multidebate.turns.briefing import brief
+from multidebate.turns.write import write_turn
+
+KAFKA = "**Use managed Kafka with 7 days of retention.**"
+NATS = "**Use NATS JetStream.**"
+
+
+def report(folder: str, fmt: str = "md") -> str:
+    result = CliRunner().invoke(cli, ["report", folder, "--format", fmt])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def final_json(folder: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(report(folder, "json"))["final_answer"]
+    return data
+
+
+def test_the_agreed_text_is_the_answer_every_yes_read(tmp_path: Path) -> None:
+    """a wrote the line at turn 1; b copied it at turn 2: the text is a's turn-1 Answer, which b's turn-2 file
+    records reading (its sha256); what each added at turn 2 is listed as unread."""
+    folder = make_debate(str(tmp_path / "d"), [
+        {"a": KAFKA + "\n\nRun it on MSK in eu-west-1.", "b": NATS + "\n\nFile storage."},
+        {"a": (KAFKA + "\n\nRun it on MSK in eu-west-1.\nAdd a dead-letter topic.", True),
+         "b": (KAFKA + "\n\nRun it on MSK in eu-west-1.\nPut the fallback on a separate Postgres instance.", True)}])
+    final = final_json(folder)
+    assert (final["kind"], final["turn"], final["representative"], final["answer_turn"]) == ("consensus", 2, "a", 1)
+    assert final["answer"] == KAFKA + "\n\nRun it on MSK in eu-west-1."
+    assert (final["read_by"], final["unrecorded"], final["not_read_by"], final["line_only"]) == (["b"], [], [], False)
+    assert final["added_at_last_turn"] == [
+        {"slug": "a", "lines": ["Add a dead-letter topic."]},
+        {"slug": "b", "lines": ["Put the fallback on a separate Postgres instance."]}]
+    md = report(folder)
+    section = md.split("## Final answer", 1)[1].split("## Turns", 1)[0]
+    assert "The agreed text is a's Answer of turn 1, the first to carry this line. Read and accepted by a, b" in section
+    agreed, added = section.split("**Added at the last turn, not read by peers** (turn 2)")
+    assert "Run it on MSK in eu-west-1." in agreed and "separate Postgres instance" not in agreed
+    assert "- b:\n  - Put the fallback on a separate Postgres instance." in added
+    html = report(folder, "html")
+    assert "Added at the last turn, not read by peers" in html and "Read and accepted by a, b" in html
+
+
+def test_the_first_writer_of_the_line_wins_over_the_first_slug(tmp_path: Path) -> None:
+    """b held the line since turn 1, a took it at turn 2: at turn 3 both carried it, b's is the text."""
+    folder = make_debate(str(tmp_path / "d"), [
+        {"a": NATS, "b": KAFKA + "\n\nb's reasons."}, {"a": KAFKA + "\n\na's reasons.", "b": KAFKA + "\n\nb's reasons."},
+        {"a": (KAFKA, True), "b": (KAFKA, True)}])
+    final = final_json(folder)
+    assert (final["representative"], final["answer_turn"], final["answer"]) == ("b", 2, KAFKA + "\n\nb's reasons.")
+    assert final["read_by"] == ["a"]
+
+
+def test_lines_that_first_become_one_at_the_end_leave_the_line_alone(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [
+        {"a": NATS, "b": KAFKA}, {"a": ("**Use Redis Streams.**\n\nA's text.", True),
+                                  "b": ("**Use Redis Streams.**\n\nB's text.", True)}])
+    final = final_json(folder)
+    assert (final["kind"], final["representative"], final["answer"], final["line_only"]) == (
+        "consensus", None, "", True)
+    assert final["recommendation"] == "Use Redis Streams."
+    md = report(folder)
+    assert "No Answer carried this line at turn 1, so no text was read by every participant" in md
+    assert "**Each session's turn-2 Answer, not read by peers**" in md and "B's text." in md
+
+
+def test_a_yes_that_skipped_next_or_was_written_by_hand_is_named(tmp_path: Path) -> None:
+    """c wrote turn 2 without running `next` (its file records no peer read); d's turn 2 is hand-written."""
+    folder = make_debate(str(tmp_path / "d"), [{"a": KAFKA, "b": KAFKA, "c": KAFKA}], participants=("a", "b", "c"))
+    for slug in ("a", "b"):
+        brief(folder, slug, key=key_of(folder, slug))
+        write_turn(folder, slug, turn_body(2, KAFKA, converged=True).encode(), key_of(folder, slug))
+    write_turn(folder, "c", turn_body(2, KAFKA, converged=True).encode(), key_of(folder, "c"))  # no `next` first
+    final = final_json(folder)
+    assert final["kind"] == "consensus"
+    assert (final["representative"], final["read_by"], final["not_read_by"]) == ("a", ["b"], ["c"])
+    assert "Not read by c: their files record no reading of it" in report(folder)
+
+
+def test_a_point_against_a_peer_that_moved_in_the_same_turn_says_so(tmp_path: Path) -> None:
+    """#34 item 5: b's minor point answers a's turn-1 Answer, which a changed at turn 2 (both wrote at once)."""
+    folder = make_debate(str(tmp_path / "d"), [{"a": KAFKA + "\n\nNo dead-letter topic.", "b": KAFKA}])
+    for slug in ("a", "b"):
+        brief(folder, slug, key=key_of(folder, slug))
+    write_turn(folder, "a", turn_body(2, KAFKA + "\n\nAdd a dead-letter topic.", converged=True).encode(),
+               key_of(folder, "a"))
+    write_turn(folder, "b", turn_body(2, KAFKA, converged=True,
+                                      disagreements="- With a: minor: add a dead-letter topic").encode(),
+               key_of(folder, "b"))
+    md = report(folder)
+    assert ("- b: With a: minor: add a dead-letter topic (answered in the same turn? a changed its Answer at turn 2, "
+            "unseen when this was written)") in md
