@@ -173,12 +173,14 @@ def test_items_are_read_by_number() -> None:
 
 
 def test_the_bold_line_decides_over_a_body_that_annotates_an_item() -> None:
-    """#32 item 5: a line that says Q8: C and a body that adds `- Q8: C (429)` answer C, not "C (429)"."""
-    line = ", ".join(f"Q{n}: {n * 7}" for n in range(1, 8)) + ", Q8: C"
-    answer = f"**{line}**\n\n- Q7: 49\n- Q8: C (429)\n"
-    assert numbered_items(answer)[8] == "C" and numbered_items(answer)[7] == "49"
-    key = AnswerKey("k", tuple(str(n * 7) for n in range(1, 8)) + ("C",))
-    assert score(sheet([{"a": answer}], answer), key).final.tally.right == 8
+    """#32 item 5: a long line (20 items, over the 400 characters the comparison reads) that says Q20: C and a body
+    that adds `- Q20: C (429)` answer C, not "C (429)"."""
+    line = ", ".join(f"Q{n}: option {n} with a longer value" for n in range(1, 20)) + ", Q20: C"
+    answer = f"**{line}**\n\n- Q19: x\n- Q20: C (429)\n"
+    assert len(line) > 400
+    assert numbered_items(answer)[20] == "C" and numbered_items(answer)[19] == "option 19 with a longer value"
+    key = AnswerKey("k", tuple(f"option {n} with a longer value" for n in range(1, 20)) + ("C",))
+    assert score(sheet([{"a": answer}], answer), key).final.tally.right == 20
     # a line with no items leaves the body to say them
     assert numbered_items("**Answers below.**\n\nQ1: A\nQ2: B") == {1: "A", 2: "B"}
 
