@@ -58,6 +58,9 @@ def test_timeout_answers_with_what_exists(debate: str, running: list[Running]) -
     assert proc.finish() == 3  # #27: a wait that timed out exits 3, as `watch --timeout` does
     text = "\n".join(proc.seen)
     assert "NOTE: Waited 0.5 s (`next --wait`, exit status 3): b did not write turn 2." in text
+    # d75: a hands-free session wrote ahead of a missing peer on "answer with the files that exist"
+    assert "after 10 minutes in all, stop and tell the user who is missing" in text
+    assert "write this turn without it only if the user tells you to" in text
     assert ": turn 3;" in text and "Not yet written turn 2: b." in text
 
 

@@ -147,8 +147,9 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
         f"{shlex.quote(os.path.abspath(folder))} {next(iter(awaited)) if len(awaited) == 1 else 'SLUG'}` to go on "
         "without it; tell the user so.")
     note = (f"Waited {timeout:g} s (`next --wait`, exit status 3): {who} turn {briefing.reads}. "
-            "Answer with the peer files that exist and tell the user who is missing, "
-            f"or run `next --wait` again to keep waiting.{gone}")
+            # d75: a hands-free session read "answer with the files that exist" as leave to write ahead of a peer
+            "Run `next --wait` again to keep waiting; after 10 minutes in all, stop and tell the user who is "
+            f"missing: write this turn without it only if the user tells you to.{gone}")
     return briefing._replace(notes=briefing.notes + (note,), timed_out=True)
 
 
