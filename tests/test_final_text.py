@@ -105,3 +105,14 @@ def test_a_point_against_a_peer_that_moved_in_the_same_turn_says_so(tmp_path: Pa
     md = report(folder)
     assert ("- b: With a: minor: add a dead-letter topic (answered in the same turn? a changed its Answer at turn 2, "
             "unseen when this was written)") in md
+
+
+def test_the_most_held_answer_shown_is_its_first_writers(tmp_path: Path) -> None:
+    """Not converged (c holds out): the most-held line is shown in the Answer of b, who wrote it first (d75: the
+    first slug's text was shown, which sessions did not expect)."""
+    folder = make_debate(str(tmp_path / "d"), [{"a": NATS, "b": KAFKA, "c": NATS},
+                                               {"a": KAFKA + "\n\na's words.", "b": KAFKA + "\n\nb's words.",
+                                                "c": NATS}], participants=("a", "b", "c"), max_turns=2)
+    final = final_json(folder)
+    assert (final["kind"], final["supporters"], final["representative"]) == ("modal", ["a", "b"], "b")
+    assert final["answer"] == KAFKA + "\n\nb's words."

@@ -12,7 +12,8 @@ alone, and every session's body is its own, unread by its peers.
 
 Not converged: the Answers of the last complete turn grouped by one bold line,
 word for word (protocol.bold_line, the verdict's rule); the largest group is
-the most-held answer, not a consensus, and a tie is `split`.  The comparison
+the most-held answer, not a consensus (shown: the Answer of the member that
+first wrote that line), and a tie is `split`.  The comparison
 decides nothing here: two lines it calls "the same" are two positions.
 """
 
@@ -124,7 +125,10 @@ def final_answer(debate: Debate, verdict: Verdict, weighted: bool = False) -> Fi
         return FinalAnswer("split", turn, None, "", "", (), tuple(
             Dissent(s, _unbolded(line_of(debate, entries[s])), entries[s].converged_reason) for s in order), (),
             weighted)
-    representative = best[0]
+    # the one who first wrote the most-held line, as for a consensus (d75: sessions expected that text, not the first
+    # slug's); ties to the first slug
+    line = line_of(debate, entries[best[0]])
+    representative = min(best, key=lambda s: (_first_wrote(debate, s, line, turn), s))
     dissenters = tuple(Dissent(s, _unbolded(line_of(debate, entries[s])), _reason(debate, entries[s]))
                        for s in order if s not in best)
     chosen = entries[representative]
