@@ -71,7 +71,8 @@ def status(folder: str, check: bool, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per line, with a `type`.")
 @click.option("--until", type=click.Choice(["converged", "end"]),
               help="Exit 0 once the debate converges (converged) or reaches any final verdict "
-                   "(end: converged, hollow, stalled, max_turns; a review: fully_resolved, max_rounds).")
+                   "(end: converged, hollow, stalled, max_turns; a review: fully_resolved, max_rounds). "
+                   "converged exits 3 at once when the debate ends otherwise.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Exit 3 after SECONDS.")
 @click.option("--poll", type=click.FloatRange(min=0.01), is_flag=False, flag_value=1.0, default=None,
@@ -83,8 +84,9 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
     Prints the current state, then a line per new turn file once it is
     complete (confidence, converged, format errors), per completed turn, per
     removed turn file, and whenever the verdict changes.  Exit codes: 0
-    --until reached, 1 folder missing or removed, 3 --timeout reached, 130
-    interrupted (Ctrl-C).
+    --until reached, 1 folder missing or removed, 3 --timeout reached or
+    the debate ended otherwise (--until converged on a hollow, stalled or
+    max_turns verdict), 130 interrupted (Ctrl-C).
 
     \b
     Example:
@@ -94,7 +96,7 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
 
     from ..protocol.errors import MultidebateError
     from ..views.terminal import printable
-    from ..views.watch import reached, watch_folder
+    from ..views.watch import missed, reached, watch_folder
     from ..views.watch_events import (
         StateEvent,
         VerdictEvent,
@@ -113,6 +115,11 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
                     state = event.verdict.state
                     if reached(state, until):
                         sys.exit(EXIT_OK)
+                    if missed(state, until):
+                        # a final verdict never changes: waiting on would wait forever
+                        click.echo(f"Stopped: the debate ended {state} at turn {event.verdict.turn}, so it will "
+                                   f"never reach --until {until} (exit {EXIT_NOT_CONVERGED}).", err=True)
+                        sys.exit(EXIT_NOT_CONVERGED)
     except MultidebateError as exc:
         if as_json:
             click.echo(error_line(str(exc)))

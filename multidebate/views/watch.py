@@ -49,7 +49,7 @@ from .watch_events import (
     state_of,
 )
 
-__all__ = ["HOLD", "TurnWatcher", "watch_folder", "reached"]
+__all__ = ["HOLD", "TurnWatcher", "watch_folder", "reached", "missed"]
 
 HOLD = 1.0  # quiet time asked of a file still open for writing, or that parses with errors
 HEARTBEAT = 0.5  # the longest the loop sleeps: how soon a removed folder is noticed
@@ -99,6 +99,11 @@ def reached(state: str, until: str | None) -> bool:
     if until == "end":
         return state in FINAL_STATES
     return False
+
+
+def missed(state: str, until: str | None) -> bool:
+    """True when a verdict `state` is final without being what --until `until` waits for: it never will be."""
+    return until is not None and state in FINAL_STATES and not reached(state, until)
 
 
 class TurnWatcher:
