@@ -11,7 +11,8 @@ import shlex
 from datetime import date
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..analysis.verdict import Verdict, debate_context, judge, proposed_line
+from ..analysis.ending import settle
+from ..analysis.verdict import Verdict, debate_context, proposed_line
 from ..protocol.answer import normalise_line
 from ..protocol.errors import FolderError, TaskError
 from ..protocol.front_matter import strip_frontmatter
@@ -480,7 +481,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
                      "command: each long Reasoning is cut (where it says so); every other section is whole. "
                      "Running `next` again with `--sections reasoning` shows the Reasonings whole (it changes "
                      "nothing).")
-    verdict = judge(debate, problems)
+    verdict = settle(debate, problems).verdict  # a turn written by hand after the end does not reopen it
     if not verdict.final:
         notes.extend(advice)
     notes.extend(f"{note}. It names you: ask the user to remove it (then run `next` again)."
@@ -607,7 +608,7 @@ def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> Brie
     from .role_briefing import judge_instructions
 
     task = debate.task
-    verdict = judge(debate)
+    debate, _problems, verdict = settle(debate)
     unit = "round" if task is not None and task.review else "turn"
     notes: list[str] = []
     peers: list[PeerFile] = []

@@ -11,15 +11,16 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..analysis.agent_costs import AgentCost, agent_costs, cost_words
 from ..analysis.decision_brief import DecisionBrief, decision_brief
 from ..analysis.dropouts import Dropout, dropout_line, dropouts
+from ..analysis.ending import settle
 from ..analysis.final import FinalAnswer, final_answer
 from ..analysis.first_vote import FirstVote, first_vote
-from ..analysis.integrity import file_problems, only_notes, problem_lines
+from ..analysis.integrity import only_notes, problem_lines
 from ..analysis.quotes import Attribution, check_attributions
 from ..analysis.retirements import Retirement, person_acts, retirements
 from ..analysis.review_case import review_problem_lines
 from ..analysis.review_summary import Summary, summarise
 from ..analysis.trajectory import MATRIX_MAX, Analysis, analyse
-from ..analysis.verdict import MEASURE, judge
+from ..analysis.verdict import MEASURE
 from ..protocol.judgment import Judgment
 from ..state.acts import Act, read_acts
 from ..state.debate import Debate, load_debate
@@ -201,9 +202,8 @@ def _unresolved(debate: Debate, turn: int) -> tuple[tuple[str, str], ...]:
 
 def build_report(folder: str, weighted: bool = False) -> Report:
     """Read the debate in `folder` once and build its report."""
-    debate = load_debate(folder)
-    problems = file_problems(debate)
-    verdict = judge(debate, problems)
+    # files written by hand after the debate ended count nowhere: not in the turns, the chart or the flags
+    debate, problems, verdict = settle(load_debate(folder))
     analysis = analyse(debate, verdict)
     final = final_answer(debate, verdict, weighted)
     attributions = tuple(check_attributions(debate))
@@ -271,6 +271,9 @@ def render_markdown(report: Report) -> str:
         out += ["## Task", "", report.task.strip(), ""]
     out += ["## Verdict", "", f"**{verdict_words(verdict.state)}**" + (f" at turn {verdict.turn}" if verdict.turn
                                                                         else "") + f": {verdict.detail}.", ""]
+    if verdict.extra_files:
+        extra = ", ".join(os.path.basename(path) for path in verdict.extra_files)
+        out += [f"Written after the debate ended, and left out of this report: {extra}.", ""]
     out += [f"{dropout_line(report.folder, d, report.analysis.turns[-1].turn if report.analysis.turns else 0)}"
             for d in report.dropouts] + ([""] if report.dropouts else [])
     if report.advice:

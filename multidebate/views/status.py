@@ -8,9 +8,10 @@ from typing import NamedTuple
 
 from ..analysis.agent_costs import AgentCost, agent_costs, cost_words
 from ..analysis.dropouts import Dropout, dropout_line, dropouts
-from ..analysis.integrity import deleted_files, disowned, file_problems, problem_lines
+from ..analysis.ending import settle
+from ..analysis.integrity import deleted_files, disowned, problem_lines
 from ..analysis.retirements import Retirement, person_acts, retirements
-from ..analysis.verdict import Verdict, judge
+from ..analysis.verdict import Verdict
 from ..protocol.findings import Finding
 from ..protocol.judgment import Judgment
 from ..protocol.naming import parse_turn_name
@@ -138,8 +139,8 @@ def _items(debate: Debate, entry: Entry) -> str:
 
 def debate_status(folder: str, now: float | None = None) -> Status:
     """The status of the debate in `folder` (FolderError when it is no folder)."""
-    debate = load_debate(folder)
-    problems = file_problems(debate)
+    # files written by hand after the debate ended are left out of every row (the verdict lists them)
+    debate, problems, verdict = settle(load_debate(folder))
     current = debate.current_turn
     cells = _cells(debate, problems)
     left_out = disowned(problems)  # a copied, hand-written or non-regular file does not complete its turn
@@ -155,7 +156,6 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     retired = set(debate.task.retired) if debate.task else set()
     outsiders = tuple(s for s in debate.scan.slugs if s not in roster and s not in retired)
     sealed = {t: tuple(sorted(s)) for t, s in debate.sealed_pending.items()}
-    verdict = judge(debate, problems)
     if verdict.review is not None and verdict.final:
         missing, waiting = (), None  # the review ended: no one is waited for
     names = [parse_turn_name(os.path.basename(f.path)) for f in deleted_files(debate, list(missing))]
@@ -278,7 +278,7 @@ def render_status(status: Status) -> str:
     if verdict.next_step:
         lines.append(f"  next turn: {verdict.next_step}")
     if verdict.extra_files:
-        lines.append(f"  written after convergence: {', '.join(verdict.extra_files)}")
+        lines.append(f"  written after the debate ended (left out): {', '.join(verdict.extra_files)}")
     if status.agent_costs:
         lines.append(f"agents (multidebate run): {cost_words(status.agent_costs)}")
     if status.advice:

@@ -31,7 +31,8 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..analysis.verdict import FINAL_STATES, Verdict, judge
+from ..analysis.ending import settle
+from ..analysis.verdict import FINAL_STATES, Verdict
 from ..protocol.errors import FolderError
 from ..protocol.naming import parse_turn_name
 from ..state.debate import Debate, Entry, load_debate, read_entry
@@ -146,8 +147,7 @@ class TurnWatcher:
             else:
                 self._known[turn_file.filename] = _Known(turn_file, entry, look(turn_file.path))
         self._last_rescan = now
-        debate = self._debate()
-        self._verdict = judge(debate)
+        debate, _problems, self._verdict = settle(self._debate())  # a file written after the end counts nowhere
         self._complete = self._complete_turns(debate)
         return state_of(debate, self._verdict, self.observer)
 
@@ -308,14 +308,13 @@ class TurnWatcher:
             self._task_dirty = False
             self._task = load_task(self.folder)
             self._has_task = self._task is not None
-        debate = self._debate()
+        debate, _problems, verdict = settle(self._debate())
         events: list[WatchEvent] = []
         complete = self._complete_turns(debate)
         for turn in sorted(complete - self._complete):
             entries = tuple(e for s in debate.participants if (e := debate.entry(turn, s)) is not None)
             events.append(TurnCompleteEvent(turn, entries))
         self._complete = complete
-        verdict = judge(debate)
         previous = self._verdict
         self._verdict = verdict
         if previous is None or (previous.state, previous.turn) != (verdict.state, verdict.turn):
