@@ -500,7 +500,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     elif verdict.final:
         # only the bold lines follow: the peers' last Disagreements are in the report (sessions did not know)
         notes.insert(0, f"The debate ended: {verdict.state} at turn {verdict.turn} ({verdict.detail}). Do not write "
-                        f"another turn unless the user asks; tell the user. {_report_has(folder)}")
+                        f"another turn (`write` refuses it); tell the user. {_report_has(folder)}")
     elif waiting and role is not None and role.kind == "defender":
         # #27: `write` refuses the defender's round until every critic wrote it: there is no going on without them
         notes.append(f"{', '.join(waiting)} ha{'s' if len(waiting) == 1 else 've'} not written round {read_turn} yet: "
