@@ -14,7 +14,7 @@ from ..analysis.dropouts import Dropout, dropout_line, dropouts
 from ..analysis.ending import settle
 from ..analysis.final import FinalAnswer, final_answer
 from ..analysis.first_vote import FirstVote, first_vote
-from ..analysis.integrity import only_notes, problem_lines
+from ..analysis.integrity import HAND_WRITTEN_NOTE, only_notes, problem_lines
 from ..analysis.quotes import Attribution, check_attributions
 from ..analysis.retirements import Retirement, person_acts, retirements
 from ..analysis.review_case import review_problem_lines
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from ..protocol.parse import ParsedTurn
 
 __all__ = ["Report", "build_report", "render_markdown", "render_json", "judgment_markdown", "summary_markdown",
-           "brief_markdown"]
+           "brief_markdown", "no_flags"]
 
 
 @dataclass(frozen=True)
@@ -231,7 +231,7 @@ def build_report(folder: str, weighted: bool = False) -> Report:
                   + tuple(f"{os.path.basename(f.path)}: {f.code} {f.message}" for f in judged.findings
                           if f.code == "E111"), judgment, summary,
                   _cruxes(debate, final.turn, verdict.state == "converged") if verdict.review is None else (),
-                  dropped, advice(folder, verdict, missing, dropped), retirements(debate, acts),
+                  dropped, advice(folder, verdict, missing, dropped, debate.task), retirements(debate, acts),
                   person_acts(debate, acts), agent_costs(folder), first_vote(debate, final), brief=brief)
 
 
@@ -257,6 +257,14 @@ _MARK = {"same": "✓ same", "different": "✗ different", "unsure": "? unsure"}
 
 def _amount(value: int | None) -> str:
     return "-" if value is None else f"{value:,}"
+
+
+def no_flags(report: Report) -> str:
+    """What the Flags section says when it has none: a plain "None." would vouch for files it could not check."""
+    if any(line.endswith(HAND_WRITTEN_NOTE) for line in report.problems):
+        return ("None found in what could be checked: the turn files written by hand (see Notes) have no ledger "
+                "entry, so an edit to them after they were written would not show.")
+    return "None."
 
 
 def render_markdown(report: Report) -> str:
@@ -376,6 +384,6 @@ def render_markdown(report: Report) -> str:
     if report.analysis.flags:
         out += [f"- **{f.kind}** (turn {f.turn}): {f.detail}" for f in report.analysis.flags]
     else:
-        out.append("None.")
+        out.append(no_flags(report))
     out.append("")
     return "\n".join(out)

@@ -177,7 +177,8 @@ def debate_status(folder: str, now: float | None = None) -> Status:
                   waiting, rows, verdict, outsiders, sealed,
                   bool(debate.task and debate.task.participants), lines,
                   debate.task.judge if debate.task else None, judged.judgment,
-                  judgment_due(debate.task, verdict), deleted, dropped, advice(folder, verdict, missing, dropped),
+                  judgment_due(debate.task, verdict), deleted, dropped,
+                  advice(folder, verdict, missing, dropped, debate.task),
                   retirements(debate, acts), person_acts(debate, acts), agent_costs(folder))
 
 
