@@ -16,7 +16,7 @@ from ..protocol.errors import InvalidTurn, MultidebateError
 if TYPE_CHECKING:
     from ..run.agents import Agent
 
-__all__ = ["EXIT_CODES_HELP", "EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_NOT_CONVERGED", "EXIT_OK", "EXIT_TIMEOUT",
+__all__ = ["FolderPath", "EXIT_CODES_HELP", "EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_NOT_CONVERGED", "EXIT_OK", "EXIT_TIMEOUT",
            "EXIT_USAGE", "emit_json", "fail", "json_option", "library_errors", "quiet_stdout"]
 
 EXIT_OK = 0
@@ -30,8 +30,20 @@ EXIT_CODES_HELP = """\b
 Exit codes: 0 success; 1 error (nothing written), or `validate` found errors,
 or `skill install`/`uninstall` kept a copy a person changed; 2 usage error;
 3 `status --check`: the debate has not converged, or `watch --timeout` or
-`next --wait --timeout` reached;
-130 interrupted (Ctrl-C) in `watch` and `next --wait`."""
+`next --wait --timeout` reached, or `watch --until converged` on a debate
+that ended otherwise;
+130 interrupted (Ctrl-C) in `watch`, `next --wait` and `run`."""
+
+
+class FolderPath(click.Path):
+    """A debate folder argument: the shell completes it as a directory (click.Path() completes files), while what
+    is wrong with a given path (missing, a file) is still the command's own clear error, not a usage error."""
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter,
+                       incomplete: str) -> list[click.shell_completion.CompletionItem]:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(incomplete, type="dir")]
 
 
 def emit_json(data: Any) -> None:

@@ -13,6 +13,7 @@ from .common import (
     EXIT_NOT_CONVERGED,
     EXIT_OK,
     EXIT_TIMEOUT,
+    FolderPath,
     emit_json,
     json_option,
     library_errors,
@@ -29,7 +30,7 @@ def _fields(kept: dict[str, object], **types: type) -> bool:
 
 
 @click.command()
-@click.argument("folder", type=click.Path())
+@click.argument("folder", type=FolderPath())
 @click.option("--check", is_flag=True, help="Exit 0 only when converged, 3 otherwise.")
 @json_option
 def status(folder: str, check: bool, as_json: bool) -> None:
@@ -67,7 +68,7 @@ def status(folder: str, check: bool, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("folder", type=click.Path())
+@click.argument("folder", type=FolderPath())
 @click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per line, with a `type`.")
 @click.option("--until", type=click.Choice(["converged", "end"]),
               help="Exit 0 once the debate converges (converged) or reaches any final verdict "
@@ -185,7 +186,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("folder", type=click.Path())
+@click.argument("folder", type=FolderPath())
 @click.option("--format", "fmt", type=click.Choice(["md", "json", "html"]), default="md", show_default=True,
               help="Markdown, JSON, or one self-contained HTML page.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
@@ -193,7 +194,8 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
 @click.option("--weighted", is_flag=True, help="Weigh answers by confidence when no consensus was reached.")
 @click.option("--force", is_flag=True, help="With -o: replace an existing file (by a rename: its other names, "
               "such as a hard link, keep their content).")
-def report(folder: str, fmt: str, output: str | None, weighted: bool, force: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json (as other commands spell it).")
+def report(folder: str, fmt: str, output: str | None, weighted: bool, force: bool, as_json: bool) -> None:
     """The debate as a document: verdict and why, final answer, turns, agreement, flags.
 
     With -o, the report goes to a new file named *.md, *.markdown, *.json,
@@ -208,7 +210,12 @@ def report(folder: str, fmt: str, output: str | None, weighted: bool, force: boo
     from ..views.report_file import save_report
     from ..views.report_html import render_html
 
-    with library_errors():
+    if as_json and fmt != "md":
+        if fmt != "json":
+            raise click.UsageError(f"--json is --format json: give one of --json and --format {fmt}")
+    fmt = "json" if as_json else fmt
+    json_errors = fmt == "json"  # a program reading JSON gets its errors as JSON too (error.schema.json)
+    with library_errors(json_errors):
         built = build_report(folder, weighted)
     from ..views.terminal import printable
 
@@ -217,13 +224,13 @@ def report(folder: str, fmt: str, output: str | None, weighted: bool, force: boo
     if output is None:
         click.echo(text)
         return
-    with library_errors():
+    with library_errors(json_errors):
         save_report(folder, output, text, force)
     click.echo(f"Wrote {printable(output)}", err=True)
 
 
 @click.command()
-@click.argument("folder", type=click.Path())
+@click.argument("folder", type=FolderPath())
 @click.option("--key", "key_file", required=True, type=click.Path(dir_okay=False), metavar="FILE",
               help="The answer key: one line per item, `Q1: A` or the value alone (line n is Qn); "
                    "blank lines and `#` comments are ignored.")

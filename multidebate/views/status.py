@@ -215,9 +215,17 @@ def render_status(status: Status) -> str:
         hint = [] if status.task is not None else [
             "This folder has no TASK.md and no turn file: it is no debate yet. Start one with `multidebate init "
             "FOLDER --task \"...\"`, or give the folder the sessions write their turn-N-<slug>.md files to."]
-        return "\n".join([f"{status.folder}: no turn files yet."] + hint
+        if status.task is None:
+            who = []
+        elif status.roster:
+            who = [f"participants: {', '.join(status.participants)} (the roster); none has written turn 1 yet"]
+        else:
+            # no roster: nobody to name yet, so say who will count
+            who = ["participants: none yet (TASK.md has no roster: every session that writes a turn takes part)"]
+        return "\n".join([f"{status.folder}: no turn files yet."] + hint + who
                          + [f"problem: {line}" for line in status.problems]
-                         + [f"verdict: {status.verdict.state} - {status.verdict.detail}"])
+                         + [f"verdict: {status.verdict.state} - {status.verdict.detail}"]
+                         + ([f"what to do: {status.advice}"] if status.advice and status.task is not None else []))
     names = list(status.participants) + [s for s in status.outsiders if s not in status.participants]
     names += [r.slug for r in status.retired if r.last_turn is not None and r.slug not in names]
     retired = {r.slug for r in status.retired}
