@@ -279,11 +279,24 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
     Example:
       multidebate next my-debate --slug gpt-5-5 --key <key> --wait --timeout 100
     """
-    from ..turns.briefing import brief, render_briefing, section_names
     from ..views.terminal import printable
 
     shown_key = key_argument(key, key_file)
     key = resolve_key(key, key_file)
+    if timeout is not None and not wait:
+        raise click.BadParameter("only applies with --wait", param_hint="--timeout")
+    if not wait and not proposal_only:
+        # #34: a warm run prints what the last full run printed while nothing it read has changed (kept_next.py)
+        from ..turns.kept_next import UnknownSections, next_output
+
+        try:
+            with library_errors(as_json):
+                out, _timed_out = next_output(folder, slug_, key, shown_key, task_text, sections_spec, full, as_json)
+        except UnknownSections as exc:
+            raise click.BadParameter(str(exc), param_hint="--sections") from exc
+        click.echo(out if as_json else printable(out))
+        return
+    from ..turns.briefing import brief, render_briefing, section_names
 
     sections = None
     if sections_spec is not None:
