@@ -8,10 +8,12 @@ file (a status row, a chart point, a scored move).  `settle` finds the turn
 the debate ended at and cuts the debate there; the files after it are the
 verdict's `extra_files`, listed as such and counted nowhere else.
 
-The end is looked for only where it can be, so a live debate pays little:
+The end is looked for only where it can be, so a live debate pays nothing:
 the last complete turn when a later one was started, every complete turn
 where all said yes (a hollow or converged end), and the first complete turn
-at the task's turn limit.  A review debate's end is its case's (review_case.py).
+at the task's turn limit; and only before a later file that `write` did not
+vouch for (written by hand, edited, or a copy), since `write` refuses a turn
+after the end.  A review debate's end is its case's (review_case.py).
 """
 
 from __future__ import annotations
@@ -84,7 +86,13 @@ def _ended_before(debate: Debate, problems: dict[tuple[int, str], Finding],
         at_limit = [t for t in complete if t >= limit]
         if at_limit and at_limit[0] < current:
             candidates.add(at_limit[0])
+    # `write` refuses a turn after the end: a turn written through it (a file with no integrity problem) shows
+    # the debate had not ended before it.  Only a later file written by hand (W080), edited, or copied can
+    # follow an end, so a live debate whose files are all `write`'s is judged once, as before.
+    unproven = max((t for t, _slug in problems), default=0)
     for turn in sorted(candidates):
+        if turn >= unproven:
+            break
         cut = cut_at(debate, turn)
         ended = judge(cut, {key: finding for key, finding in problems.items() if key[0] <= turn})
         if ended.final:

@@ -101,11 +101,11 @@ def key_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def key_argument(key: str | None, key_file: str | None) -> str:
     """The key option as the session gave it, for the commands `next` and `write` print: ` --key KEY` only when
     it was typed as `--key`; ` --key-file PATH` for a file; nothing for $MULTIDEBATE_KEY (it stays set)."""
-    import shlex
-
     from click.core import ParameterSource
 
     if key_file is not None:
+        import shlex  # here: a warm `next --key` imports nothing it does not use
+
         return f" --key-file {shlex.quote(key_file)}"
     if key is None:
         return ""
