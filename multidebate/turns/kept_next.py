@@ -42,7 +42,8 @@ __all__ = ["UnknownSections", "next_output"]
 
 KEY_MARK = "\ue000key\ue001"  # private-use characters: never in a served text, checked before keeping
 FENCE_MARK = "\ue000fence\ue001"
-_OPENER = re.compile(r"^<<<(?:TASK|PEER|PROPOSAL)\b[^\n]*\[([0-9a-f]{8})\]$", re.MULTILINE)
+# the first opener of quoted text is the briefing's own (its framing comes before any quoted text)
+_OPENER = r"^<<<(?:TASK|PEER|PROPOSAL)\b[^\n]*\[([0-9a-f]{8})\]$"
 
 
 class UnknownSections(ValueError):
@@ -86,7 +87,7 @@ def _keep(kept: Kept, folder: str, slug: str, turn: int, text: str, as_json: boo
         return  # a file changed while the briefing was built: what it shows may be out of date already
     template = text
     if not as_json:
-        opener = _OPENER.search(text)
+        opener = re.search(_OPENER, text, re.MULTILINE)  # compiled only by a full run
         if opener is not None:
             template = text.replace(f"[{opener.group(1)}]", f"[{FENCE_MARK}]")
     kept.store({"template": template, "served": [turn, _record_digest(folder, slug, turn)]})
