@@ -3,6 +3,9 @@
 Run:  python bench/run.py            (about 10 minutes on 2 cores; prints a table)
       python bench/run.py --quick    (smaller folders, fewer runs: a smoke check)
 
+Last, `status(new)`: `status` right after `write` adds one turn file, on 10x20 and 100x100 (the kept output
+cannot answer it; each run adds the next participant's turn N+1).
+
 For each synthetic folder (bench/generate.py: 3x3, 10x20, 50x100 and 100x100
 turn files of about 4-5 KB, participants x turns) it first times one cold
 `status` (every file parsed, the cache filled), then takes the median of N
@@ -111,6 +114,28 @@ def tokens() -> None:
               f"{len(peers) + 2} calls (list, read x{len(peers)}, write), {by_hand} tokens of whole files read")
 
 
+_NEW_TURN = ("## Reasoning\nA new turn, as a live debate gets one.\n\n## Answer\n**Use SQLite in WAL mode.**\n\n"
+             "It keeps one file and needs no server.\n\n## Agreements\n- None\n\n## Disagreements\n- None\n\n"
+             "## Confidence\n70\n\n## Converged\nno\n")
+
+
+def after_a_new_turn(folder: str, turns: int, runs: int, floor: list[str]) -> tuple[float, float, float]:
+    """`status` right after one new turn file arrives (written by `write`, as sessions write), the case a live
+    debate hits every turn: the kept output cannot answer it.  (median time, median floor, median ratio)."""
+    _once(md("status", folder))  # warm: the parse cache and the kept output as a person leaves them
+    times, floors, ratios = [], [], []
+    for index in range(runs):
+        slug = f"model-{index:03d}"
+        subprocess.run(md("write", folder, "--slug", slug, "--key", key_for(slug)), input=_NEW_TURN.encode(),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        base = _once(floor)
+        took = _once(md("status", folder))
+        times.append(took)
+        floors.append(base)
+        ratios.append(took / base)
+    return statistics.median(times), statistics.median(floors), statistics.median(ratios)
+
+
 def scaling(ratios: dict[tuple[int, str], float]) -> None:
     """Growth from 5,000 to 10,000 files: the floor reads every file, so a ratio that stays put is linear."""
     for name in ("status", "validate"):
@@ -157,6 +182,12 @@ def main() -> None:
                 peak = peak_kb(args) if name in ("status", "validate") else None
                 mem = f"{peak / 1024:.0f}" if peak else "-"
                 print(f"{label:>8} {name:>12} {median:9.3f} {floor:8.3f} {ratio:6.2f} {mem:>8}")
+        # last: each adds a turn file (turn N+1 of one participant after another) to the folders timed above
+        for participants, turns in [size for size in sizes if size in ((10, 20), (100, 100))]:
+            label = f"{participants}x{turns}"
+            folder = os.path.join(tmp, label)
+            median, floor, ratio = after_a_new_turn(folder, turns, runs, [PY, "-c", FLOOR, folder])
+            print(f"{label:>8} {'status(new)':>12} {median:9.3f} {floor:8.3f} {ratio:6.2f} {'-':>8}")
         scaling(ratios)
         tokens()
     finally:

@@ -15,8 +15,9 @@ AGREED = "**Q1: 13, Q2: C, Q3: 9**"
 
 
 def _debate(folder: Path, first: dict[str, str], participants: tuple[str, ...] = ("a", "b", "c")) -> str:
+    # two agreeing turns: the debate converges at turn 2 (a third would be refused as written after the end)
     later = {slug: (AGREED, True) for slug in participants}
-    return make_debate(str(folder), [first, later, later], participants=participants, sealed=True)
+    return make_debate(str(folder), [first, later], participants=participants, sealed=True)
 
 
 def test_the_report_names_the_items_the_debate_overturned(tmp_path: Path) -> None:

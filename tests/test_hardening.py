@@ -275,7 +275,7 @@ def test_report_output_refuses_the_debates_own_files(tmp_path: Path) -> None:
                    tmp_path / "d" / "turn-2-a.md", tmp_path / "d" / "Turn-2-a.md"):
         before = target.read_bytes() if target.exists() else None
         code, _, err = run("report", folder, "-o", str(target))
-        assert code == 1 and "refusing to write the report over" in err, target
+        assert code == 1 and "refusing to write the report " in err, target
         assert (target.read_bytes() if target.exists() else None) == before
     link = tmp_path / "link.md"
     link.symlink_to(tmp_path / "d" / "turn-1-b.md")

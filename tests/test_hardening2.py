@@ -263,7 +263,7 @@ def test_report_output_never_writes_through_a_hard_link_to_a_turn(tmp_path: Path
     link = tmp_path / "report.md"
     os.link(turn, link)
     code, _, err = run("report", folder, "-o", str(link))
-    assert code == 1 and "an existing file (give --force" in err
+    assert code == 1 and "the file exists; give --force to replace it" in err
     code, _, err = run("report", folder, "-o", str(link), "--force")
     assert code == 0, err
     assert turn.read_bytes() == before and link.read_text().startswith("# Debate report")
@@ -274,7 +274,7 @@ def test_report_output_refuses_files_not_named_as_reports_and_existing_files(tmp
     folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}])
     keys = tmp_path / "authorized_keys"
     code, _, err = run("report", folder, "-o", str(keys))
-    assert code == 1 and "not named as a report" in err and not keys.exists()
+    assert code == 1 and "a report's file name ends in .md" in err and not keys.exists()
     existing = tmp_path / "notes.md"
     existing.write_text("mine\n")
     code, _, err = run("report", folder, "-o", str(existing))

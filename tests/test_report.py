@@ -135,7 +135,7 @@ def test_absent_peer_flag(tmp_path: Path) -> None:
 
 
 def test_final_answer_modal_with_dissent_and_a_tie_is_split(tmp_path: Path) -> None:
-    folder = make_debate(str(tmp_path), [{"a": TOML, "b": TOML, "c": YAML}], max_turns=1)
+    folder = make_debate(str(tmp_path), [{"a": TOML, "b": TOML, "c": YAML}], max_turns=1, participants=("a", "b", "c"))
     final = build_report(folder).final
     assert final.kind == "modal" and set(final.supporters) == {"a", "b"}
     assert [d.slug for d in final.dissenters] == ["c"]
@@ -239,7 +239,7 @@ def test_weighted_final_answer_counts_confidence_instead_of_heads(tmp_path: Path
     from helpers import write_keyed
 
     folder = str(tmp_path / "d")
-    make_debate(folder, [], max_turns=1)
+    make_debate(folder, [], max_turns=1, participants=("a", "b", "c"))  # without a roster a and b end turn 1
     for slug, answer, confidence in (("a", TOML, 90), ("b", YAML, 30), ("c", YAML, 40)):
         write_keyed(folder, slug, turn_body(1, answer, confidence=confidence).encode())
     by_heads = _report_json(folder)["final_answer"]
@@ -256,7 +256,7 @@ def test_weighted_final_answer_with_equal_confidence_sums_is_split(tmp_path: Pat
     from helpers import write_keyed
 
     folder = str(tmp_path / "d")
-    make_debate(folder, [], max_turns=1)
+    make_debate(folder, [], max_turns=1, participants=("a", "b", "c"))  # without a roster a and b end turn 1
     for slug, answer, confidence in (("a", TOML, 60), ("b", YAML, 30), ("c", YAML, 30)):
         write_keyed(folder, slug, turn_body(1, answer, confidence=confidence).encode())
     assert _report_json(folder)["final_answer"]["supporters"] == ["b", "c"]  # by heads: two against one
@@ -312,8 +312,10 @@ def test_final_answer_names_the_most_held_line_the_dissent_and_its_reasons(tmp_p
 
 
 def test_final_answer_of_a_converged_debate_is_the_converged_turns_even_after_more_turns(tmp_path: Path) -> None:
-    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (TOML, True)},
-                                               {"a": JSON, "b": JSON}])
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (TOML, True)}])
+    for slug in ("a", "b"):  # by hand: `write` refuses a turn after the end
+        Path(folder, f"turn-3-{slug}.md").write_text(f"# Turn 3 \u2014 {slug}\n\n" + turn_body(3, JSON),
+                                                     encoding="utf-8")
     report = build_report(folder)
     assert (report.analysis.verdict.state, report.analysis.verdict.turn) == ("converged", 2)
     assert (report.final.kind, report.final.turn, report.final.recommendation) == (
@@ -401,7 +403,7 @@ def test_final_answer_order_and_ties_follow_the_slugs_never_the_file_times(tmp_p
     final = build_report(alike).final
     assert (final.representative, final.supporters) == ("a", ("a", "b"))
     chain = str(tmp_path / "chain")  # 16 and 15 differ; the bare Postgres, written last, is the same as both
-    make_debate(chain, [], max_turns=1)
+    make_debate(chain, [], max_turns=1, participants=("a", "b", "c"))
     for slug, answer in (("a", "**Use Postgres 16.**"), ("b", "**Use Postgres 15.**"), ("c", "**Use Postgres.**")):
         write_keyed(chain, slug, turn_body(1, answer).encode())
     final = build_report(chain).final

@@ -406,7 +406,8 @@ def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(tmp_path
     from multidebate.views.report import build_report
 
     folder = str(tmp_path / "open")
-    run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "2")
+    # three turns: the refused turn-3 write below is refused for its tag, not for coming after the end
+    run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "3")
     write_keyed(folder, "a", turn_body(1, "**Use TOML.**").encode())
     write_keyed(folder, "b", turn_body(1, "**Use YAML.**").encode())
     write_keyed(folder, "a", turn_body(2, "**Use TOML.**", disagreements=(

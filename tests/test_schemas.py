@@ -90,7 +90,7 @@ def _debates(tmp_path: Path) -> list[str]:
         "empty": [],
         "in_progress": [{"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "**Use TOML.**"}],
         "converged": [{"a": "**Use TOML.**", "b": "**Use TOML.**"},
-                      {"a": ("**Use TOML.**", True), "b": ("**Use TOML.**", True)}, {"a": "late"}],
+                      {"a": ("**Use TOML.**", True), "b": ("**Use TOML.**", True)}],
         "hollow": [{"a": "**Use TOML, not YAML.**", "b": "**Use YAML, not TOML.**"}] + [
             {"a": ("**Use TOML, not YAML.**", True), "b": ("**Use YAML, not TOML.**", True)}] * 2,
         "unconfirmed": [{"a": "**Use TOML.**", "b": "**Use YAML.**"},
@@ -100,6 +100,9 @@ def _debates(tmp_path: Path) -> list[str]:
     for name, turns in folders.items():
         made.append(make_debate(str(tmp_path / name), turns, participants=("a", "b") if name != "hollow" else None,
                                 max_turns=4))
+    # a file written after the end, by hand (`write` refuses it): listed as extra
+    (tmp_path / "converged" / "turn-3-a.md").write_text("# Turn 3 \u2014 a\n\n## Answer\nlate\n\n## Confidence\n70\n\n"
+                                                        "## Converged\nno\n")
     broken = tmp_path / "broken"
     make_debate(str(broken), [{"a": "x"}])
     (broken / "turn-1-b.md").write_text("# Turn 1 - b\n\n## Answer\nz\n\n## Confidence\n101\n\n## Converged\nmaybe\n")

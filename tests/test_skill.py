@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -81,3 +82,27 @@ def test_the_wait_timeout_advice_covers_a_shell_limit_equal_to_the_default() -> 
     assert "add `--timeout` below your shell's command limit, e.g. `--timeout 100`, and rerun" in body
     assert "600" not in body
     assert "or after 10 minutes in all of waiting for one turn" in body
+
+
+def test_without_the_cli_a_session_leaves_the_state_alone_reads_little_and_waits_in_short_commands(
+        tmp_path: Path) -> None:
+    """#34: a session without the CLI edited nothing it should not, but read whole files it only needed the
+    bold line and Converged of, and waited in one loop that its shell killed at 120 s."""
+    import shutil
+
+    from helpers import make_debate
+
+    _, body = _frontmatter_and_body()
+    section = body.split("## Without the CLI", 1)[1].split("\n## ", 1)[0]
+    assert "leave `.multidebate/` alone" in section
+    assert "rerun `sleep 30; ls <folder>`, each well under your shell's time limit" in section
+    reading = re.search(r"\(`(grep [^`]+ FILE)`\)", section)
+    assert reading is not None, section
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**\n\nLong prose nobody needs.", "b": "**Use YAML.**"},
+                                               {"a": ("**Use YAML.**", True), "b": ("**Use YAML.**", True)}])
+    if shutil.which("bash") is None or shutil.which("grep") is None:
+        pytest.skip("no bash or grep to run the skill's command with")
+    shown = subprocess.run(["bash", "-c", reading.group(1).replace("FILE", str(Path(folder, "turn-1-a.md")))],
+                           capture_output=True, text=True, check=True).stdout
+    assert "**Use TOML.**" in shown and "no" in shown.split("## Converged", 1)[1]
+    assert "Thinking for turn" not in shown and "Long prose" not in shown and "## Confidence" not in shown

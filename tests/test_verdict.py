@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
-from helpers import make_debate
+from helpers import make_debate, turn_body
 
+from multidebate.analysis.ending import settle
 from multidebate.analysis.verdict import Verdict, judge
 from multidebate.state.debate import load_debate
 
@@ -247,7 +248,9 @@ def test_a_debate_without_task_file_is_judged(tmp_path: Path) -> None:
 
 
 def test_files_after_convergence_are_extra(tmp_path: Path) -> None:
-    v = verdict_of(tmp_path, [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}, {"a": TOML}])
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
+    Path(folder, "turn-3-a.md").write_text("# Turn 3 \u2014 a\n\n" + turn_body(3, TOML), encoding="utf-8")
+    v = settle(load_debate(folder)).verdict
     assert v.state == "converged" and v.turn == 2 and v.extra_files[0].endswith("turn-3-a.md")
 
 

@@ -296,9 +296,9 @@ def test_burst_is_one_listing_and_one_verdict(tmp_path: Path, monkeypatch: pytes
     watcher = started(folder)
     listings: list[str] = []
     judged: list[int] = []
-    real_scan, real_judge = watch_module.scan_folder, watch_module.judge
+    real_scan, real_settle = watch_module.scan_folder, watch_module.settle
     monkeypatch.setattr(watch_module, "scan_folder", lambda f: listings.append(f) or real_scan(f))
-    monkeypatch.setattr(watch_module, "judge", lambda d: judged.append(1) or real_judge(d))
+    monkeypatch.setattr(watch_module, "settle", lambda d: judged.append(1) or real_settle(d))
     names = []
     for index in range(200):
         slug = f"s{index}"

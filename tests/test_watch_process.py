@@ -66,6 +66,33 @@ def test_already_converged_exits_at_once(tmp_path: Path, start: Callable[..., Ru
     assert watch.finish() == 0
 
 
+HOLLOW = [{"a": "**Use TOML.**", "b": "**Use YAML, not TOML.**"},
+          {"a": ("**Use TOML.**", True), "b": ("**Use YAML, not TOML.**", True)}]
+
+
+def test_until_converged_on_an_ended_debate_exits_3_at_once(tmp_path: Path, start: Callable[..., Running]) -> None:
+    folder = make_debate(str(tmp_path / "d"), HOLLOW)
+    watch = start("watch", folder, "--json", "--until", "converged")
+    assert watch.expect_type("state")["verdict"]["state"] == "hollow"
+    assert watch.finish() == 3
+    assert watch.errors == ["Stopped: the debate ended hollow at turn 2, so it will never reach --until converged "
+                            "(exit 3)."]
+
+
+def test_until_converged_exits_3_when_the_debate_ends_otherwise(tmp_path: Path,
+                                                                start: Callable[..., Running]) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**TOML**", "b": "**YAML**"}], participants=("a", "b"),
+                         max_turns=2)
+    watch = start("watch", folder, "--json", "--until", "converged")
+    assert watch.expect_type("state")["verdict"]["state"] == "in_progress"
+    write(folder, "a", 2, "**TOML**")
+    watch.expect_type("turn_file", file="turn-2-a.md")
+    write(folder, "b", 2, "**YAML**")
+    assert watch.expect_type("verdict")["state"] == "max_turns"
+    assert watch.finish() == 3
+    assert "ended max_turns at turn 2" in watch.errors[0]
+
+
 def test_timeout_exits_3(tmp_path: Path, start: Callable[..., Running]) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**TOML**"}])
     watch = start("watch", folder, "--json", "--timeout", "0.5", "--until", "converged")

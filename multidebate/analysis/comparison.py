@@ -303,8 +303,10 @@ def _compare(left: AnswerSig, right: AnswerSig, context: Context) -> Comparison:
             and _line_states(left.recommendation, by_items.items):
         # one bold line, word for word, that itself sets every item whose value differs in the bodies
         # ("gthread with 4 workers, 8 threads each"; a body's "threads: 8 (32 in flight ...)"): the line decides
-        return Comparison(SAME, "identical", "identical recommendation lines (they set the items "
-                          f"{', '.join(by_items.items[:5])} that the answers' bodies word differently)", *lines)
+        shown = by_items.items[:5]
+        what = f"item {shown[0]}, which" if len(shown) == 1 else f"items {', '.join(shown)}, which"
+        return Comparison(SAME, "identical", f"identical recommendation lines; the line sets {what} the answers' "
+                          f"bodies word differently", *lines)
     if by_items is not None:
         return by_items
     if not la or not lb:

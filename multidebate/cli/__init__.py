@@ -76,7 +76,7 @@ def _with_color(command: click.Command) -> click.Command:
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP)
-@click.version_option(__version__, prog_name="multidebate")
+@click.version_option(__version__, "-V", "--version", prog_name="multidebate")
 @click.option("--color", type=_COLOR_CHOICE, default="auto", show_default=True,
               help="Color human output: auto colors a terminal unless NO_COLOR is set. JSON is never colored.")
 @click.pass_context

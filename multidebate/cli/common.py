@@ -16,8 +16,9 @@ from ..protocol.errors import InvalidTurn, MultidebateError
 if TYPE_CHECKING:
     from ..run.agents import Agent
 
-__all__ = ["EXIT_CODES_HELP", "EXIT_CONFLICT", "EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_NOT_CONVERGED", "EXIT_OK",
-           "EXIT_REMOTE", "EXIT_TIMEOUT", "EXIT_USAGE", "emit_json", "fail", "json_option", "library_errors", "quiet_stdout"]
+__all__ = ["FolderPath", "EXIT_CODES_HELP", "EXIT_CONFLICT", "EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_NOT_CONVERGED",
+           "EXIT_OK", "EXIT_REMOTE", "EXIT_TIMEOUT", "EXIT_USAGE", "emit_json", "fail", "json_option", "library_errors",
+           "quiet_stdout"]
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -32,10 +33,22 @@ EXIT_CODES_HELP = """\b
 Exit codes: 0 success; 1 error (nothing written), or `validate` found errors,
 or `skill install`/`uninstall` kept a copy a person changed; 2 usage error;
 3 `status --check`: the debate has not converged, or `watch --timeout`,
-`next --wait --timeout` or `sync --watch --timeout` reached; 4 `sync`: a file
+`next --wait --timeout` or `sync --watch --timeout` reached, or
+`watch --until converged` on a debate that ended otherwise; 4 `sync`: a file
 has two contents (a real conflict); 5 `sync`: the remote cannot be reached
 or refused the credentials;
-130 interrupted (Ctrl-C) in `watch` and `next --wait`."""
+130 interrupted (Ctrl-C) in `watch`, `next --wait` and `run`."""
+
+
+class FolderPath(click.Path):
+    """A debate folder argument: the shell completes it as a directory (click.Path() completes files), while what
+    is wrong with a given path (missing, a file) is still the command's own clear error, not a usage error."""
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter,
+                       incomplete: str) -> list[click.shell_completion.CompletionItem]:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(incomplete, type="dir")]
 
 
 def emit_json(data: Any) -> None:
@@ -93,11 +106,11 @@ def key_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def key_argument(key: str | None, key_file: str | None) -> str:
     """The key option as the session gave it, for the commands `next` and `write` print: ` --key KEY` only when
     it was typed as `--key`; ` --key-file PATH` for a file; nothing for $MULTIDEBATE_KEY (it stays set)."""
-    import shlex
-
     from click.core import ParameterSource
 
     if key_file is not None:
+        import shlex  # here: a warm `next --key` imports nothing it does not use
+
         return f" --key-file {shlex.quote(key_file)}"
     if key is None:
         return ""

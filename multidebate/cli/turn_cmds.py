@@ -13,6 +13,7 @@ from ..protocol.oneline import one_line
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_TIMEOUT,
+    FolderPath,
     agent_options,
     emit_json,
     json_option,
@@ -46,7 +47,8 @@ def slug(name: str) -> None:
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.option("--task", "task_text", required=True, help="The task every session debates.")
 @click.option("--participants", help="Comma-separated roster of slugs, e.g. opus-4-7,gpt-5-5.")
-@click.option("--max-turns", type=click.IntRange(min=1), help="Stop the debate after this many turns.")
+@click.option("--max-turns", type=int, metavar="N",
+              help="Stop the debate after N turns: 2 or more (1 only with a judge, as agreement counts from turn 2).")
 @click.option("--min-turns", type=click.IntRange(min=1), help="Turns to take before convergence counts.")
 @click.option("--sealed", is_flag=True, help="Blind turns: publish a turn only when every participant wrote it.")
 @click.option("--mode", type=click.Choice(["open", "review"]), default="open", show_default=True,
@@ -74,10 +76,6 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
 
     A review debate: `init FOLDER --mode review --proposal design.md --task "Review the design"
     --role gpt-5-5=critic:security --role opus-4-7=defender [--role gemini-3=judge]`.
-
-    \b
-    Example:
-      multidebate init my-debate --task "Which database for ...?" --participants opus-4-7,gpt-5-5 --max-turns 4
     """
     import os
 
@@ -92,6 +90,8 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
     if roster is not None and len(roster) < 2:
         raise click.UsageError(f"--participants {roster[0]} names one participant: the debate could never converge "
                                "(two at least)")
+    if max_turns is not None and max_turns < 1:
+        raise click.BadParameter(f"{max_turns}: a debate takes 2 turns or more", param_hint="--max-turns")
     if max_turns == 1 and not any(role.startswith("judge") for _slug, role in roles):
         raise click.UsageError("--max-turns 1: the debate could never converge (turn 1 is each session's own answer; "
                                "agreement counts from turn 2). Use 2 or more, or add a judge: --role SLUG=judge")
@@ -262,7 +262,7 @@ def _copy_proposal(folder: str, name: str, data: bytes) -> str:
 
 
 @click.command(name="next")
-@click.argument("folder", type=click.Path())
+@click.argument("folder", type=FolderPath())
 @click.option("--slug", "slug_", required=True, help="This session's slug (see `multidebate slug`).")
 @click.option("--task", "task_text", help="The user's task; needed on the first turn of a folder without TASK.md.")
 @key_options
@@ -296,11 +296,24 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
     Example:
       multidebate next my-debate --slug gpt-5-5 --key <key> --wait --timeout 100
     """
-    from ..turns.briefing import brief, render_briefing, section_names
     from ..views.terminal import printable
 
     shown_key = key_argument(key, key_file)
     key = resolve_key(key, key_file)
+    if timeout is not None and not wait:
+        raise click.BadParameter("only applies with --wait", param_hint="--timeout")
+    if not wait and not proposal_only:
+        # #34: a warm run prints what the last full run printed while nothing it read has changed (kept_next.py)
+        from ..turns.kept_next import UnknownSections, next_output
+
+        try:
+            with library_errors(as_json):
+                out, _timed_out = next_output(folder, slug_, key, shown_key, task_text, sections_spec, full, as_json)
+        except UnknownSections as exc:
+            raise click.BadParameter(str(exc), param_hint="--sections") from exc
+        click.echo(out if as_json else printable(out))
+        return
+    from ..turns.briefing import brief, render_briefing, section_names
 
     sections = None
     if sections_spec is not None:
@@ -347,7 +360,7 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
 
 
 @click.command()
-@click.argument("folder", type=click.Path())
+@click.argument("folder", type=FolderPath())
 @click.option("--slug", "slug_", required=True, help="This session's slug.")
 @click.option("--file", "source", type=click.File("rb"), default="-", show_default="stdin",
               help="Read the sections from this file instead of stdin.")

@@ -13,6 +13,7 @@ from .common import (
     EXIT_NOT_CONVERGED,
     EXIT_OK,
     EXIT_TIMEOUT,
+    FolderPath,
     emit_json,
     json_option,
     library_errors,
@@ -29,7 +30,7 @@ def _fields(kept: dict[str, object], **types: type) -> bool:
 
 
 @click.command()
-@click.argument("folder", type=click.Path())
+@click.argument("folder", type=FolderPath())
 @click.option("--check", is_flag=True, help="Exit 0 only when converged, 3 otherwise.")
 @json_option
 def status(folder: str, check: bool, as_json: bool) -> None:
@@ -67,11 +68,12 @@ def status(folder: str, check: bool, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("folder", type=click.Path())
+@click.argument("folder", type=FolderPath())
 @click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per line, with a `type`.")
 @click.option("--until", type=click.Choice(["converged", "end"]),
               help="Exit 0 once the debate converges (converged) or reaches any final verdict "
-                   "(end: converged, hollow, stalled, max_turns; a review: fully_resolved, max_rounds).")
+                   "(end: converged, hollow, stalled, max_turns; a review: fully_resolved, max_rounds). "
+                   "converged exits 3 at once when the debate ends otherwise.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Exit 3 after SECONDS.")
 @click.option("--poll", type=click.FloatRange(min=0.01), is_flag=False, flag_value=1.0, default=None,
@@ -83,8 +85,9 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
     Prints the current state, then a line per new turn file once it is
     complete (confidence, converged, format errors), per completed turn, per
     removed turn file, and whenever the verdict changes.  Exit codes: 0
-    --until reached, 1 folder missing or removed, 3 --timeout reached, 130
-    interrupted (Ctrl-C).
+    --until reached, 1 folder missing or removed, 3 --timeout reached or
+    the debate ended otherwise (--until converged on a hollow, stalled or
+    max_turns verdict), 130 interrupted (Ctrl-C).
 
     \b
     Example:
@@ -94,7 +97,7 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
 
     from ..protocol.errors import MultidebateError
     from ..views.terminal import printable
-    from ..views.watch import reached, watch_folder
+    from ..views.watch import missed, reached, watch_folder
     from ..views.watch_events import (
         StateEvent,
         VerdictEvent,
@@ -113,6 +116,11 @@ def watch(folder: str, as_json: bool, until: str | None, timeout: float | None, 
                     state = event.verdict.state
                     if reached(state, until):
                         sys.exit(EXIT_OK)
+                    if missed(state, until):
+                        # a final verdict never changes: waiting on would wait forever
+                        click.echo(f"Stopped: the debate ended {state} at turn {event.verdict.turn}, so it will "
+                                   f"never reach --until {until} (exit {EXIT_NOT_CONVERGED}).", err=True)
+                        sys.exit(EXIT_NOT_CONVERGED)
     except MultidebateError as exc:
         if as_json:
             click.echo(error_line(str(exc)))
@@ -178,7 +186,7 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("folder", type=click.Path())
+@click.argument("folder", type=FolderPath())
 @click.option("--format", "fmt", type=click.Choice(["md", "json", "html"]), default="md", show_default=True,
               help="Markdown, JSON, or one self-contained HTML page.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
@@ -186,7 +194,8 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
 @click.option("--weighted", is_flag=True, help="Weigh answers by confidence when no consensus was reached.")
 @click.option("--force", is_flag=True, help="With -o: replace an existing file (by a rename: its other names, "
               "such as a hard link, keep their content).")
-def report(folder: str, fmt: str, output: str | None, weighted: bool, force: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json (as other commands spell it).")
+def report(folder: str, fmt: str, output: str | None, weighted: bool, force: bool, as_json: bool) -> None:
     """The debate as a document: verdict and why, final answer, turns, agreement, flags.
 
     With -o, the report goes to a new file named *.md, *.markdown, *.json,
@@ -201,7 +210,12 @@ def report(folder: str, fmt: str, output: str | None, weighted: bool, force: boo
     from ..views.report_file import save_report
     from ..views.report_html import render_html
 
-    with library_errors():
+    if as_json and fmt != "md":
+        if fmt != "json":
+            raise click.UsageError(f"--json is --format json: give one of --json and --format {fmt}")
+    fmt = "json" if as_json else fmt
+    json_errors = fmt == "json"  # a program reading JSON gets its errors as JSON too (error.schema.json)
+    with library_errors(json_errors):
         built = build_report(folder, weighted)
     from ..views.terminal import printable
 
@@ -210,13 +224,13 @@ def report(folder: str, fmt: str, output: str | None, weighted: bool, force: boo
     if output is None:
         click.echo(text)
         return
-    with library_errors():
+    with library_errors(json_errors):
         save_report(folder, output, text, force)
     click.echo(f"Wrote {printable(output)}", err=True)
 
 
 @click.command()
-@click.argument("folder", type=click.Path())
+@click.argument("folder", type=FolderPath())
 @click.option("--key", "key_file", required=True, type=click.Path(dir_okay=False), metavar="FILE",
               help="The answer key: one line per item, `Q1: A` or the value alone (line n is Qn); "
                    "blank lines and `#` comments are ignored.")

@@ -17,6 +17,7 @@ __all__ = [
     "RunFailed",
     "KeyFileError",
     "SyncError",
+    "DebateEnded",
 ]
 
 
@@ -66,6 +67,10 @@ class RunFailed(MultidebateError):
 
 class KeyFileError(MultidebateError):
     """An answer key given to `score` cannot be read, or one of its lines is malformed (the message names it)."""
+
+
+class DebateEnded(MultidebateError):
+    """`write` was given a turn after the debate ended (converged, hollow, stalled, max_turns, a review's end)."""
 
 
 class InvalidTurn(MultidebateError):

@@ -44,13 +44,30 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 class Kept:
     """A command's output for a folder: the fingerprint, taken once; the kept output (`hit`) when it verifies;
-    `store` for a full run to keep its own.  `kind` names the command (`status`, `validate`): one file each."""
+    `store` for a full run to keep its own.  `kind` names the command (`status`, `validate`, `next-...`): one file
+    each.  `request`: what else the output depends on (`next`: the slug, its key, the options, the date); it
+    enters the fingerprint through an HMAC under the user's key, so the stored fingerprint tells nothing of it.
+    `own`: names under `.multidebate/` that the command itself writes (`next`'s reading record), left out of the
+    fingerprint so that a run which writes them can keep its output; the command checks them itself."""
 
-    def __init__(self, folder: str, kind: str) -> None:
+    def __init__(self, folder: str, kind: str, request: str = "", own: tuple[str, ...] = ()) -> None:
         self.folder = folder
         self.kind = kind
-        self.fingerprint = _fingerprint(folder)
+        self.request = request
+        self.own = own
+        self.fingerprint = self.take(create=bool(request))  # a request needs the key: make it now, not next run
         self.hit = self._load() if self.fingerprint is not None else None
+
+    def take(self, create: bool = False) -> str | None:
+        """The fingerprint of the folder now (None when an entry cannot be looked at, or a request needs a key
+        that there is none of)."""
+        mixed = ""
+        if self.request:
+            key = _key(create)
+            if key is None:
+                return None
+            mixed = hmac.new(key, self.request.encode("utf-8", "surrogateescape"), hashlib.sha256).hexdigest()
+        return _fingerprint(self.folder, mixed, self.own)
 
     def _path(self) -> str:
         return os.path.join(cache_dir(self.folder), f"{self.kind}.json")
@@ -74,11 +91,14 @@ class Kept:
             return None  # written by someone without this user's key: not to be believed
         return payload
 
-    def store(self, payload: dict[str, Any]) -> None:
-        """Keep a full run's output for later runs (silently nothing when it cannot be kept)."""
+    def store(self, payload: dict[str, Any], fingerprint: str | None = None) -> None:
+        """Keep a full run's output for later runs (silently nothing when it cannot be kept).  `fingerprint`: the
+        one to keep it under, when the run changed what it had taken (`take` again, and compare)."""
         key = _key(create=True)
-        if key is None or self.fingerprint is None:
+        fingerprint = fingerprint or self.fingerprint
+        if key is None or fingerprint is None:
             return
+        self.fingerprint = fingerprint
         try:
             write_json_state(self._path(), {"format": FORMAT, "fingerprint": self.fingerprint, "payload": payload,
                                             "mac": _mac(key, self.kind, self.fingerprint, payload)})
@@ -94,29 +114,29 @@ def _mac(key: bytes, kind: str, fingerprint: str, payload: dict[str, Any]) -> st
     return hmac.new(key, body.encode("ascii"), hashlib.sha256).hexdigest()
 
 
-def _fingerprint(folder: str) -> str | None:
+def _fingerprint(folder: str, request: str = "", own: tuple[str, ...] = ()) -> str | None:
     """The state of every entry `status` may read, in one digest; None when an entry cannot be looked at."""
     from .. import __version__
 
-    digest = hashlib.sha256(f"{FORMAT}\0{__version__}\0{code_stamp(_PACKAGE_DIR)}\0{folder}\n".encode(
+    digest = hashlib.sha256(f"{FORMAT}\0{__version__}\0{code_stamp(_PACKAGE_DIR)}\0{folder}\0{request}\n".encode(
         "utf-8", "surrogateescape"))
     try:
         info = os.stat(folder)
         digest.update(f"{info.st_ino}\0{info.st_dev}\n".encode())  # another folder is another debate
-        _walk(folder, digest, 0)
+        _walk(folder, digest, 0, own)
     except OSError:
         return None
     return digest.hexdigest()
 
 
-def _walk(directory: str, digest: Any, depth: int) -> None:
+def _walk(directory: str, digest: Any, depth: int, own: tuple[str, ...] = ()) -> None:
     """Each entry's state into `digest`: the folder's entries (depth 0), and everything under `.multidebate/`
     but its `cache/` (derived: the parse cache and this snapshot; counting it would change the fingerprint on
     every write of the snapshot itself)."""
     with os.scandir(directory) as listing:
         entries = sorted(listing, key=lambda entry: entry.name)
     for entry in entries:
-        if depth == 1 and entry.name == "cache":
+        if depth == 1 and entry.name == "cache" or depth > 1 and own and entry.name.startswith(own):
             continue
         info = entry.stat(follow_symlinks=False)
         if entry.is_dir(follow_symlinks=False):
@@ -124,7 +144,7 @@ def _walk(directory: str, digest: Any, depth: int) -> None:
             # that counts is walked (a full run creating `.multidebate/cache/` must not stale its own snapshot)
             digest.update(f"{entry.name}\0{depth}\0dir\0{info.st_ino}\n".encode("utf-8", "surrogateescape"))
             if depth > 0 or entry.name == STATE_DIR:
-                _walk(entry.path, digest, depth + 1)
+                _walk(entry.path, digest, depth + 1, own)
             continue
         digest.update(f"{entry.name}\0{depth}\0{info.st_mode}\0{info.st_size}\0{info.st_mtime_ns}\0"
                       f"{info.st_ctime_ns}\0{info.st_ino}\n".encode("utf-8", "surrogateescape"))

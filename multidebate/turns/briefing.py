@@ -11,14 +11,8 @@ import shlex
 from datetime import date
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..analysis.verdict import (
-    Verdict,
-    debate_context,
-    judge,
-    line_of,
-    one_line_at,
-    proposed_line,
-)
+from ..analysis.ending import settle
+from ..analysis.verdict import Verdict, debate_context, line_of, one_line_at, proposed_line
 from ..protocol.bold_line import display_line, same_line
 from ..protocol.errors import FolderError, TaskError
 from ..protocol.front_matter import strip_frontmatter
@@ -487,7 +481,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
                      "command: each long Reasoning is cut (where it says so); every other section is whole. "
                      "Running `next` again with `--sections reasoning` shows the Reasonings whole (it changes "
                      "nothing).")
-    verdict = judge(debate, problems)
+    verdict = settle(debate, problems).verdict  # a turn written by hand after the end does not reopen it
     if not verdict.final:
         notes.extend(advice)
     notes.extend(f"{note}. It names you: ask the user to remove it (then run `next` again)."
@@ -506,7 +500,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     elif verdict.final:
         # only the bold lines follow: the peers' last Disagreements are in the report (sessions did not know)
         notes.insert(0, f"The debate ended: {verdict.state} at turn {verdict.turn} ({verdict.detail}). Do not write "
-                        f"another turn unless the user asks; tell the user. {_report_has(folder)}")
+                        f"another turn (`write` refuses it); tell the user. {_report_has(folder)}")
     elif waiting and role is not None and role.kind == "defender":
         # #27: `write` refuses the defender's round until every critic wrote it: there is no going on without them
         notes.append(f"{', '.join(waiting)} ha{'s' if len(waiting) == 1 else 've'} not written round {read_turn} yet: "
@@ -622,7 +616,7 @@ def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> Brie
     from .role_briefing import judge_instructions
 
     task = debate.task
-    verdict = judge(debate)
+    debate, _problems, verdict = settle(debate)
     unit = "round" if task is not None and task.review else "turn"
     notes: list[str] = []
     peers: list[PeerFile] = []

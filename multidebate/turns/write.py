@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from .. import __version__
 from ..protocol.bold_line import display_line
-from ..protocol.errors import FolderError, IdentityError, InvalidTurn, TurnConflict
+from ..protocol.errors import (
+    DebateEnded,
+    FolderError,
+    IdentityError,
+    InvalidTurn,
+    TurnConflict,
+)
 from ..protocol.findings import CODES
 from ..protocol.front_matter import render_frontmatter, strip_frontmatter
 from ..protocol.naming import TurnName, turn_file_name
@@ -63,12 +69,10 @@ class Standing(NamedTuple):
 
 def debate_standing(folder: str, turn: int) -> Standing:
     """The debate in `folder` read again, as `status` reads it, for what `write` says after writing turn `turn`."""
-    from ..analysis.integrity import file_problems
-    from ..analysis.verdict import judge
+    from ..analysis.ending import settle
     from ..state.debate import load_debate
 
-    debate = load_debate(folder)
-    verdict = judge(debate, file_problems(debate))
+    debate, _problems, verdict = settle(load_debate(folder))
     done = {slug for t, slug in debate.entries if t == turn} | set(debate.sealed_pending.get(turn, ()))
     return Standing(tuple(s for s in debate.participants if s in done),
                     tuple(s for s in debate.participants if s not in done),
@@ -299,6 +303,7 @@ def write_turn(folder: str, slug: str, content: bytes, key: str | None = None,
     unclaimed = check_identity(folder, scan, task, slug, key, "next")
     if task is not None and task.judge == slug:
         return _write_judgment(folder, slug, content, unclaimed)
+    _refuse_after_end(folder)
     sealed_mode = bool(task and task.sealed)
     own_sealed = {t for t, slugs in sealed_turns(folder).items() if slug in slugs} if sealed_mode else set()
     own_published = set(scan.by_slug.get(slug, {}))
@@ -376,6 +381,25 @@ def _create_turn(folder: str, scan: Scan, task: Task | None, slug: str, turn: in
                        new_key, sealed_mode, published,
                        _ahead_warnings(scan, participants, slug, turn, peers) + _limit_warnings(parsed, task)
                        + tuple(review_warnings) + _near_copy_warnings(scan, slug, turn, parsed))
+
+
+def _refuse_after_end(folder: str) -> None:
+    """DebateEnded once the verdict is final: `next` told the session to write no more, and a turn written
+    anyway would only be left out of every view (analysis/ending.py); `run` stops on it as on any refusal."""
+    from ..analysis.ending import settle
+    from ..state.debate import load_debate
+
+    verdict = settle(load_debate(folder)).verdict
+    if not verdict.final:
+        return
+    if verdict.review is not None:
+        how = f"the review ended ({verdict.state}) after round {verdict.turn}"
+    elif verdict.state == "converged":
+        how = f"the debate converged at turn {verdict.turn}"
+    else:
+        how = f"the debate ended {verdict.state} at turn {verdict.turn} ({verdict.detail})"
+    raise DebateEnded(f"nothing written: {how}, and no turn is written after the end. Tell the user; "
+                      f"`multidebate report {shlex.quote(os.path.abspath(folder))}` shows how it ended.")
 
 
 def _clear_interrupted(scan: Scan, slug: str, turn: int, path: str) -> None:

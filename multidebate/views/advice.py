@@ -6,6 +6,7 @@ import shlex
 
 from ..analysis.dropouts import Dropout
 from ..analysis.verdict import Verdict
+from ..state.task import Task
 
 __all__ = ["VERDICT_WORDS", "advice", "verdict_words"]
 
@@ -29,11 +30,16 @@ def verdict_words(state: str) -> str:
     return VERDICT_WORDS.get(state, state.replace("_", " "))
 
 
-def advice(folder: str, verdict: Verdict, missing: tuple[str, ...], dropped: tuple[Dropout, ...]) -> str:
+def advice(folder: str, verdict: Verdict, missing: tuple[str, ...], dropped: tuple[Dropout, ...],
+           task: Task | None = None) -> str:
     """One sentence for an open debate ("" once it has ended: the verdict says it all)."""
     if verdict.final or verdict.review is not None:
         return ""
     where = shlex.quote(folder)
+    if task is not None and any(f.severity == "error" for f in task.findings):
+        # "type next turn" would only meet next's refusal: the TASK.md comes first
+        return (f"Fix TASK.md first (`multidebate validate {where}` lists its problems): until then `next` and "
+                "`write` refuse to run, so no session can take its turn.")
     if verdict.state == "empty":
         return (f"Start a session in each assistant and ask it to debate the task in {folder} (docs/running.md "
                 "says what to type).")

@@ -11,16 +11,17 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..analysis.agent_costs import AgentCost, agent_costs, cost_words
 from ..analysis.decision_brief import DecisionBrief, decision_brief
 from ..analysis.dropouts import Dropout, dropout_line, dropouts
+from ..analysis.ending import settle
 from ..analysis.final import FinalAnswer, final_answer
 from ..analysis.first_vote import FirstVote, first_vote
-from ..analysis.integrity import file_problems, only_notes, problem_lines
+from ..analysis.integrity import HAND_WRITTEN_NOTE, only_notes, problem_lines
 from ..analysis.quotes import Attribution, check_attributions
 from ..analysis.retirements import Retirement, person_acts, retirements
 from ..analysis.review_case import review_problem_lines
 from ..analysis.review_summary import Summary, summarise
 from ..analysis.run_failures import RunFailure, failure_advice, run_failures
 from ..analysis.trajectory import MATRIX_MAX, Analysis, analyse
-from ..analysis.verdict import MEASURE, judge
+from ..analysis.verdict import MEASURE
 from ..protocol.judgment import Judgment
 from ..state.acts import Act, read_acts
 from ..state.debate import Debate, load_debate
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from ..protocol.parse import ParsedTurn
 
 __all__ = ["Report", "build_report", "render_markdown", "render_json", "judgment_markdown", "summary_markdown",
-           "brief_markdown"]
+           "brief_markdown", "no_flags"]
 
 
 @dataclass(frozen=True)
@@ -215,9 +216,8 @@ def _answer_changed(debate: Debate, slug: str, turn: int) -> bool:
 
 def build_report(folder: str, weighted: bool = False) -> Report:
     """Read the debate in `folder` once and build its report."""
-    debate = load_debate(folder)
-    problems = file_problems(debate)
-    verdict = judge(debate, problems)
+    # files written by hand after the debate ended count nowhere: not in the turns, the chart or the flags
+    debate, problems, verdict = settle(load_debate(folder))
     analysis = analyse(debate, verdict)
     final = final_answer(debate, verdict, weighted)
     attributions = tuple(check_attributions(debate))
@@ -246,7 +246,7 @@ def build_report(folder: str, weighted: bool = False) -> Report:
                   + tuple(f"{os.path.basename(f.path)}: {f.code} {f.message}" for f in judged.findings
                           if f.code == "E111"), judgment, summary,
                   _cruxes(debate, final.turn, verdict.state == "converged") if verdict.review is None else (),
-                  dropped, failure_advice(folder, failed) or advice(folder, verdict, missing, dropped),
+                  dropped, failure_advice(folder, failed) or advice(folder, verdict, missing, dropped, debate.task),
                   retirements(debate, acts), person_acts(debate, acts), agent_costs(folder), first_vote(debate, final),
                   brief=brief, run_failures=failed)
 
@@ -275,6 +275,14 @@ def _amount(value: int | None) -> str:
     return "-" if value is None else f"{value:,}"
 
 
+def no_flags(report: Report) -> str:
+    """What the Flags section says when it has none: a plain "None." would vouch for files it could not check."""
+    if any(line.endswith(HAND_WRITTEN_NOTE) for line in report.problems):
+        return ("None found in what could be checked: the turn files written by hand (see Notes) have no ledger "
+                "entry, so an edit to them after they were written would not show.")
+    return "None."
+
+
 def render_markdown(report: Report) -> str:
     """The report as Markdown."""
     verdict = report.analysis.verdict
@@ -287,6 +295,9 @@ def render_markdown(report: Report) -> str:
         out += ["## Task", "", report.task.strip(), ""]
     out += ["## Verdict", "", f"**{verdict_words(verdict.state)}**" + (f" at turn {verdict.turn}" if verdict.turn
                                                                         else "") + f": {verdict.detail}.", ""]
+    if verdict.extra_files:
+        extra = ", ".join(os.path.basename(path) for path in verdict.extra_files)
+        out += [f"Written after the debate ended, and left out of this report: {extra}.", ""]
     out += [f"{dropout_line(report.folder, d, report.analysis.turns[-1].turn if report.analysis.turns else 0)}"
             for d in report.dropouts] + ([""] if report.dropouts else [])
     out += [f"**Run failed:** {f.sentence()}" for f in report.run_failures] + ([""] if report.run_failures else [])
@@ -391,6 +402,6 @@ def render_markdown(report: Report) -> str:
     if report.analysis.flags:
         out += [f"- **{f.kind}** (turn {f.turn}): {f.detail}" for f in report.analysis.flags]
     else:
-        out.append("None.")
+        out.append(no_flags(report))
     out.append("")
     return "\n".join(out)

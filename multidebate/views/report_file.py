@@ -24,25 +24,34 @@ __all__ = ["REPORT_SUFFIXES", "refusal", "save_report"]
 REPORT_SUFFIXES = (".md", ".markdown", ".json", ".html", ".htm", ".txt")
 
 
+_OUTSIDE = "choose a path outside the debate's own files"
+
+
 def refusal(folder: str, output: str, force: bool) -> str:
-    """Why `output` may not receive the report ('' when it may)."""
+    """Why `output` may not receive the report, in one sentence that says what to do instead ('' when it may)."""
+    shown = one_line(output)
     if not output.lower().endswith(REPORT_SUFFIXES):
-        return f"it is not named as a report ({', '.join(REPORT_SUFFIXES)})"
+        return (f"refusing to write the report to {shown}: a report's file name ends in "
+                f"{', '.join(REPORT_SUFFIXES[:-1])} or {REPORT_SUFFIXES[-1]} (the format is --format's); "
+                "choose such a name")
     if os.path.islink(output):
-        return "a symbolic link (the report would be written wherever it points)"
+        return (f"refusing to write the report to {shown}: it is a symbolic link (the report would be written "
+                "wherever it points); choose another path")
     where = os.path.realpath(output)
     root = os.path.realpath(folder)
     if os.path.commonpath([where, root]) == root:
         inside = os.path.relpath(where, root).split(os.sep)
         if STATE_DIR in inside:
-            return "the tool's state (ledger, keys, cache)"
+            return f"refusing to write the report to {shown}: it is in the tool's state (ledger, keys, cache); {_OUTSIDE}"
         if len(inside) == 1 and (inside[0] == "TASK.md" or parse_turn_name(inside[0])
                                  or looks_like_turn_attempt(inside[0])):
-            return "a file of the debate (TASK.md or a turn file)"
+            verb = "over" if os.path.lexists(output) else "to"
+            return (f"refusing to write the report {verb} {shown}: it is named as a file of the debate (TASK.md or "
+                    f"a turn file); {_OUTSIDE}")
     if os.path.lexists(output) and not force:
-        return "an existing file (give --force to replace it)"
+        return f"refusing to write the report over {shown}: the file exists; give --force to replace it"
     if os.path.lexists(output) and not os.path.isfile(output):
-        return "not a regular file"
+        return f"refusing to write the report over {shown}: it is not a regular file; choose another path"
     return ""
 
 
@@ -50,8 +59,7 @@ def save_report(folder: str, output: str, text: str, force: bool = False) -> Non
     """Write the report to `output` as a new file (FolderError when refused or when it cannot be written)."""
     why = refusal(folder, output, force)
     if why:
-        raise FolderError(f"refusing to write the report over {one_line(output)}: it is {why}; choose a path "
-                          "outside the debate's own files")
+        raise FolderError(why)
     data = (text if text.endswith("\n") else text + "\n").encode("utf-8")
     try:
         if force:

@@ -11,7 +11,7 @@ from ..analysis.trajectory import MATRIX_MAX
 from ..analysis.verdict import MEASURE
 from .advice import verdict_words
 from .consensus_text import consensus_markdown
-from .report import Report, clip, turn_rows
+from .report import Report, clip, no_flags, turn_rows
 from .review_report import brief_markdown, judgment_markdown, summary_markdown
 
 __all__ = ["render_html"]
@@ -233,7 +233,7 @@ def render_html(report: Report) -> str:
         body.append("".join(f"<p class='flag'><b>{escape(f.kind)}</b> (turn {f.turn}): {escape(f.detail)}</p>"
                             for f in report.analysis.flags))
     else:
-        body.append("<p class='muted'>None.</p>")
+        body.append(f"<p class='muted'>{escape(no_flags(report))}</p>")
     return _page(body, f"Debate report: {report.folder}")
 
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from ..analysis.answer_key import read_key
+from ..analysis.ending import settle
 from ..analysis.final import final_answer
-from ..analysis.integrity import file_problems
 from ..analysis.score import Change, Score, Tally, VoteScore, score, sheet_of
-from ..analysis.verdict import judge
 from ..state.debate import load_debate
 
 __all__ = ["render_score", "score_folder"]
@@ -19,7 +18,8 @@ def score_folder(folder: str, key_path: str, use_cache: bool = True) -> Score:
     """
     key = read_key(key_path)  # first: a bad key is reported before a large folder is read
     debate = load_debate(folder, use_cache)
-    verdict = judge(debate, file_problems(debate))  # as build_report judges, so the final answer is the report's
+    # as build_report judges, so the final answer is the report's; a move made after the end counts nowhere
+    debate, _problems, verdict = settle(debate)
     return score(sheet_of(debate, final_answer(debate, verdict)), key)
 
 

@@ -8,10 +8,11 @@ from typing import NamedTuple
 
 from ..analysis.agent_costs import AgentCost, agent_costs, cost_words
 from ..analysis.dropouts import Dropout, dropout_line, dropouts
-from ..analysis.integrity import deleted_files, disowned, file_problems, problem_lines
+from ..analysis.ending import settle
+from ..analysis.integrity import deleted_files, disowned, problem_lines
 from ..analysis.retirements import Retirement, person_acts, retirements
 from ..analysis.run_failures import RunFailure, failure_advice, run_failures
-from ..analysis.verdict import Verdict, judge
+from ..analysis.verdict import Verdict
 from ..protocol.findings import Finding
 from ..protocol.judgment import Judgment
 from ..protocol.naming import parse_turn_name
@@ -141,8 +142,8 @@ def _items(debate: Debate, entry: Entry) -> str:
 
 def debate_status(folder: str, now: float | None = None) -> Status:
     """The status of the debate in `folder` (FolderError when it is no folder)."""
-    debate = load_debate(folder)
-    problems = file_problems(debate)
+    # files written by hand after the debate ended are left out of every row (the verdict lists them)
+    debate, problems, verdict = settle(load_debate(folder))
     current = debate.current_turn
     cells = _cells(debate, problems)
     left_out = disowned(problems)  # a copied, hand-written or non-regular file does not complete its turn
@@ -158,7 +159,6 @@ def debate_status(folder: str, now: float | None = None) -> Status:
     retired = set(debate.task.retired) if debate.task else set()
     outsiders = tuple(s for s in debate.scan.slugs if s not in roster and s not in retired)
     sealed = {t: tuple(sorted(s)) for t, s in debate.sealed_pending.items()}
-    verdict = judge(debate, problems)
     if verdict.review is not None and verdict.final:
         missing, waiting = (), None  # the review ended: no one is waited for
     names = [parse_turn_name(os.path.basename(f.path)) for f in deleted_files(debate, list(missing))]
@@ -182,7 +182,7 @@ def debate_status(folder: str, now: float | None = None) -> Status:
                   bool(debate.task and debate.task.participants), lines,
                   debate.task.judge if debate.task else None, judged.judgment,
                   judgment_due(debate.task, verdict), deleted, dropped,
-                  failure_advice(folder, failed) or advice(folder, verdict, missing, dropped),
+                  failure_advice(folder, failed) or advice(folder, verdict, missing, dropped, debate.task),
                   retirements(debate, acts), person_acts(debate, acts), agent_costs(folder), failed)
 
 
@@ -219,9 +219,17 @@ def render_status(status: Status) -> str:
         hint = [] if status.task is not None else [
             "This folder has no TASK.md and no turn file: it is no debate yet. Start one with `multidebate init "
             "FOLDER --task \"...\"`, or give the folder the sessions write their turn-N-<slug>.md files to."]
-        return "\n".join([f"{status.folder}: no turn files yet."] + hint
+        if status.task is None:
+            who = []
+        elif status.roster:
+            who = [f"participants: {', '.join(status.participants)} (the roster); none has written turn 1 yet"]
+        else:
+            # no roster: nobody to name yet, so say who will count
+            who = ["participants: none yet (TASK.md has no roster: every session that writes a turn takes part)"]
+        return "\n".join([f"{status.folder}: no turn files yet."] + hint + who
                          + [f"problem: {line}" for line in status.problems]
-                         + [f"verdict: {status.verdict.state} - {status.verdict.detail}"])
+                         + [f"verdict: {status.verdict.state} - {status.verdict.detail}"]
+                         + ([f"what to do: {status.advice}"] if status.advice and status.task is not None else []))
     names = list(status.participants) + [s for s in status.outsiders if s not in status.participants]
     names += [r.slug for r in status.retired if r.last_turn is not None and r.slug not in names]
     retired = {r.slug for r in status.retired}
@@ -284,7 +292,7 @@ def render_status(status: Status) -> str:
     if verdict.next_step:
         lines.append(f"  next turn: {verdict.next_step}")
     if verdict.extra_files:
-        lines.append(f"  written after convergence: {', '.join(verdict.extra_files)}")
+        lines.append(f"  written after the debate ended (left out): {', '.join(verdict.extra_files)}")
     if status.agent_costs:
         lines.append(f"agents (multidebate run): {cost_words(status.agent_costs)}")
     if status.advice:

@@ -31,7 +31,8 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..analysis.verdict import FINAL_STATES, Verdict, judge
+from ..analysis.ending import settle
+from ..analysis.verdict import FINAL_STATES, Verdict
 from ..protocol.errors import FolderError
 from ..protocol.naming import parse_turn_name
 from ..state.debate import Debate, Entry, load_debate, read_entry
@@ -49,7 +50,7 @@ from .watch_events import (
     state_of,
 )
 
-__all__ = ["HOLD", "TurnWatcher", "watch_folder", "reached"]
+__all__ = ["HOLD", "TurnWatcher", "watch_folder", "reached", "missed"]
 
 HOLD = 1.0  # quiet time asked of a file still open for writing, or that parses with errors
 HEARTBEAT = 0.5  # the longest the loop sleeps: how soon a removed folder is noticed
@@ -101,6 +102,11 @@ def reached(state: str, until: str | None) -> bool:
     return False
 
 
+def missed(state: str, until: str | None) -> bool:
+    """True when a verdict `state` is final without being what --until `until` waits for: it never will be."""
+    return until is not None and state in FINAL_STATES and not reached(state, until)
+
+
 class TurnWatcher:
     """The event logic of `watch` for one folder (see the module doc). Not thread-safe; owns no thread."""
 
@@ -141,8 +147,7 @@ class TurnWatcher:
             else:
                 self._known[turn_file.filename] = _Known(turn_file, entry, look(turn_file.path))
         self._last_rescan = now
-        debate = self._debate()
-        self._verdict = judge(debate)
+        debate, _problems, self._verdict = settle(self._debate())  # a file written after the end counts nowhere
         self._complete = self._complete_turns(debate)
         return state_of(debate, self._verdict, self.observer)
 
@@ -303,14 +308,13 @@ class TurnWatcher:
             self._task_dirty = False
             self._task = load_task(self.folder)
             self._has_task = self._task is not None
-        debate = self._debate()
+        debate, _problems, verdict = settle(self._debate())
         events: list[WatchEvent] = []
         complete = self._complete_turns(debate)
         for turn in sorted(complete - self._complete):
             entries = tuple(e for s in debate.participants if (e := debate.entry(turn, s)) is not None)
             events.append(TurnCompleteEvent(turn, entries))
         self._complete = complete
-        verdict = judge(debate)
         previous = self._verdict
         self._verdict = verdict
         if previous is None or (previous.state, previous.turn) != (verdict.state, verdict.turn):
