@@ -12,7 +12,13 @@ from datetime import date
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..analysis.ending import settle
-from ..analysis.verdict import Verdict, debate_context, line_of, one_line_at, proposed_line
+from ..analysis.verdict import (
+    Verdict,
+    debate_context,
+    line_of,
+    one_line_at,
+    proposed_line,
+)
 from ..protocol.bold_line import display_line, same_line
 from ..protocol.errors import FolderError, TaskError
 from ..protocol.front_matter import strip_frontmatter
