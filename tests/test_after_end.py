@@ -16,7 +16,7 @@ from multidebate.protocol.errors import DebateEnded
 from multidebate.turns.write import write_turn
 
 TOML, YAML = "**Use TOML.**", "**Use YAML, not TOML.**"
-HOLLOW = [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (YAML, True)}]
+HOLLOW = [{"a": TOML, "b": YAML}] + [{"a": (TOML, True), "b": (YAML, True)}] * 2  # #32: two all-yes turns
 CONVERGED = [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}]
 STALLED = [{"a": TOML, "b": YAML}] * 3
 
@@ -29,7 +29,7 @@ def by_hand(folder: str, slug: str, turn: int, answer: str) -> str:
 
 
 @pytest.mark.parametrize(("turns", "how"), [
-    (HOLLOW, "the debate ended hollow at turn 2 (all say yes at turn 2 but their answers differ"),
+    (HOLLOW, "the debate ended hollow at turn 3 (all say yes at turn 3 again, but their bold lines are still not"),
     (CONVERGED, "the debate converged at turn 2,"),
     (STALLED, "the debate ended stalled at turn 3 (no recommendation changed from turn 1 to 3"),
 ])
@@ -53,28 +53,28 @@ def test_write_refuses_a_turn_after_the_end(tmp_path: Path, turns: list[dict[str
 
 def test_a_turn_written_by_hand_after_the_end_is_listed_and_counted_nowhere(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), HOLLOW, participants=("a", "b"))
-    extra = by_hand(folder, "a", 3, "**Use YAML.**")
+    extra = by_hand(folder, "a", 4, "**Use YAML.**")
     status = CliRunner().invoke(cli, ["status", folder, "--json"])
     data = json.loads(status.stdout)
-    assert data["verdict"]["state"] == "hollow" and data["verdict"]["turn"] == 2
+    assert data["verdict"]["state"] == "hollow" and data["verdict"]["turn"] == 3
     assert data["verdict"]["extra_files"] == [extra]
-    assert data["current_turn"] == 2 and data["missing"] == []
+    assert data["current_turn"] == 3 and data["missing"] == []
     text = CliRunner().invoke(cli, ["status", folder]).stdout
-    assert "missing from turn" not in text and "\n3*" not in text
+    assert "missing from turn" not in text and "\n4*" not in text
     assert f"written after the debate ended (left out): {extra}" in text
     report = CliRunner().invoke(cli, ["report", folder]).stdout
-    assert "Written after the debate ended, and left out of this report: turn-3-a.md." in report
-    assert "| 3" not in report and "unexplained_flip" not in report
+    assert "Written after the debate ended, and left out of this report: turn-4-a.md." in report
+    assert "| 4" not in report and "unexplained_flip" not in report
     assert "fewer than two answers" not in report
     chart = json.loads(CliRunner().invoke(cli, ["report", folder, "--format", "json"]).stdout)
-    assert max(t["turn"] for t in chart["turns"]) == 2
+    assert max(t["turn"] for t in chart["turns"]) == 3
     brief = CliRunner().invoke(cli, ["next", folder, "--slug", "b", "--key", key_of(folder, "b"), "--json"])
     served = json.loads(brief.stdout)
     assert served["debate_over"] is True and served["verdict"]["state"] == "hollow"
 
 
 @pytest.mark.parametrize(("turns", "state", "end", "max_turns"), [
-    ([{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (YAML, True)}], "hollow", 2, None),
+    ([{"a": TOML, "b": YAML}] + [{"a": (TOML, True), "b": (YAML, True)}] * 2, "hollow", 3, None),
     ([{"a": TOML, "b": YAML}] * 3, "stalled", 3, None),
     ([{"a": TOML, "b": YAML}] * 2, "max_turns", 2, 2),
 ])

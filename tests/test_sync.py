@@ -224,9 +224,10 @@ def test_a_sync_killed_at_any_step_leaves_a_clone_the_next_sync_repairs(tmp_path
     _debate_in(one, "a,b")
     synced(two)
     for step in range(1, 9):  # after: add, commit, fetch, merge, journal, first file laid in, index, branch, push
-        turn(one, "a")
+        # the lines move every turn: the debate must not end (stalled) before the last step
+        turn(one, "a", f"**Use option {step}.**")
         synced(one)  # the remote moves on: two's sync must merge and lay files in
-        turn(two, "b")
+        turn(two, "b", f"**Use option {step + 100}.**")
         killed = sync(two, env={"MULTIDEBATE_SYNC_FAIL_AFTER": str(step)})
         assert killed.returncode == 99, (step, killed.stderr)
         synced(two)

@@ -66,8 +66,8 @@ def test_already_converged_exits_at_once(tmp_path: Path, start: Callable[..., Ru
     assert watch.finish() == 0
 
 
-HOLLOW = [{"a": "**Use TOML.**", "b": "**Use YAML, not TOML.**"},
-          {"a": ("**Use TOML.**", True), "b": ("**Use YAML, not TOML.**", True)}]
+HOLLOW = [{"a": "**Use TOML.**", "b": "**Use YAML, not TOML.**"}] + [
+    {"a": ("**Use TOML.**", True), "b": ("**Use YAML, not TOML.**", True)}] * 2  # #32: two all-yes turns
 
 
 def test_until_converged_on_an_ended_debate_exits_3_at_once(tmp_path: Path, start: Callable[..., Running]) -> None:
@@ -75,7 +75,7 @@ def test_until_converged_on_an_ended_debate_exits_3_at_once(tmp_path: Path, star
     watch = start("watch", folder, "--json", "--until", "converged")
     assert watch.expect_type("state")["verdict"]["state"] == "hollow"
     assert watch.finish() == 3
-    assert watch.errors == ["Stopped: the debate ended hollow at turn 2, so it will never reach --until converged "
+    assert watch.errors == ["Stopped: the debate ended hollow at turn 3, so it will never reach --until converged "
                             "(exit 3)."]
 
 

@@ -13,6 +13,7 @@ from .common import (
     EXIT_INTERRUPTED,
     EXIT_REMOTE,
     EXIT_TIMEOUT,
+    FolderPath,
     emit_json,
     json_option,
 )
@@ -78,7 +79,7 @@ def _fail(exc: SyncError, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("folder", type=click.Path())
+@click.argument("folder", type=FolderPath())
 @click.option("--remote", metavar="NAME", help="The remote to sync with (default: the branch's upstream, else origin).")
 @click.option("--watch", "watch_", is_flag=True, help="Keep syncing until the debate ends (every --interval seconds, "
               "and at once when a session here writes).")

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 from collections.abc import Iterator
 from typing import NamedTuple
 
 from ..protocol.naming import parse_turn_name
 from .atomic import create_exclusive
+from .jsonstate import loads_state
 from .layout import (
     STATE_DIR,
     make_state_dirs,
@@ -122,7 +122,7 @@ def lost_claim(folder: str, slug: str, key: str | None) -> LostClaim | None:
     if key is None:
         return None
     try:
-        data = json.loads(read_state(_lost_path(folder, slug), 64 * 1024))
+        data = loads_state(read_state(_lost_path(folder, slug), 64 * 1024))
         claim = LostClaim(**{field: str(data[field]) for field in LostClaim._fields})
     except (OSError, ValueError, KeyError, TypeError):
         return None
