@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from ..protocol.terms import stem as _stem
 from ..protocol.terms import weighs_over
+from ..protocol.vocabulary import NEGATORS
 
 __all__ = ["CHANGE_STEMS", "KEEP_STEMS", "TOKEN_RE", "Quantity", "Token", "head_clause", "is_number", "numeric",
            "quantities", "shown", "synonyms", "tokens"]
@@ -29,10 +30,7 @@ _GLUE = frozenset(
     summary tl dr tldr option but yet however while under over via into onto behind through per across
     within during""".split()
 )
-_NEGATORS = frozenset(
-    "not no never avoid without don't dont doesn't shouldn't won't isn't aren't cannot can't against nor "
-    "instead neither rather".split()
-)
+_NEGATORS = NEGATORS  # one list for the comparison (protocol/vocabulary.py)
 # Keep-versus-change: a line that keeps X and a line that replaces X recommend opposite things.
 _KEEP = frozenset("keep keeping retain retaining stay staying stick sticking maintain preserve continue remain".split())
 _CHANGE = frozenset(

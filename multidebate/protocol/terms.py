@@ -19,6 +19,8 @@ import itertools
 import re
 from collections import Counter
 
+from .vocabulary import NEGATORS
+
 __all__ = ["recommendation", "key_terms", "slug_words", "stem", "weighs_over"]
 
 _STOP = frozenset(
@@ -36,11 +38,7 @@ _STOP = frozenset(
     agree agreed agrees agreement converge converged conclude concludes concluded peer peers three four everyone
     listed below above described outlined detailed""".split()
 )
-_NEGATORS = frozenset(
-    "not no never avoid avoiding without don't dont doesn't doesnt shouldn't shouldnt won't wont isn't isnt "
-    "aren't arent cannot can't cant against skip skipping drop dropping reject rejecting nor instead "
-    "rather neither".split()
-)
+_NEGATORS = NEGATORS  # one list for the comparison (protocol/vocabulary.py)
 _SCOPE_END = frozenset("but and so yet then while whereas because".split())
 _PREFER_VERBS = frozenset("prefer prefers preferring favor favors favoring favour favours favouring choose choosing "
                           "pick picking select selecting".split())
