@@ -47,7 +47,10 @@ def slug(name: str) -> None:
 @click.option("--task", "task_text", required=True, help="The task every session debates.")
 @click.option("--participants", help="Comma-separated roster of slugs, e.g. opus-4-7,gpt-5-5.")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Stop the debate after this many turns.")
-@click.option("--min-turns", type=click.IntRange(min=1), help="Turns to take before convergence counts.")
+@click.option("--min-turns", type=click.IntRange(min=1),
+              help="Turns to take before convergence counts. Without it (or with 1), a debate whose sessions all "
+                   "write one bold line at turn 1, independently, ends there (unanimous); --min-turns 2 keeps the "
+                   "exchange regardless.")
 @click.option("--sealed", is_flag=True, help="Blind turns: publish a turn only when every participant wrote it.")
 @click.option("--mode", type=click.Choice(["open", "review"]), default="open", show_default=True,
               help="open: equal peers converge; review: critics and a defender argue a proposal's findings.")

@@ -496,6 +496,11 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     if verdict.review is not None and verdict.final:
         notes.insert(0, f"The review ended ({verdict.state}) after round {verdict.turn}: {verdict.review.summary()}. "
                         "Do not write another turn; tell the user (`multidebate report` shows the case).")
+    elif verdict.state == "unanimous":
+        wrote = turn > 1 or debate.scan.own_count(slug) > 0
+        notes.insert(0, "The debate ended at turn 1: every session answered alike, independently (unanimous)" + (
+            ": do not write another turn." if wrote else ", before you joined: do not write a turn.")
+            + f" Tell the user; `multidebate report {shlex.quote(os.path.abspath(folder))}` shows the answer.")
     elif verdict.state == "converged":
         # what to tell: a session that joined after the end has seen no answer at all
         # d66: a late joiner read "another turn" as if it had written one

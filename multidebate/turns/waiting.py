@@ -12,6 +12,7 @@ import shlex
 import time
 from collections.abc import Callable
 
+from ..analysis.verdict import AGREED_STATES
 from ..protocol.errors import FolderError
 from ..protocol.naming import turn_file_name
 from ..protocol.textfile import read_text
@@ -36,7 +37,7 @@ def _awaited(folder: str, briefing: Briefing) -> dict[str, str]:
     turn N-1 is awaited (ANY_PEER), so a session does not debate alone
     because it started a moment before the others.
     """
-    if briefing.reads < 1 or briefing.verdict.state == "converged" or (
+    if briefing.reads < 1 or briefing.verdict.state in AGREED_STATES or (
             briefing.verdict.review is not None and briefing.verdict.final):
         return {}
     if not briefing.roster and not (briefing.peers or briefing.absent or briefing.waiting):
