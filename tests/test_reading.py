@@ -34,9 +34,11 @@ def write_turn(folder: str, turn: int, rows: dict[str, tuple[str, str]], **kw: o
         write_keyed(folder, slug, body(turn, line, reasoning, **kw))
 
 
-QUIZ_REASONING = ("Q1: two and two make four, checked by counting on fingers.\n\n"
+PAD = " More of the same argument." * 30  # long enough that serving less saves what its note costs
+
+QUIZ_REASONING = ("Q1: two and two make four, checked by counting on fingers." + PAD + "\n\n"
                   "Q2: the definition in the textbook points at {q2}; the other reading confuses two terms.\n\n"
-                  "Q3: the capital is the third option, as every atlas says.")
+                  "Q3: the capital is the third option, as every atlas says." + PAD)
 
 
 def quiz(tmp_path: Path) -> str:
@@ -67,7 +69,7 @@ def test_settled_items_are_listed_once_and_peers_are_served_on_the_contested_one
 
 def test_a_session_reopens_a_settled_item_only_by_changing_it_in_its_line(tmp_path: Path) -> None:
     folder = quiz(tmp_path)
-    reopen = "Q1: on second thought, in base 3 two and two make 11."
+    reopen = "Q1: on second thought, in base 3 two and two make 11." + PAD
     write_turn(folder, 2, {"a": ("**Q1: 4, Q2: B, Q3: C**", "Q2: B, as the textbook says."),
                            "b": ("**Q1: 4, Q2: B, Q3: C**", "Q2: B after all.\n\n" + reopen),  # prose alone
                            "c": ("**Q1: 4, Q2: B, Q3: C**", "Q2: B.")})
@@ -76,7 +78,7 @@ def test_a_session_reopens_a_settled_item_only_by_changing_it_in_its_line(tmp_pa
     folder2 = quiz(tmp_path / "two")
     write_turn(folder2, 2, {"a": ("**Q1: 4, Q2: B, Q3: C**", "Q2: B, as the textbook says."),
                             "b": ("**Q1: 11, Q2: B, Q3: C**", "Q2: B after all.\n\n" + reopen
-                                  + "\n\nQ3: still the capital of the atlas."),  # in its line
+                                  + "\n\nQ3: still the capital of the atlas." + PAD),  # in its line
                             "c": ("**Q1: 4, Q2: B, Q3: C**", "Q2: B.")})
     out = served(folder2, "a")
     assert "SETTLED ITEMS" in out and "\nQ3: C\n" in out and reopen in out and "of the atlas" not in out
@@ -99,14 +101,14 @@ OPEN = {"a": "**Use TOML.**", "b": "**Use TOML.**", "c": "**Use YAML.**", "d": "
 def open_debate(tmp_path: Path) -> str:
     """Turn 1: a and b hold TOML, c YAML, d JSON.  Turn 2: c moves to TOML; a, b hold; d holds JSON."""
     folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b", "c", "d"))
-    write_turn(folder, 1, {s: (line, f"{s} turn-1 reasoning.") for s, line in OPEN.items()})
+    write_turn(folder, 1, {s: (line, f"{s} turn-1 reasoning." + PAD) for s, line in OPEN.items()})
     for slug, line, reasoning, disagreements in (
             ("a", OPEN["a"], "a turn-2 reasoning: tomllib is in the stdlib.", "- With d: JSON has no comments"),
             ("b", OPEN["b"], "b turn-2 reasoning: a new benchmark of parsers.",
              "- With a: minor: the file name\n- With d: JSON has no comments"),
             ("c", OPEN["a"], "c turn-2 reasoning: I move to TOML, convinced by a.", "- With d: comments"),
             ("d", OPEN["d"], "d turn-2 reasoning: JSON everywhere.", "- With a: JSON is universal")):
-        write_keyed(folder, slug, body(2, line, reasoning, disagreements=disagreements))
+        write_keyed(folder, slug, body(2, line, reasoning + PAD, disagreements=disagreements))
     return folder
 
 
@@ -135,8 +137,8 @@ def test_the_answer_a_yes_would_accept_is_always_whole(tmp_path: Path) -> None:
 
 def test_turn_2_serves_every_peer_whole(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b", "c"))
-    write_turn(folder, 1, {"a": ("**Use TOML.**", "a reasoning."), "b": ("**Use TOML.**", "b reasoning."),
-                           "c": ("**Use YAML.**", "c reasoning.")})
+    write_turn(folder, 1, {"a": ("**Use TOML.**", "a reasoning." + PAD), "b": ("**Use TOML.**", "b reasoning." + PAD),
+                           "c": ("**Use YAML.**", "c reasoning." + PAD)})
     out = served(folder, "a")
     assert "b reasoning." in out and "served in part" not in out
 

@@ -350,6 +350,9 @@ def section_names(spec: str) -> tuple[str, ...]:
     return tuple(name for name in PROFILE_V1.sections if name.lower() in wanted)
 
 
+# a peer file is served in part only when that saves this much: the note saying so costs some 250 characters
+MIN_SAVED = 600
+
 # peer files longer than this in all (characters) are more than many assistants' shells show of one command's
 # output: `next` then cuts each peer's Reasoning to its share (unless --sections chose what to serve)
 LARGE_BRIEFING = 20_000
@@ -635,7 +638,7 @@ def _served_less(debate: Debate, slug: str, turn: int, entries: list[Entry], pee
                    f"the contested items ({labels})")
         title = peer.text.split("\n", 1)[0] if peer.text.startswith("# Turn ") else ""
         served = f"{title}\n\n{text}" if title and text else text
-        if served is None or len(served) >= len(peer.text):
+        if served is None or len(peer.text) - len(served) < MIN_SAVED:
             out.append(peer)
             continue
         out.append(peer._replace(text=served, left_out=f"{why}; {len(served):,} of {len(peer.text):,} characters"))
