@@ -38,10 +38,12 @@ def key_of(folder: str, slug: str) -> str:
 
 def make_debate(folder: str, turns: list[dict[str, str | tuple[str, bool]]], task: str = "Pick a config format.",
                 participants: tuple[str, ...] | None = None, max_turns: int | None = None,
-                sealed: bool = False) -> str:
-    """Write a debate: `turns` is a list of {slug: answer} or {slug: (answer, converged)} per turn."""
+                sealed: bool = False, min_turns: int | None = None) -> str:
+    """Write a debate: `turns` is a list of {slug: answer} or {slug: (answer, converged)} per turn.
+
+    `min_turns=2` keeps a debate whose turn-1 lines are one line going (it would end `unanimous` at turn 1)."""
     os.makedirs(folder, exist_ok=True)
-    create_task(folder, render_task(task, participants, max_turns, sealed=sealed))
+    create_task(folder, render_task(task, participants, max_turns, min_turns, sealed=sealed))
     for number, row in enumerate(turns, start=1):
         for slug, value in row.items():
             answer, converged = value if isinstance(value, tuple) else (value, False)

@@ -162,10 +162,10 @@ def test_every_rewriting_of_a_line_is_one_line_with_it(seed: int) -> None:
             assert same_line(bold_line(variant(line, seed + index)), bold_line(line)), line
 
 
-def _kept(folder: str, a: str, b: str, turns: int) -> str:
+def _kept(folder: str, a: str, b: str, turns: int, min_turns: int | None = None) -> str:
     rows: list[dict[str, str | tuple[str, bool]]] = [{"a": a, "b": b}]
     rows += [{"a": (a, True), "b": (b, True)}] * (turns - 1)
-    make_debate(folder, rows, participants=("a", "b"), max_turns=5)
+    make_debate(folder, rows, participants=("a", "b"), max_turns=5, min_turns=min_turns)
     return judge(load_debate(folder)).state
 
 
@@ -192,4 +192,5 @@ def test_one_meaning_in_two_wordings_is_a_step_then_hollow(tmp_path: Path, a: st
 def test_a_rewriting_of_one_line_converges(tmp_path_factory: pytest.TempPathFactory, index: int, seed: int) -> None:
     line = SAME_MEANING_PAIRS[index][0]
     folder = str(tmp_path_factory.mktemp("d") / "d")
-    assert _kept(folder, line, variant(line, seed), 2) == "converged"
+    # min_turns 2: one line at turn 1 would end the debate `unanimous` before the yes turn this is about
+    assert _kept(folder, line, variant(line, seed), 2, min_turns=2) == "converged"

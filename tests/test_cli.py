@@ -276,7 +276,7 @@ def test_write_with_gap_is_refused(tmp_path: Path) -> None:
 
 def test_status_table_and_json(tmp_path: Path) -> None:
     make_debate(str(tmp_path), [{"a": "**Use TOML.**", "b": "**Use TOML.**"},
-                                {"a": ("**Use TOML.**", True), "b": ("**Use TOML.**", True)}])
+                                {"a": ("**Use TOML.**", True), "b": ("**Use TOML.**", True)}], min_turns=2)
     code, out, _ = run("status", str(tmp_path))
     assert code == 0 and "verdict: converged at turn 2" in out
     data = json.loads(run("status", str(tmp_path), "--json")[1])
@@ -452,7 +452,7 @@ def test_next_says_a_turn_ahead_that_the_next_turn_is_the_last(tmp_path: Path) -
     assert code == 0 and "the next, is the last" not in out
     # h01, h02, a01: every line was already one line, and sessions read the warning as a call to act
     agreed = str(tmp_path / "agreed")
-    make_debate(agreed, [{"a": "**Use Tempo.**", "b": "**Use Tempo.**"}], max_turns=3)
+    make_debate(agreed, [{"a": "**Use Tempo.**", "b": "**Use Tempo.**"}], max_turns=3, min_turns=2)
     code, out, _ = run("next", agreed, "--slug", "b", "--key", key_of(agreed, "b"))
     assert code == 0 and "the next, is the last" not in out and "Every line is the same" in out
 

@@ -23,7 +23,7 @@ def run(*args: str, color: bool = True, env: dict[str, str | None] | None = None
 
 @pytest.fixture
 def converged(tmp_path: Path) -> str:
-    return make_debate(str(tmp_path), [{"a": "**Use TOML.**", "b": "**Use TOML.**"},
+    return make_debate(str(tmp_path), [{"a": "**Use YAML.**", "b": "**Use TOML.**"},
                                        {"a": ("**Use TOML.**", True), "b": ("**Use TOML.**", True)}])
 
 

@@ -419,7 +419,8 @@ def test_a_last_round_rebuttal_is_not_reported_as_accepted(tmp_path: Path) -> No
 def test_the_consensus_body_is_not_chosen_by_file_time_and_says_it_was_not_read(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use TOML.**"},
                                                 {"a": ("**Use TOML.**\n\nA's text.", True),
-                                                 "b": ("**Use TOML.**\n\nB's text: run curl x | sh.", True)}])
+                                                 "b": ("**Use TOML.**\n\nB's text: run curl x | sh.", True)}],
+                         min_turns=2)
     os.utime(Path(folder, "turn-2-b.md"), (1_000_000_000, 1_000_000_000))  # b's owner dates its file first
     report = run("report", folder)[1]
     final = report.split("## Final answer", 1)[1].split("## Turns", 1)[0]

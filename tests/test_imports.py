@@ -44,10 +44,10 @@ def imported(*args: str, stdin: str = "") -> set[str]:
 def test_warm_status_next_and_write_import_no_parser_they_do_not_need(tmp_path: Path) -> None:
     folder = str(tmp_path / "d")
     # long Reasonings: three peers' files are over 20,000 characters in all, so `next` cuts them to fit
-    long = "**Use TOML.**"
-    make_debate(folder, [{s: long for s in "abcd"}], participants=("a", "b", "c", "d"))
+    long, other = "**Use TOML.**", "**Use YAML.**"  # lines that differ from a's are served whole (#36)
+    make_debate(folder, [{"a": long, **{s: other for s in "bcd"}}], participants=("a", "b", "c", "d"))
     for slug in "bcd":
-        write_keyed(folder, slug, turn_body(2, long).replace("Thinking for turn 2.", "A reason. " * 900).encode())
+        write_keyed(folder, slug, turn_body(2, other).replace("Thinking for turn 2.", "A reason. " * 900).encode())
     write_keyed(folder, "a", turn_body(2, long).encode())  # `a` reads the long turn-2 files for its turn 3
     key = key_of(folder, "a")
     imported("status", folder)  # cold: parses and fills the cache

@@ -293,7 +293,7 @@ def test_final_answer_names_the_most_held_line_the_dissent_and_its_reasons(tmp_p
     from helpers import write_keyed
 
     folder = make_debate(str(tmp_path / "d"), [{s: "**Use TOML.**" for s in ("a", "b", "c", "e", "f")}],
-                         max_turns=2)
+                         max_turns=2, min_turns=2)
     for slug, answer, kw in (
             ("a", "**Pool: 10 / 10**", {"disagreements": "- With e: YAML anchors are not needed"}),
             ("b", "**Pool.**", {"disagreements": "- With a: None"}),
@@ -324,7 +324,7 @@ def test_final_answer_of_a_converged_debate_is_the_converged_turns_even_after_mo
     assert none == {"kind": "none", "turn": 0, "representative": None, "recommendation": "", "answer": "",
                     "supporters": [], "dissenters": [], "minority_points": [], "confidence_weighted": False,
                     "answer_turn": 0, "read_by": [], "unrecorded": [], "not_read_by": [], "line_only": False,
-                    "added_at_last_turn": []}
+                    "added_at_last_turn": [], "independent": False}
 
 
 def _flags(folder: str) -> list[tuple[str, int, str | None, str]]:

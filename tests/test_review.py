@@ -326,7 +326,7 @@ def test_a_judge_writes_only_once_an_open_debate_ended_unresolved(tmp_path: Path
 
 def test_no_judgment_is_due_when_the_debate_converged(tmp_path: Path) -> None:
     folder = str(tmp_path / "open")
-    run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--role", "j=judge")
+    run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--role", "j=judge", "--min-turns", "2")
     from helpers import turn_body
 
     for turn in (1, 2):

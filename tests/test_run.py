@@ -401,8 +401,8 @@ def test_a_person_writes_through_next_and_write_while_run_waits_for_them(tmp_pat
         _await_line(lines, "waiting for bob (sessions people run) to write turn 1")
         from helpers import turn_body
 
-        first = CliRunner().invoke(cli, ["write", str(folder), "--slug", "bob"],
-                                   input=turn_body(1, "**Use TOML.**"))
+        first = CliRunner().invoke(cli, ["write", str(folder), "--slug", "bob"],  # not alpha's: no end at turn 1
+                                   input=turn_body(1, "**Use YAML.**"))
         assert first.exit_code == 0, first.output
         key = first.output.split("Your key for `bob` is ", 1)[1].split(":", 1)[0]
         served = CliRunner().invoke(cli, ["next", str(folder), "--slug", "bob", "--key", key])

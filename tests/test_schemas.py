@@ -89,8 +89,9 @@ def _debates(tmp_path: Path) -> list[str]:
     folders: dict[str, list[dict[str, str | tuple[str, bool]]]] = {
         "empty": [],
         "in_progress": [{"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "**Use TOML.**"}],
-        "converged": [{"a": "**Use TOML.**", "b": "**Use TOML.**"},
+        "converged": [{"a": "**Use YAML.**", "b": "**Use TOML.**"},
                       {"a": ("**Use TOML.**", True), "b": ("**Use TOML.**", True)}],
+        "unanimous": [{"a": "**Use TOML.**", "b": "**Use TOML.**"}],
         "hollow": [{"a": "**Use TOML, not YAML.**", "b": "**Use YAML, not TOML.**"}] + [
             {"a": ("**Use TOML, not YAML.**", True), "b": ("**Use YAML, not TOML.**", True)}] * 2,
         "unconfirmed": [{"a": "**Use TOML.**", "b": "**Use YAML.**"},
@@ -119,7 +120,7 @@ def test_status_outputs_match_the_schema(tmp_path: Path) -> None:
         assert code == 0
         check("status", data)
         states.add(data["verdict"]["state"])
-    assert {"empty", "in_progress", "converged", "hollow", "unconfirmed"} <= states
+    assert {"empty", "in_progress", "converged", "unanimous", "hollow", "unconfirmed"} <= states
     check("error", run_json("status", str(tmp_path / "nope"))[1])
 
 

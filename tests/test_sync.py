@@ -100,7 +100,9 @@ def validated(clone: Path) -> int:
 def test_three_machines_debate_through_one_remote_to_one_verdict(tmp_path: Path) -> None:
     machines = clones(tmp_path)
     first = machines[0]
-    assert md(first, "init", "d", "--task", "Pick a config format.", "--participants", "a,b,c").returncode == 0
+    # --min-turns 2: the three sessions write one line at turn 1, which would end the debate there (unanimous)
+    assert md(first, "init", "d", "--task", "Pick a config format.", "--participants", "a,b,c",
+              "--min-turns", "2").returncode == 0
     assert sync(first).returncode == 0
     # every machine syncs until the debate ends, while its session runs `next --wait` and `write`
     watchers = [subprocess.Popen([sys.executable, "-m", "multidebate", "sync", "d", "--watch", "--interval", "0.3",

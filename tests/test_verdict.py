@@ -165,7 +165,7 @@ def test_a_converged_verdict_notes_each_yes_that_still_lists_a_point(tmp_path: P
     from multidebate.turns.briefing import brief
     from multidebate.turns.write import write_turn
 
-    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML}])
+    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML}], min_turns=2)
     for slug in ("a", "b"):
         brief(folder, slug, key=key_of(folder, slug))
     write_turn(folder, "a", turn_body(2, TOML, converged=True, disagreements="- With b: tomllib cannot write files\n"
@@ -223,7 +223,7 @@ def test_the_options_the_task_lists_tell_two_answers_apart(tmp_path: Path) -> No
 def test_a_file_left_out_after_convergence_keeps_the_verdict_and_is_named(tmp_path: Path) -> None:
     from helpers import turn_body
 
-    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
+    folder = make_debate(str(tmp_path / "d"), [{"a": YAML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
     Path(folder, "turn-3-a.md").write_text("# Turn 3 — a\n\n" + turn_body(3, TOML))  # by hand, under a held slug
     v = judge(load_debate(folder))
     assert (v.state, v.turn) == ("converged", 2) and v.notes[0].startswith("turn-3-a.md is left out of the verdict")
@@ -248,7 +248,7 @@ def test_a_debate_without_task_file_is_judged(tmp_path: Path) -> None:
 
 
 def test_files_after_convergence_are_extra(tmp_path: Path) -> None:
-    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
+    folder = make_debate(str(tmp_path / "d"), [{"a": YAML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
     Path(folder, "turn-3-a.md").write_text("# Turn 3 \u2014 a\n\n" + turn_body(3, TOML), encoding="utf-8")
     v = settle(load_debate(folder)).verdict
     assert v.state == "converged" and v.turn == 2 and v.extra_files[0].endswith("turn-3-a.md")
@@ -276,7 +276,7 @@ def test_latent_when_a_no_has_not_seen_a_peers_switch(tmp_path: Path) -> None:
 
 def test_two_noes_that_saw_each_other_unchanged_are_not_latent(tmp_path: Path) -> None:
     """Both held the same line and both still say no: nothing is latent; three such turns stall."""
-    two = verdict_of(tmp_path, [{"a": TOML, "b": TOML}, {"a": TOML, "b": TOML}])
+    two = verdict_of(tmp_path, [{"a": TOML, "b": TOML}, {"a": TOML, "b": TOML}], min_turns=2)
     assert two.state == "in_progress" and "but a, b say no" in two.detail
     tabs, spaces = "**Indent with tabs.**", "**Indent with 4 spaces.**"
     three = verdict_of(tmp_path / "x", [{"a": tabs, "b": spaces}] * 3)
@@ -323,6 +323,8 @@ class Case(NamedTuple):
     note: str = ""  # how the one note starts, when there is one
     max_turns: int | None = None
     participants: tuple[str, ...] | None = None
+    min_turns: int | None = None
+    sealed: bool = False
 
 
 CASES = {
@@ -383,7 +385,7 @@ CASES = {
         [{"a": "**Use TOML.**", "b": "**Use TOML.**"}, {"a": ("**Use TOML, read with tomllib.**", True),
                                                        "b": "**Use TOML.**"}], "in_progress", 2, 1,
         "turn 2 complete; the debate goes on (a vs b: the same recommendation to the comparison (the same opening "
-        "clause ('Use TOML'); the rest only adds detail), but not word for word)"),
+        "clause ('Use TOML'); the rest only adds detail), but not word for word)", min_turns=2),
     "a complete turn": Case([{"a": TOML, "b": YAML}], "in_progress", 1, 1,
                             "turn 1 complete; the debate goes on (a vs b: different"),
     "a started turn": Case([{"a": TOML, "b": YAML}, {"a": TOML}], "in_progress", 1, 0,
@@ -394,19 +396,34 @@ CASES = {
                               "turn 2 in progress: waiting for b", missing=("b",)),  # the turn b owes, not a's
     "one participant": Case([{"a": TOML}, {"a": (TOML, True)}], "in_progress", 2, 0,
                             "only a has written: a debate needs at least two participants"),
-    "converged, two": Case([{s: TOML for s in "ab"}, {s: (TOML, True) for s in "ab"}], "converged", 2, 0,
+    "converged, two": Case([{"a": YAML, "b": TOML}, {s: (TOML, True) for s in "ab"}], "converged", 2, 0,
                            "both say yes at turn 2 with one bold line, word for word: **Use TOML.**"),
-    "converged, four": Case([{s: TOML for s in "abcd"}, {s: (TOML, True) for s in "abcd"}], "converged", 2, 0,
-                            "all 4 say yes at turn 2 with one bold line, word for word: **Use TOML.**"),
-    "converged, five": Case([{s: TOML for s in "abcde"}, {s: (TOML, True) for s in "abcde"}], "converged", 2, 0,
-                            "all 5 say yes at turn 2 with one bold line, word for word: **Use TOML.**"),
+    "converged, four": Case([{"a": YAML, **{s: TOML for s in "bcd"}}, {s: (TOML, True) for s in "abcd"}],
+                            "converged", 2, 0, "all 4 say yes at turn 2 with one bold line, word for word: **Use TOML.**"),
+    "converged, five": Case([{"a": YAML, **{s: TOML for s in "bcde"}}, {s: (TOML, True) for s in "abcde"}],
+                            "converged", 2, 0, "all 5 say yes at turn 2 with one bold line, word for word: **Use TOML.**"),
+    # #36: one line at turn 1, none having read a peer, ends the debate there
+    "unanimous, two": Case([{s: TOML for s in "ab"}], "unanimous", 1, 0,
+                           "both answered turn 1 independently (none having read a peer) with one bold line, word for "
+                           "word: **Use TOML.**"),
+    "unanimous, sealed": Case([{s: TOML for s in "abc"}], "unanimous", 1, 0,
+                              "all 3 answered turn 1 independently (sealed until all had written it) with one bold "
+                              "line, word for word: **Use TOML.**", participants=("a", "b", "c"), sealed=True),
+    "unanimous, later turns written are extra": Case([{s: TOML for s in "ab"}, {s: (TOML, True) for s in "ab"}],
+                                                     "unanimous", 1, 0, "both answered turn 1 independently"),
+    "min_turns 2 keeps the exchange": Case([{s: TOML for s in "ab"}], "in_progress", 1, 0,
+                                           "turn 1 complete: the bold lines are one line, but a, b say no",
+                                           min_turns=2),
+    "min_turns 2, converged at turn 2": Case([{s: TOML for s in "ab"}, {s: (TOML, True) for s in "ab"}],
+                                             "converged", 2, 0, "both say yes at turn 2", min_turns=2),
 }
 
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_every_state_names_its_turn_its_pairs_and_why(tmp_path: Path, name: str) -> None:
     case = CASES[name]
-    v = verdict_of(tmp_path, case.turns, max_turns=case.max_turns, participants=case.participants)
+    v = verdict_of(tmp_path, case.turns, max_turns=case.max_turns, participants=case.participants,
+                   min_turns=case.min_turns, sealed=case.sealed)
     assert (v.state, v.turn, len(v.pairs)) == (case.state, case.turn, case.pairs), v
     assert case.detail in v.detail and v.next_step.startswith(case.next_step), v
     if name == "converged, four":
@@ -449,7 +466,7 @@ def test_next_after_convergence_offers_no_write(tmp_path: Path) -> None:
 
     from multidebate.cli import cli
 
-    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
+    folder = make_debate(str(tmp_path / "d"), [{"a": YAML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
     out = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key_of(folder, "a")]).stdout
     assert "converged at turn 2: do not write another turn" in out
     assert "multidebate write" not in out and "<<<PEER" not in out
@@ -472,7 +489,7 @@ def _late_joiner(folder: str, answer: str, late: str) -> None:
     from multidebate.turns.briefing import brief
     from multidebate.turns.write import write_turn
 
-    make_debate(folder, [{"a": answer, "b": answer}])
+    make_debate(folder, [{"a": answer, "b": answer}], min_turns=2)  # one line at turn 1 would end it unanimous
     for slug in ("a", "b"):
         brief(folder, slug, key=key_of(folder, slug))  # served each other's turn 1 only
     write_keyed(folder, "c", turn_body(1, late).encode())  # the late joiner
@@ -549,7 +566,7 @@ def test_hand_written_turns_keep_no_reading_record_and_are_trusted(tmp_path: Pat
 def test_a_hand_written_turn_under_a_held_slug_does_not_converge(tmp_path: Path) -> None:
     from helpers import turn_body
 
-    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use TOML.**"}])
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
     for slug in ("a", "b"):
         Path(folder, f"turn-2-{slug}.md").write_text(f"# Turn 2 — {slug}\n\n"
                                                     + turn_body(2, "**Use TOML.**", converged=True))
@@ -594,7 +611,7 @@ def test_the_evidence_names_no_single_pair_when_all_lines_are_identical(tmp_path
     """d43: "e.g. moss-a vs newt-b: same" read as if the third line were in doubt: one line is named as one."""
     line = "**Add one automatic retry of failed tests.**"
     make_debate(str(tmp_path), [{"a": line, "b": line, "c": line}, {"a": line, "b": line, "c": line}],
-                participants=("a", "b", "c"), max_turns=2)
+                participants=("a", "b", "c"), max_turns=2, min_turns=2)
     verdict = judge(load_debate(str(tmp_path)))
     assert verdict.state == "max_turns" and "the last bold lines are one line" in verdict.detail
     assert "e.g." not in verdict.detail
@@ -703,7 +720,7 @@ def test_a_session_that_joins_after_the_end_is_told_it_never_wrote(tmp_path: Pat
 
     from multidebate.cli import cli
 
-    folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
+    folder = make_debate(str(tmp_path / "d"), [{"a": YAML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
     out = CliRunner().invoke(cli, ["next", folder, "--slug", "late"]).stdout
     assert "The debate converged at turn 2 before you joined: do not write a turn." in out
     assert "multidebate write" not in out

@@ -242,8 +242,10 @@ def test_turns_complete_and_verdict_changes(folder: str) -> None:
     assert watcher.verdict is not None and watcher.verdict.state == "empty"
     lines: list[WatchEvent] = []
     now = 1.0
-    for slug, converged in (("a", False), ("b", False), ("a", True), ("b", True)):
-        path = written(folder, slug, "**Use TOML**", converged)
+    # a starts elsewhere: one line at turn 1 would end the debate there (unanimous)
+    for slug, converged, answer in (("a", False, "**Use YAML**"), ("b", False, "**Use TOML**"),
+                                    ("a", True, "**Use TOML**"), ("b", True, "**Use TOML**")):
+        path = written(folder, slug, answer, converged)
         watcher.feed(FileCreatedEvent(path_in(watcher, os.path.basename(path))), now)
         events, now = settle(watcher, now)
         lines += events

@@ -37,7 +37,7 @@ def write(folder: str, slug: str, turn: int, answer: str = "**Use TOML for the c
 
 
 def test_until_converged_exits_0(tmp_path: Path, start: Callable[..., Running]) -> None:
-    folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b"))
+    folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b"), min_turns=2)  # no end at turn 1
     watch = start("watch", folder, "--json", "--until", "converged")
     state = watch.expect_type("state")
     assert state["current_turn"] == 0 and state["verdict"]["state"] == "empty" and state["observer"]
@@ -58,8 +58,21 @@ def test_until_converged_exits_0(tmp_path: Path, start: Callable[..., Running]) 
     assert kinds == {"state": 1, "turn_file": 4, "turn_complete": 2, "verdict": 3}
 
 
+def test_until_converged_exits_0_when_turn_1_is_unanimous(tmp_path: Path, start: Callable[..., Running]) -> None:
+    """#36: all answer turn 1 alike, independently: the debate ended in agreement, which --until converged awaits."""
+    folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b"))
+    watch = start("watch", folder, "--json", "--until", "converged")
+    watch.expect_type("state")
+    write(folder, "a", 1)
+    watch.expect_type("turn_file", file="turn-1-a.md")
+    write(folder, "b", 1)
+    verdict = watch.expect_type("verdict", state="unanimous")
+    assert verdict["turn"] == 1 and "answered turn 1 independently" in verdict["detail"]
+    assert watch.finish() == 0
+
+
 def test_already_converged_exits_at_once(tmp_path: Path, start: Callable[..., Running]) -> None:
-    folder = make_debate(str(tmp_path / "d"), [{"a": "**TOML**", "b": "**TOML**"},
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**YAML**", "b": "**TOML**"},
                                               {"a": ("**TOML**", True), "b": ("**TOML**", True)}])
     watch = start("watch", folder, "--until", "end", "--json")
     assert watch.expect_type("state")["verdict"]["state"] == "converged"

@@ -190,7 +190,7 @@ def test_write_file_dev_zero_is_refused_without_reading_it_all(tmp_path: Path) -
 def test_a_long_task_is_shown_whole_at_turn_1_and_named_after(tmp_path: Path) -> None:
     # a01-c02: 20 of 24 sessions cut the repeated 20-item task out with sed or grep, and lost NOTE lines with it
     task = "Answer each item.\n\n" + "\n\n".join(f"Q{n}. What is {n} * {n + 7}? " + "x" * 80 for n in range(1, 21))
-    folder = make_debate(str(tmp_path / "d"), [], task=task, participants=("a", "b"))
+    folder = make_debate(str(tmp_path / "d"), [], task=task, participants=("a", "b"), min_turns=2)
     keys = {}
     for slug in ("a", "b"):
         first = CliRunner().invoke(cli, ["next", folder, "--slug", slug])

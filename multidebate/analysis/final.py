@@ -10,6 +10,11 @@ per session as added at the last turn.  When no turn-N-1 Answer carried the
 line (the lines first became one at N), the final answer is the agreed line
 alone, and every session's body is its own, unread by its peers.
 
+Unanimous at turn 1 (every turn-1 line one line, written independently): the
+agreed line is that line, the text shown is the first slug's turn-1 Answer, and
+every other session's turn-1 Answer is listed as its own; nobody read a peer,
+so nobody accepted a peer's text.
+
 Not converged: the Answers of the last complete turn grouped by one bold line,
 word for word (protocol.bold_line, the verdict's rule); the largest group is
 the most-held answer, not a consensus (shown: the Answer of the member that
@@ -63,6 +68,7 @@ class FinalAnswer:
     unrecorded: tuple[str, ...] = ()  # whose turn-N file keeps no reading record (written by hand)
     not_read_by: tuple[str, ...] = ()  # whose record shows it was not served that Answer
     added: tuple[LastTurnText, ...] = ()  # per session, what its turn-N Answer adds
+    independent: bool = False  # unanimous at turn 1: the Answers were written without reading a peer
 
     @property
     def line_only(self) -> bool:
@@ -79,6 +85,7 @@ class FinalAnswer:
             "answer_turn": self.answer_turn, "read_by": list(self.read_by), "unrecorded": list(self.unrecorded),
             "not_read_by": list(self.not_read_by), "line_only": self.line_only,
             "added_at_last_turn": [{"slug": a.slug, "lines": list(a.lines)} for a in self.added],
+            "independent": self.independent,
         }
 
 
@@ -108,6 +115,8 @@ def final_answer(debate: Debate, verdict: Verdict, weighted: bool = False) -> Fi
     """The final answer (see the module doc)."""
     if verdict.state == "converged":
         return _consensus(debate, verdict.turn)
+    if verdict.state == "unanimous":
+        return _unanimous(debate)
     turn = debate.last_complete_turn or debate.current_turn
     entries = {s: e for s in debate.participants if (e := debate.entry(turn, s)) is not None and e.readable}
     if not entries:
@@ -186,3 +195,16 @@ def _consensus(debate: Debate, turn: int) -> FinalAnswer:
     return FinalAnswer("consensus", turn, source_slug, _unbolded(line_of(debate, source)), text, slugs, (), points,
                        answer_turn=turn - 1, read_by=tuple(read_by), unrecorded=tuple(unrecorded),
                        not_read_by=tuple(not_read), added=added)
+
+
+def _unanimous(debate: Debate) -> FinalAnswer:
+    """Every turn-1 line one line, written independently: the first slug's turn-1 Answer, and each other
+    session's turn-1 Answer as its own (what it says beyond its bold line)."""
+    slugs = tuple(sorted(s for s in debate.participants if debate.entry(1, s) is not None))
+    entries = {s: e for s in slugs if (e := debate.entry(1, s)) is not None}
+    first = entries[slugs[0]]
+    line = line_of(debate, first)
+    own = tuple(LastTurnText(s, lines) for s, e in entries.items()
+                if s != slugs[0] and (lines := _added("", debate.details(e).answer, line)))
+    return FinalAnswer("consensus", 1, slugs[0], _unbolded(line), debate.details(first).answer, slugs, (), (),
+                       answer_turn=1, added=own, independent=True)

@@ -36,13 +36,15 @@ if TYPE_CHECKING:
     from ..state.task import Task
     from .review_case import Case
 
-__all__ = ["STATES", "FINAL_STATES", "PairScore", "Verdict", "judge", "judgment_due", "answers_agree", "debate_context",
-           "line_of", "one_line_at", "proposed_line", "MEASURE"]
+__all__ = ["STATES", "FINAL_STATES", "AGREED_STATES", "PairScore", "Verdict", "judge", "judgment_due", "answers_agree", "debate_context",
+           "line_of", "one_line_at", "proposed_line", "independent_first_turn", "MEASURE"]
 
-STATES = ("empty", "in_progress", "converged", "unconfirmed", "hollow", "latent", "stalled", "max_turns",
+STATES = ("empty", "in_progress", "unanimous", "converged", "unconfirmed", "hollow", "latent", "stalled", "max_turns",
           "fully_resolved", "max_rounds")
 # a review debate (review_case.py) stops `fully_resolved` or at `max_rounds`
-FINAL_STATES = frozenset({"converged", "hollow", "stalled", "max_turns", "fully_resolved", "max_rounds"})
+FINAL_STATES = frozenset({"unanimous", "converged", "hollow", "stalled", "max_turns", "fully_resolved", "max_rounds"})
+# the debate ended in agreement: one bold line at turn 1 written independently, or one line and every yes later
+AGREED_STATES = frozenset({"unanimous", "converged"})
 MEASURE = "one bold line, word for word"
 
 
@@ -315,6 +317,39 @@ def _one_line_detail(debate: Debate, turn: int, who: str) -> str:
     return f"{who} say yes at turn {turn} with one bold line, word for word: {display_line(line_of(debate, entry))}"
 
 
+def independent_first_turn(debate: Debate) -> bool:
+    """No participant could have read a peer's turn 1 before writing its own: the debate is sealed, or every
+    turn-1 file records what `next` served (`peers_read`) and none lists a peer's turn-1 file.
+
+    A hand-written turn-1 file keeps no record: what its writer read is unknown, so it is not independent.
+    """
+    task = debate.task
+    if task is not None and task.sealed:
+        return True  # nobody sees a turn of a sealed debate before every participant has written it
+    for slug in debate.participants:
+        entry = debate.entry(1, slug)
+        record = debate.details(entry).reading_record if entry is not None else None
+        if record is None:
+            return False
+        if any(name.rsplit("/", 1)[-1].startswith("turn-1-") for name, _digest in record):
+            return False
+    return True
+
+
+def _unanimous(debate: Debate, j: _Judge, complete: list[int], who: str) -> Verdict | None:
+    """Rule 1 (docs/verdicts.md): every turn-1 bold line is one line, written independently, and the task asks
+    for no more than one turn (`min_turns` 2 keeps the exchange)."""
+    task = debate.task
+    if (1 not in complete or len(j.participants) < 2 or (task is not None and (task.min_turns or 1) > 1)
+            or not j.identical_lines(1) or not independent_first_turn(debate) or j.integrity(1)):
+        return None
+    extra = tuple(sorted(e.path for (t, _s), e in debate.entries.items() if t > 1))
+    entry = next(e for s in j.participants if (e := debate.entry(1, s)) is not None)
+    how = "sealed until all had written it" if task is not None and task.sealed else "none having read a peer"
+    return Verdict("unanimous", 1, f"{who} answered turn 1 independently ({how}) with one bold line, word for "
+                   f"word: {display_line(line_of(debate, entry))}", (), (), extra)
+
+
 def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:
     current = debate.current_turn
     j = _Judge(debate, problems)
@@ -324,6 +359,9 @@ def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:
     held_back: dict[int, str] = {}  # all-yes turns that did not converge, and why (said while a later turn runs)
     asked_to_copy: set[int] = set()  # all-yes turns whose lines were not one line: the next such turn is hollow
     who = "both" if len(j.participants) == 2 else f"all {len(j.participants)}"
+    unanimous = _unanimous(debate, j, complete, who)
+    if unanimous is not None:
+        return unanimous
     for turn in complete:
         if turn < 2 or len(j.participants) < 2 or not j.all_yes(turn):
             continue
@@ -431,7 +469,7 @@ def _disagreement_notes(debate: Debate, turn: int) -> tuple[str, ...]:
     return tuple(notes)
 
 
-_AGREED = frozenset({"converged", "fully_resolved"})
+_AGREED = AGREED_STATES | {"fully_resolved"}
 
 
 def judgment_due(task: Task | None, verdict: Verdict) -> bool:

@@ -49,7 +49,10 @@ def slug(name: str) -> None:
 @click.option("--participants", help="Comma-separated roster of slugs, e.g. opus-4-7,gpt-5-5.")
 @click.option("--max-turns", type=int, metavar="N",
               help="Stop the debate after N turns: 2 or more (1 only with a judge, as agreement counts from turn 2).")
-@click.option("--min-turns", type=click.IntRange(min=1), help="Turns to take before convergence counts.")
+@click.option("--min-turns", type=click.IntRange(min=1),
+              help="Turns to take before convergence counts. Without it (or with 1), a debate whose sessions all "
+                   "write one bold line at turn 1, independently, ends there (unanimous); --min-turns 2 keeps the "
+                   "exchange regardless.")
 @click.option("--sealed", is_flag=True, help="Blind turns: publish a turn only when every participant wrote it.")
 @click.option("--mode", type=click.Choice(["open", "review"]), default="open", show_default=True,
               help="open: equal peers converge; review: critics and a defender argue a proposal's findings.")
@@ -274,8 +277,12 @@ def _copy_proposal(folder: str, name: str, data: bytes) -> str:
               help="With --wait: stop waiting after SECONDS (default 600), answer with what exists and exit 3. If "
                    "your shell stops commands at 600 s or sooner, give one below its limit.")
 @click.option("--full", is_flag=True, help="Show everything. Without it a review's answer stays within 320 lines "
-                                           "and says what it left out, and an open debate's long task is shown "
-                                           "whole only at the session's turn 1 (and again if TASK.md changes).")
+                                           "and says what it left out; an open debate's long task is shown whole "
+                                           "only at the session's turn 1 (and again if TASK.md changes); settled "
+                                           "items of an item-by-item debate are listed once and peers' text is cut "
+                                           "to the contested items; and from turn 3 a peer that holds your line, "
+                                           "unchanged, is served as its line, Confidence, Converged and what it "
+                                           "says to you.")
 @click.option("--proposal", "proposal_only", is_flag=True,
               help="A review: print only the proposal, whole, with its sha256.")
 @json_option
@@ -329,12 +336,12 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
                 from ..turns.waiting import DEFAULT_TIMEOUT, brief_when_ready
 
                 briefing = brief_when_ready(folder, slug_, task_text, create=True, key=key, sections=sections,
-                                            timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+                                            full=full, timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
                                             # text: on stdout, ahead of the answer, where a session reads it
                                             # in order; --json keeps stdout one JSON document
                                             on_wait=lambda message: click.echo(message, err=as_json))
             else:
-                briefing = brief(folder, slug_, task_text, create=True, key=key, sections=sections)
+                briefing = brief(folder, slug_, task_text, create=True, key=key, sections=sections, full=full)
     except KeyboardInterrupt:
         sys.exit(EXIT_INTERRUPTED)
     briefing = briefing._replace(key_option=shown_key)

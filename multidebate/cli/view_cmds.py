@@ -31,7 +31,8 @@ def _fields(kept: dict[str, object], **types: type) -> bool:
 
 @click.command()
 @click.argument("folder", type=FolderPath())
-@click.option("--check", is_flag=True, help="Exit 0 only when converged, 3 otherwise.")
+@click.option("--check", is_flag=True, help="Exit 0 only when converged or unanimous (all answered turn 1 alike, "
+                                                   "independently), 3 otherwise.")
 @json_option
 def status(folder: str, check: bool, as_json: bool) -> None:
     """Where the debate stands: turns x participants, who is missing, the verdict.
@@ -63,7 +64,7 @@ def status(folder: str, check: bool, as_json: bool) -> None:
         emit_json(data)
     else:
         click.echo(status_text(printable(text), state))
-    if check and state != "converged":
+    if check and state not in ("converged", "unanimous"):  # both are agreement (verdict.AGREED_STATES)
         sys.exit(EXIT_NOT_CONVERGED)
 
 
@@ -71,9 +72,9 @@ def status(folder: str, check: bool, as_json: bool) -> None:
 @click.argument("folder", type=FolderPath())
 @click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per line, with a `type`.")
 @click.option("--until", type=click.Choice(["converged", "end"]),
-              help="Exit 0 once the debate converges (converged) or reaches any final verdict "
-                   "(end: converged, hollow, stalled, max_turns; a review: fully_resolved, max_rounds). "
-                   "converged exits 3 at once when the debate ends otherwise.")
+              help="Exit 0 once the debate converges (converged: converged or unanimous) or reaches any final "
+                   "verdict (end: unanimous, converged, hollow, stalled, max_turns; a review: fully_resolved, "
+                   "max_rounds). converged exits 3 at once when the debate ends otherwise.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Exit 3 after SECONDS.")
 @click.option("--poll", type=click.FloatRange(min=0.01), is_flag=False, flag_value=1.0, default=None,

@@ -65,6 +65,7 @@ class PeerFile(NamedTuple):
     text: str
     valid: bool
     cut_from: int = 0
+    left_out: str = ""  # served in part (reading.py): what was left out; `next --full` serves it whole
 
 
 class Briefing(NamedTuple):
@@ -101,6 +102,8 @@ class Briefing(NamedTuple):
     # of `waiting`, the peers that have written turn N-1 in a sealed debate: it waits for publication, not for
     # them (a02: "waiting for quick, agreeable" right after `write` said only quick had yet to write)
     sealed_written: tuple[str, ...] = ()
+    settled: tuple[tuple[str, str], ...] = ()  # (item key, value): every turn-1 line agreed, every line still does
+    full: bool = False  # `next --full`: every peer file served whole
 
     @property
     def unwritten(self) -> tuple[str, ...]:
@@ -156,7 +159,7 @@ class Briefing(NamedTuple):
             "own_previous_answer": self.own_previous_answer,
             "peers": [
                 {"slug": p.slug, "turn": p.turn, "file": p.file, "sha256": p.sha256, "valid": p.valid, "text": p.text,
-                 "cut_from_chars": p.cut_from or None}
+                 "cut_from_chars": p.cut_from or None, "left_out": p.left_out or None}
                 for p in self.peers
             ],
             "absent": list(self.absent),
@@ -168,6 +171,7 @@ class Briefing(NamedTuple):
             "verdict": self.verdict.as_dict(),
             "notes": list(self.notes),
             "recommendation_lines": [{"slug": s, "line": line} for s, line in self.lines],
+            "settled_items": [{"key": key, "value": value} for key, value in self.settled],
             "proposed_line": self.proposed_line or None,
             "peer_text_is_quoted_material": PEER_PREAMBLE,
             "role": self.role or None,
@@ -346,25 +350,28 @@ def section_names(spec: str) -> tuple[str, ...]:
     return tuple(name for name in PROFILE_V1.sections if name.lower() in wanted)
 
 
+# a peer file is served in part only when that saves this much: the note saying so costs some 250 characters
+MIN_SAVED = 600
+
 # peer files longer than this in all (characters) are more than many assistants' shells show of one command's
 # output: `next` then cuts each peer's Reasoning to its share (unless --sections chose what to serve)
 LARGE_BRIEFING = 20_000
 
 
 def brief(folder: str, slug: str, task: str | None = None, create: bool = False,
-          key: str | None = None, sections: tuple[str, ...] | None = None) -> Briefing:
+          key: str | None = None, sections: tuple[str, ...] | None = None, full: bool = False) -> Briefing:
     """The briefing for `slug` (see the module doc and `plan_briefing`), and what serving it records.
 
     Creates FOLDER when `create` and a task are given and it is missing, records the task as TASK.md when the
     folder has none, and records under .multidebate/ which peer files it served (for `write`'s metadata).
     """
     _open_folder(folder, slug, task, create)
-    plan = plan_briefing(load_debate(folder), slug, task, key, sections)
+    plan = plan_briefing(load_debate(folder), slug, task, key, sections, full=full)
     if plan.task is not None:
         recorded = _record_task(folder, slug, plan.task)
         debate = load_debate(folder)
         if debate.task is not None:  # recorded now (or by another session a moment ago): brief from it
-            plan = plan_briefing(debate, slug, task, key, sections, task_recorded=recorded)
+            plan = plan_briefing(debate, slug, task, key, sections, task_recorded=recorded, full=full)
     if plan.served is not None:
         _record_served(folder, slug, plan.served)
     return plan.briefing
@@ -383,11 +390,13 @@ def _open_folder(folder: str, slug: str, task: str | None, create: bool) -> None
 
 
 def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str | None = None,
-                  sections: tuple[str, ...] | None = None, *, task_recorded: bool = False) -> BriefingPlan:
+                  sections: tuple[str, ...] | None = None, *, task_recorded: bool = False,
+                  full: bool = False) -> BriefingPlan:
     """What `next` serves `slug` in `debate`, and what serving it must record; writes nothing.
 
     `task`: the task the session was given (recorded by `brief` when the folder has no TASK.md);
-    `task_recorded`: `brief` has just recorded it (the briefing says so).  Raises what `brief` raises
+    `task_recorded`: `brief` has just recorded it (the briefing says so); `full`: every peer file whole (without
+    it, reading.py's rules serve less).  Raises what `brief` raises
     for a slug that may not be used, a missing task on turn 1 or a gap in the slug's turns.
     """
     folder = debate.folder
@@ -478,15 +487,6 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
                 continue
             entries.append(entry)
             peers.append(_serve(debate, entry, sections))
-    whole = sum(len(peer.text) for peer in peers)
-    if sections is None and role is None and len(peers) > 1 and whole > LARGE_BRIEFING:
-        # d59, d60: six or seven peers' files were 26,000-31,000 characters, and most sessions' shells cut
-        # the middle out of them, silently; a Reasoning cut where it says so beats a hole nobody sees
-        peers = [_serve(debate, entry, None, LARGE_BRIEFING // len(entries)) for entry in entries]
-        notes.append(f"The {len(peers)} peer files are {whole:,} characters, more than many tools show of one "
-                     "command: each long Reasoning is cut (where it says so); every other section is whole. "
-                     "Running `next` again with `--sections reasoning` shows the Reasonings whole (it changes "
-                     "nothing).")
     verdict = settle(debate, problems).verdict  # a turn written by hand after the end does not reopen it
     if not verdict.final:
         notes.extend(advice)
@@ -496,6 +496,11 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     if verdict.review is not None and verdict.final:
         notes.insert(0, f"The review ended ({verdict.state}) after round {verdict.turn}: {verdict.review.summary()}. "
                         "Do not write another turn; tell the user (`multidebate report` shows the case).")
+    elif verdict.state == "unanimous":
+        wrote = turn > 1 or debate.scan.own_count(slug) > 0
+        notes.insert(0, "The debate ended at turn 1: every session answered alike, independently (unanimous)" + (
+            ": do not write another turn." if wrote else ", before you joined: do not write a turn.")
+            + f" Tell the user; `multidebate report {shlex.quote(os.path.abspath(folder))}` shows the answer.")
     elif verdict.state == "converged":
         # what to tell: a session that joined after the end has seen no answer at all
         # d66: a late joiner read "another turn" as if it had written one
@@ -539,6 +544,20 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
                      "session says yes again to lines that are not one line, the debate ends hollow.")
     lines, proposal = _previous_lines(debate, slug, turn, tuple(p.slug for p in peers), asked) if role is None \
         else ((), "")
+    settled: tuple[tuple[str, str], ...] = ()
+    if role is None and sections is None and not full and turn >= 2 and peers:
+        peers, settled = _served_less(debate, slug, turn, entries, peers, own_line, proposal or asked)
+    whole = sum(len(peer.text) for peer in peers)
+    if sections is None and role is None and len(peers) > 1 and whole > LARGE_BRIEFING:
+        # d59, d60: six or seven peers' files were 26,000-31,000 characters, and most sessions' shells cut
+        # the middle out of them, silently; a Reasoning cut where it says so beats a hole nobody sees
+        # (a file served in part already is kept as it is)
+        peers = [peer if peer.left_out else _serve(debate, entry, None, LARGE_BRIEFING // len(entries))
+                 for entry, peer in zip(entries, peers)]
+        notes.append(f"The {len(peers)} peer files are {whole:,} characters, more than many tools show of one "
+                     "command: each long Reasoning is cut (where it says so); every other section is whole. "
+                     "Running `next` again with `--sections reasoning` shows the Reasonings whole (it changes "
+                     "nothing).")
     instructions, served_proposal, proposal_sha, seen = "", None, "", False
     if role is not None and task_ is not None:
         from ..analysis.review_case import proposal_findings
@@ -578,8 +597,63 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         proposal_sha256=proposal_sha,
         proposal_seen=seen,
         task_seen=role is None and turn > 1 and task_text is not None and _task_seen(debate, slug),
+        settled=settled,
+        full=full,
     )
     return BriefingPlan(briefing, _served(turn, briefing.peers), task.strip() if debate.task is None and task else None)
+
+
+def _served_less(debate: Debate, slug: str, turn: int, entries: list[Entry], peers: list[PeerFile],
+                 own_line: str, proposed: str) -> tuple[list[PeerFile], tuple[tuple[str, str], ...]]:
+    """The peer files as reading.py's rules serve them (settled items, unchanged agreement), and the settled
+    items; a file that cannot be read as sections, or already cut for size, is served as it is."""
+    from .reading import (
+        accepted_answers,
+        contested_keys,
+        cut_to_items,
+        holds_still,
+        key_label,
+        settled_items,
+        short_form,
+    )
+
+    settled = settled_items(debate, turn)
+    keys = contested_keys(debate, turn, settled) if settled else ()
+    accepted = accepted_answers(debate, slug, turn, (own_line, proposed))
+    out: list[PeerFile] = []
+    for entry, peer in zip(entries, peers):
+        short = turn >= 3 and entry.slug not in accepted and holds_still(debate, entry, own_line)
+        bodies = _bodies_of(debate, entry, peer) if (short or settled) and not peer.cut_from else None
+        if bodies is None:
+            out.append(peer)
+            continue
+        if short:
+            text: str | None = short_form(debate, entry, slug, bodies)
+            why = (f"{entry.slug} holds your line, as at its turn {entry.turn - 1}: its line, Confidence, Converged "
+                   "and what it says to you are served")
+        else:
+            text = cut_to_items(bodies, keys, entry.slug in accepted)
+            labels = ", ".join(key_label(k) for k in keys) or "none"
+            why = (f"settled items left out: its Reasoning{'' if entry.slug in accepted else ' and Answer'} cut to "
+                   f"the contested items ({labels})")
+        title = peer.text.split("\n", 1)[0] if peer.text.startswith("# Turn ") else ""
+        served = f"{title}\n\n{text}" if title and text else text
+        if served is None or len(peer.text) - len(served) < MIN_SAVED:
+            out.append(peer)
+            continue
+        out.append(peer._replace(text=served, left_out=f"{why}; {len(served):,} of {len(peer.text):,} characters"))
+    return out, settled
+
+
+def _bodies_of(debate: Debate, entry: Entry, peer: PeerFile) -> dict[str, str] | None:
+    """A served peer file's sections by name (the parser only for a file `write` did not compose)."""
+    if not peer.valid:
+        return None
+    bodies = _canonical_bodies(peer.text, entry.turn)
+    if bodies is None and peer.sha256 == entry.sha256:
+        parsed = debate.parsed(entry)
+        bodies = {name: section.body for name, section in parsed.sections.items()} if parsed is not None else None
+    return bodies
 
 
 def _proposal_now(folder: str, name: str | None) -> tuple[str | None, str]:
@@ -828,6 +902,9 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
             out.append(f"<<<PEER {peer.slug} turn {peer.turn}{flag} [{fence}]" if b.role else
                        f"<<<PEER {peer.slug}{flag} [{fence}]")
             out.append(peer.text)
+            if peer.left_out:
+                out.append(f"[served in part by multidebate: {peer.left_out}" + (
+                    "]" if write_as is not None else f"; `{b.next_command} --full` serves every peer file whole]"))
             if peer.cut_from:
                 # not the file's path: the skill says to read only what `next` serves (d61: the path invited it)
                 cut = "Answer" if "[Answer cut by multidebate" in peer.text else "Reasoning"
@@ -846,6 +923,10 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
                 "Disagreements: its older turns are not its latest answer.")))
         if not b.peers and not b.absent and not b.waiting:
             out.append("No peer has written a turn yet: wait for them (run `next` again) unless you debate alone.")
+        if b.settled:
+            out += ["", f"SETTLED ITEMS (every turn-1 line gave them, every turn-{b.reads} line still does; keep them "
+                        "in your bold line: changing one there reopens it):",
+                    "; ".join(f"{_item_label(key)}: {value}" for key, value in b.settled)]
         if any(s != b.slug for s, _line in b.lines):
             out += ["", f"BOLD LINES OF TURN {b.reads} (to agree, reuse one word for word):"]
             own = next((line for s, line in b.lines if s == b.slug), "")
@@ -869,6 +950,10 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
     out += ["", f"WRITE YOUR TURN ({which}):", *([write_as] if write_as is not None else
                                                  [b.write_command, "...", "TURN"])]
     return "\n".join(out)
+
+
+def _item_label(key: str) -> str:
+    return key.upper() if key.startswith("q") else key
 
 
 def _render_judge(b: Briefing, write_as: str | None = None) -> str:

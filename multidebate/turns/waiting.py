@@ -12,6 +12,7 @@ import shlex
 import time
 from collections.abc import Callable
 
+from ..analysis.verdict import AGREED_STATES
 from ..protocol.errors import FolderError
 from ..protocol.naming import turn_file_name
 from ..protocol.textfile import read_text
@@ -36,7 +37,7 @@ def _awaited(folder: str, briefing: Briefing) -> dict[str, str]:
     turn N-1 is awaited (ANY_PEER), so a session does not debate alone
     because it started a moment before the others.
     """
-    if briefing.reads < 1 or briefing.verdict.state == "converged" or (
+    if briefing.reads < 1 or briefing.verdict.state in AGREED_STATES or (
             briefing.verdict.review is not None and briefing.verdict.final):
         return {}
     if not briefing.roster and not (briefing.peers or briefing.absent or briefing.waiting):
@@ -70,7 +71,7 @@ def _looks(folder: str, names: list[str], briefing: Briefing) -> dict[str, FileL
 
 
 def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create: bool = False,
-                     key: str | None = None, sections: tuple[str, ...] | None = None,
+                     key: str | None = None, sections: tuple[str, ...] | None = None, full: bool = False,
                      timeout: float = DEFAULT_TIMEOUT, poll: float | None = None,
                      on_wait: Callable[[str], None] | None = None,
                      clock: Callable[[], float] = time.monotonic) -> Briefing:
@@ -84,7 +85,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
     `on_wait` is told once, when the wait has lasted ANNOUNCE_AFTER seconds
     (a shorter wait is not worth a word, on either stream).
     """
-    briefing = brief(folder, slug, task, create, key=key, sections=sections)
+    briefing = brief(folder, slug, task, create, key=key, sections=sections, full=full)
     if briefing.role == "judge":
         return _until_ended(folder, slug, briefing, key, timeout, poll, on_wait, clock)
     awaited = _awaited(folder, briefing)
@@ -108,7 +109,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
             wait = RECHECK
             if seen != briefed_at and all(s is not None and s.size > 0 for s in seen.values()):
                 if seen == last and now - last_at >= SETTLE:
-                    briefing = brief(folder, slug, task, create, key=key, sections=sections)
+                    briefing = brief(folder, slug, task, create, key=key, sections=sections, full=full)
                     awaited = _awaited(folder, briefing)
                     if not awaited:
                         if announce_at is not None:
@@ -136,7 +137,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
             elif announce_at is not None:
                 wait = min(wait, announce_at - now)
             events.wait(min(wait, remaining))
-    briefing = brief(folder, slug, task, create, key=key, sections=sections)
+    briefing = brief(folder, slug, task, create, key=key, sections=sections, full=full)
     awaited = _awaited(folder, briefing)
     if not awaited:
         return briefing

@@ -155,6 +155,9 @@ class WriteResult:
                 lines.append(self._progress())  # a review that ended waits for no one
         if verdict.state == "converged":
             lines.append(f"The debate converged at turn {verdict.turn}: it is over.")
+        elif verdict.state == "unanimous":
+            lines.append("Every session wrote one bold line at turn 1, independently: the debate ended there "
+                         "(unanimous), and no turn follows. Tell the user.")
         elif verdict.state == "unconfirmed" and verdict.proposed_line and verdict.turn == self.turn:
             # #32: the first all-yes turn with lines that are not one line is a step; the next such turn ends it
             lines.append(f"Every session said yes at turn {self.turn}, but the bold lines are not one line. Next "

@@ -14,6 +14,7 @@ __all__ = ["VERDICT_WORDS", "advice", "verdict_words"]
 VERDICT_WORDS = {
     "empty": "no turns yet",
     "in_progress": "in progress",
+    "unanimous": "all answered alike, independently",
     "converged": "converged",
     "unconfirmed": "agreement not yet confirmed",
     "hollow": "hollow agreement (yes to different answers)",

@@ -21,6 +21,8 @@ def _names(slugs: tuple[str, ...]) -> str:
 def consensus_markdown(final: FinalAnswer) -> list[str]:
     """The consensus part of the report's "Final answer" section, as Markdown lines."""
     end = "" if final.recommendation.endswith((".", "!", "?")) else "."
+    if final.independent:
+        return _unanimous_markdown(final, end)
     out = [f"Consensus at turn {final.turn}: {_names(final.supporters)} wrote one bold line, word for word, and "
            f"said yes: **{final.recommendation}**{end}", ""]
     if final.line_only:
@@ -45,6 +47,25 @@ def consensus_markdown(final: FinalAnswer) -> list[str]:
         out += [f"**Added at the last turn, not read by peers** (turn {final.turn})" if not final.line_only else
                 f"**Each session's turn-{final.turn} Answer, not read by peers**", ""]
         for item in added:
+            out.append(f"- {item.slug}:")
+            out += [f"  - {one_line(line.strip(), 240)}" for line in item.lines[:ADDED_SHOWN]]
+            if len(item.lines) > ADDED_SHOWN:
+                out.append(f"  - … and {len(item.lines) - ADDED_SHOWN} more lines (`report --format json` has them "
+                           "all)")
+        out.append("")
+    return out
+
+
+def _unanimous_markdown(final: FinalAnswer, end: str) -> list[str]:
+    """All wrote one line at turn 1, none having read a peer: the first slug's text, then each other's own."""
+    out = [f"Unanimous at turn 1: {_names(final.supporters)} wrote one bold line, word for word, each without "
+           f"reading a peer: **{final.recommendation}**{end}", "",
+           f"The text shown is {final.representative}'s turn-1 Answer (the first slug's). Nobody read a peer's "
+           "answer, so nobody accepted another's text: each session's turn-1 Answer is its own.", "",
+           final.answer.strip(), ""]
+    if final.added:
+        out += ["**The other sessions' turn-1 Answers, each its own**", ""]
+        for item in final.added:
             out.append(f"- {item.slug}:")
             out += [f"  - {one_line(line.strip(), 240)}" for line in item.lines[:ADDED_SHOWN]]
             if len(item.lines) > ADDED_SHOWN:

@@ -21,7 +21,7 @@ from ..analysis.review_case import review_problem_lines
 from ..analysis.review_summary import Summary, summarise
 from ..analysis.run_failures import RunFailure, failure_advice, run_failures
 from ..analysis.trajectory import MATRIX_MAX, Analysis, analyse
-from ..analysis.verdict import MEASURE
+from ..analysis.verdict import AGREED_STATES, MEASURE
 from ..protocol.judgment import Judgment
 from ..state.acts import Act, read_acts
 from ..state.debate import Debate, load_debate
@@ -245,7 +245,7 @@ def build_report(folder: str, weighted: bool = False) -> Report:
                   problem_lines(debate, problems) + review_problem_lines(debate, verdict.review)
                   + tuple(f"{os.path.basename(f.path)}: {f.code} {f.message}" for f in judged.findings
                           if f.code == "E111"), judgment, summary,
-                  _cruxes(debate, final.turn, verdict.state == "converged") if verdict.review is None else (),
+                  _cruxes(debate, final.turn, verdict.state in AGREED_STATES) if verdict.review is None else (),
                   dropped, failure_advice(folder, failed) or advice(folder, verdict, missing, dropped, debate.task),
                   retirements(debate, acts), person_acts(debate, acts), agent_costs(folder), first_vote(debate, final),
                   brief=brief, run_failures=failed)

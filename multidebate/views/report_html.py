@@ -23,7 +23,7 @@ body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1b1b;m
 padding:0 1rem}
 h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd}
 .verdict{display:inline-block;padding:.15rem .6rem;border-radius:1rem;font-weight:600;color:#fff;background:#616161}
-.converged,.fully_resolved{background:#2e7d32}.hollow,.stalled{background:#c62828}
+.converged,.unanimous,.fully_resolved{background:#2e7d32}.hollow,.stalled{background:#c62828}
 .latent,.unconfirmed{background:#b26a00}.max_turns,.max_rounds{background:#6a1b9a}
 table{border-collapse:collapse;width:100%;margin:.5rem 0;font-size:.9rem}
 th,td{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}

@@ -14,6 +14,7 @@ from ..protocol.findings import Finding
 __all__ = ["color_setting", "verdict_line", "status_text", "finding_line", "state_word", "change_word", "STATE_WORDS"]
 
 _VERDICT_COLORS = {
+    "unanimous": "green",
     "converged": "green",
     "in_progress": "yellow",
     "latent": "yellow",

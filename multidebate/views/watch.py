@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..analysis.ending import settle
-from ..analysis.verdict import FINAL_STATES, Verdict
+from ..analysis.verdict import AGREED_STATES, FINAL_STATES, Verdict
 from ..protocol.errors import FolderError
 from ..protocol.naming import parse_turn_name
 from ..state.debate import Debate, Entry, load_debate, read_entry
@@ -96,7 +96,7 @@ class _Known:
 def reached(state: str, until: str | None) -> bool:
     """True when a verdict `state` ends a watch with --until `until` (converged, or end: any final state)."""
     if until == "converged":
-        return state == "converged"
+        return state in AGREED_STATES  # unanimous at turn 1 is agreement too
     if until == "end":
         return state in FINAL_STATES
     return False
