@@ -16,6 +16,7 @@ __all__ = [
     "AgentSpecError",
     "RunFailed",
     "KeyFileError",
+    "SetupError",
 ]
 
 
@@ -65,6 +66,14 @@ class RunFailed(MultidebateError):
 
 class KeyFileError(MultidebateError):
     """An answer key given to `score` cannot be read, or one of its lines is malformed (the message names it)."""
+
+
+class SetupError(MultidebateError):
+    """A debate's setup (`init`'s options, `debate_init`'s arguments) cannot work; `option` names the culprit."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 class InvalidTurn(MultidebateError):
