@@ -216,3 +216,34 @@ def test_every_error_is_a_clear_tool_error_and_the_server_keeps_serving(tmp_path
     assert "verdict" in seen["after all"][1]
     assert sorted(p for p in os.listdir(folder) if not p.startswith(".")) == ["TASK.md", "turn-1-opus.md",
                                                                               "turn-1-shell.md"]
+
+
+def test_a_review_round_through_the_tools(tmp_path: Path) -> None:
+    import anyio
+
+    folder = str(tmp_path / "review")
+    proposal = tmp_path / "design.md"
+    proposal.write_text("# Cache design\n\nWe key the parse cache on each file's size and mtime.\n")
+    finding = ("## Reasoning\nLooked.\n\n## Findings\n### F1 \u2014 mtime is coarse\n- severity: 9\n- class: FATAL\n"
+               "- claim: two writes in one tick look unchanged\n"
+               "- evidence: \"We key the parse cache on each file's size and mtime\"\n- failure mode: stale data\n")
+    answer = "## Reasoning\nTrue.\n\n## Responses\n### F1 \u2014 CONCEDE\n- severity: 9\n- fix: hash the content\n"
+
+    async def main() -> None:
+        async with sessions(tmp_path, folder, "ca", "de") as (ca, de):
+            await ca.ok("debate_init", task="Review the cache design.", mode="review", proposal=str(proposal),
+                        roles={"ca": "critic:consistency", "de": "defender"})
+            briefing = await ca.ok("debate_next")
+            assert "critic" in briefing and "<<<PROPOSAL [" in briefing
+            await ca.ok("debate_write", sections=finding)
+            briefing = await de.ok("debate_next")
+            assert re.search(r"<<<PEER ca turn 1 \[[0-9a-f]{8}\]", briefing) and "mtime is coarse" in briefing
+            await de.ok("debate_write", sections=answer)
+            await ca.ok("debate_next")
+            await ca.ok("debate_write", sections="## Reasoning\nThe fix holds.\n\n## Findings\nNone.\n")
+            status = await de.ok("debate_status")
+            assert "fully_resolved" in status and "critique_wins" in status
+
+    anyio.run(main)
+    data = cli_json("status", folder)
+    assert data["verdict"]["state"] == "fully_resolved"
