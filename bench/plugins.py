@@ -85,18 +85,29 @@ def check_skills(bin_dir: str) -> None:
         print("skills: installed for Claude Code and Codex, one SKILL.md each, the source's bytes")
 
 
+TOOLS_SEEN: set[str] = set()
+
+
 class ToolHandler(Handler):
     """The Messages API answering with tool calls: debate_next, then debate_write with the turn, then a word."""
 
     def _anthropic(self, body: dict[str, Any]) -> None:
         tools = {t.get("name") for t in body.get("tools") or []}
+        TOOLS_SEEN.update(str(t) for t in tools)
         nxt, write = "mcp__multidebate__debate_next", "mcp__multidebate__debate_write"
         messages = body.get("messages") or []
         last = messages[-1] if messages else {}
         results = [b for b in last.get("content", []) if isinstance(b, dict) and b.get("type") == "tool_result"] \
             if isinstance(last.get("content"), list) else []
-        said = json.dumps(results)
+        said = json.dumps(results[-1:])  # the client may merge results into one message: the last one counts
+        if os.environ.get("BENCH_TRACE"):
+            with open(os.environ["BENCH_TRACE"], "a") as trace:
+                trace.write(json.dumps({"n": len(messages), "tools": len(tools), "last": last})[:1500] + "\n")
         asked = "\n".join(json.dumps(m) for m in messages)
+        if (nxt not in tools or write not in tools) and "WaitForMcpServers" in tools and "FOLDER=" in asked \
+                and "toolu_wait" not in asked:
+            # what a model does when the servers are still connecting (the client offers it the tool to wait)
+            return self._stream([{"type": "tool_use", "id": "toolu_wait", "name": "WaitForMcpServers", "input": {}}])
         if nxt not in tools or write not in tools:
             return self._stream([{"type": "text", "text": "ok"}])
         folder, slug = re.search(r"FOLDER=(\S+) SLUG=([a-z0-9-]+)", asked).groups()  # type: ignore[union-attr]
@@ -144,12 +155,15 @@ def check_mcp(bin_dir: str) -> None:
     with tempfile.TemporaryDirectory() as home:
         folder = os.path.join(home, "debate")
         env = {**clean_env(home, bin_dir), "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}",
-               "ANTHROPIC_API_KEY": "scripted", "MULTIDEBATE_MCP_KEYS": os.path.join(home, "keys")}
+               "ANTHROPIC_API_KEY": "scripted", "MULTIDEBATE_MCP_KEYS": os.path.join(home, "keys"),
+               "MCP_CONNECTION_NONBLOCKING": "0", "MCP_TIMEOUT": "60000"}
         subprocess.run([multidebate(), "init", folder, "--task", "Pick a config format.", "--participants",
                         "opus,sonnet"], check=True, env=env, capture_output=True)
         config = os.path.join(home, "mcp.json")
-        Path(config).write_text(json.dumps({"mcpServers": {"multidebate": {"command": multidebate(),
-                                                                           "args": ["mcp"]}}}))
+        # alwaysLoad: -p waits for this server before it asks the model (2.1.197 connects servers in the background
+        # otherwise, and the first request went out without the tools on a busy machine)
+        Path(config).write_text(json.dumps({"mcpServers": {"multidebate": {"command": multidebate(), "args": ["mcp"],
+                                                                           "alwaysLoad": True}}}))
         claude = os.path.join(bin_dir, "claude")
         argv = [claude, "-p", "--output-format", "json", "--mcp-config", config, "--strict-mcp-config",
                 "--allowedTools", "mcp__multidebate__debate_next,mcp__multidebate__debate_write", "--model",
@@ -160,12 +174,18 @@ def check_mcp(bin_dir: str) -> None:
                                          stdin=subprocess.DEVNULL) for slug in ("opus", "sonnet")]
             for session in sessions:
                 out, err = session.communicate(timeout=300)
+                try:
+                    said = json.loads(out)
+                    out = f"{said.get('num_turns')} model calls, result {said.get('result')!r}"
+                except ValueError:
+                    pass
                 print(f"turn {turn}: claude -p exit {session.returncode}: {out.strip()[:300]} {err.strip()[:300]}")
         status = json.loads(subprocess.run([multidebate(), "status", folder, "--json"], env=env,
                                            capture_output=True, text=True).stdout)
         print("files:", sorted(p for p in os.listdir(folder) if p.startswith("turn-")))
         print("verdict:", status["verdict"]["state"], "-", status["verdict"].get("detail", ""))
         print("requests:", ", ".join(sorted(set(Handler.seen))))
+        print("tools offered:", ", ".join(sorted(TOOLS_SEEN)))
         assert status["verdict"]["state"] == "converged", status["verdict"]
     server.shutdown()
 
