@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..protocol.errors import FolderError, RosterFormatError, SetupError, TaskError
 from ..protocol.naming import is_slug, parse_roster
@@ -109,7 +109,7 @@ def check_setup(setup: DebateSetup) -> DebateSetup:
         raise SetupError(f"`{setup.judge_when}` is not unresolved or always", "--judge-when")
     if setup.mode not in ("open", "review"):
         raise SetupError(f"`{setup.mode}` is not open or review", "--mode")
-    return DebateSetup(**{**setup.__dict__, "participants": roster})
+    return replace(setup, participants=roster)
 
 
 def _check_review(setup: DebateSetup, debaters: tuple[str, ...]) -> None:
