@@ -88,6 +88,14 @@ async def sessions(tmp_path: Path, folder: str, *slugs: str) -> AsyncIterator[li
             close.set()
 
 
+async def bounded(main: Callable[[], Awaitable[Any]]) -> Any:
+    """`main`, failed after two minutes rather than hung (a server that stops answering)."""
+    import anyio
+
+    with anyio.fail_after(120):
+        return await main()
+
+
 def cli_json(*args: str, input: str | None = None) -> Any:
     result = CliRunner().invoke(cli, [*args, "--json"], input=input)
     return json.loads(result.output)
@@ -131,6 +139,7 @@ def test_three_sessions_debate_to_converged_through_the_tools_alone(tmp_path: Pa
 
             async def wait_for_peers() -> None:
                 waited.append(await opus.call("debate_next", progress=on_progress, wait=True, timeout=60))
+                progressed.set()  # a call that returned without waiting: the peers go on, and the asserts say why
 
             async with anyio.create_task_group() as group:
                 group.start_soon(wait_for_peers)
@@ -156,7 +165,7 @@ def test_three_sessions_debate_to_converged_through_the_tools_alone(tmp_path: Pa
             over = await gpt.ok("debate_next")
             assert "debate_write" not in over
 
-    anyio.run(main)
+    anyio.run(bounded, main)
     assert cli_json("status", folder)["verdict"]["state"] == "converged"
     keys = list((tmp_path / "home" / "keys").iterdir())
     assert len(keys) == 3 and all(oct(p.stat().st_mode & 0o777) == "0o600" for p in keys)
@@ -193,7 +202,7 @@ def test_every_error_is_a_clear_tool_error_and_the_server_keeps_serving(tmp_path
     shell = runner.invoke(cli, ["next", folder, "--slug", "shell"])
     assert shell.exit_code == 0
     assert runner.invoke(cli, ["write", folder, "--slug", "shell"], input=turn(1, "Use YAML")).exit_code == 0
-    seen = anyio.run(main)
+    seen = anyio.run(bounded, main)
     for name, (error, _text) in seen.items():
         assert error == (name not in ("good", "after all")), (name, seen[name])
     assert json.loads(seen["missing"][1]) == {"ok": False, "error": f"no such folder: {tmp_path / 'nowhere'}",
@@ -244,6 +253,6 @@ def test_a_review_round_through_the_tools(tmp_path: Path) -> None:
             status = await de.ok("debate_status")
             assert "fully_resolved" in status and "critique_wins" in status
 
-    anyio.run(main)
+    anyio.run(bounded, main)
     data = cli_json("status", folder)
     assert data["verdict"]["state"] == "fully_resolved"
