@@ -23,7 +23,7 @@ def mcp() -> None:
 
     \b
     Example:
-      claude mcp add multidebate -- multidebate mcp
+      multidebate mcp    # as an assistant runs it: claude mcp add multidebate -- multidebate mcp
     """
     try:
         from ..mcp.server import serve
