@@ -256,3 +256,45 @@ def test_a_review_round_through_the_tools(tmp_path: Path) -> None:
     anyio.run(bounded, main)
     data = cli_json("status", folder)
     assert data["verdict"]["state"] == "fully_resolved"
+
+
+def test_a_slug_held_by_another_running_server_is_refused_and_a_dead_ones_is_taken_over(tmp_path: Path) -> None:
+    import subprocess
+
+    from multidebate.mcp import tools
+    from multidebate.mcp.keys import KeyStore
+
+    folder = str(tmp_path / "debate")
+    assert CliRunner().invoke(cli, ["init", folder, "--task", "T", "--participants", "a,b"]).exit_code == 0
+    keys = str(tmp_path / "keys")
+    holder = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    try:
+        first = KeyStore(keys, pid=holder.pid)  # a server that is still running
+        assert not tools.debate_next(first, folder, "a").error
+        assert not tools.debate_write(first, folder, "a", turn(1, "Use TOML")).error
+        assert [p.stat().st_mode & 0o777 for p in Path(keys).iterdir()] == [0o600]
+        assert Path(keys).stat().st_mode & 0o777 == 0o700
+        second = KeyStore(keys, pid=os.getpid())
+        refused = tools.debate_next(second, folder, "a")
+        assert refused.error and f"server process {holder.pid}, still running" in json.loads(refused.text)["error"]
+    finally:
+        holder.communicate(b"")
+    # the holder has exited (its assistant was restarted): the next server carries the slug on
+    second = KeyStore(keys, pid=os.getpid())
+    assert "You are `a`: turn 2" in tools.debate_next(second, folder, "a").text
+    assert json.loads(next(Path(keys).iterdir()).read_text())["pid"] == os.getpid()
+
+
+def test_a_key_folder_that_cannot_be_written_refuses_the_write_and_claims_nothing(tmp_path: Path) -> None:
+    from multidebate.mcp import tools
+    from multidebate.mcp.keys import KeyStore
+
+    folder = str(tmp_path / "debate")
+    assert CliRunner().invoke(cli, ["init", folder, "--task", "T", "--participants", "a,b"]).exit_code == 0
+    (tmp_path / "blocker").write_text("a file where the key folder would be")
+    broken = KeyStore(str(tmp_path / "blocker" / "keys"))
+    reply = tools.debate_write(broken, folder, "a", turn(1, "Use TOML"))
+    assert reply.error and json.loads(reply.text)["error"].endswith("nothing was written")
+    assert not os.path.exists(os.path.join(folder, "turn-1-a.md"))
+    # nothing claimed: a server that can keep the key writes the turn
+    assert not tools.debate_write(KeyStore(str(tmp_path / "keys")), folder, "a", turn(1, "Use TOML")).error

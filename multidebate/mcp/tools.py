@@ -55,6 +55,8 @@ def library_reply(call: Callable[[], Reply]) -> Reply:
         return error_reply(f"{name}: {exc}" if name else str(exc))
     except MultidebateError as exc:
         return error_reply(str(exc))
+    except OSError as exc:  # the server's own key folder (keys.py): the library turns its own into FolderError
+        return error_reply(f"{exc.filename or 'a file'}: {exc.strerror or exc}")
 
 
 def _write_as(folder: str, slug: str) -> str:
