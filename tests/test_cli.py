@@ -61,7 +61,7 @@ def test_the_command_list_is_in_the_order_of_use() -> None:
     listed = run("--help")[1].split("\nCommands:\n", 1)[1].split("\n\n", 1)[0]
     assert [line.split()[0] for line in listed.splitlines()] == [
         "init", "run", "next", "write", "status", "watch", "sync", "report", "score", "validate", "retire", "handover", "skill",
-        "doctor",
+        "doctor", "mcp",
         "slug"]
 
 

@@ -17,7 +17,7 @@ def _trees() -> list[tuple[str, ast.Module]]:
 
 def test_the_walk_sees_every_sub_package() -> None:
     found = {p.relative_to(PACKAGE).parts[0] for p in MODULES if len(p.relative_to(PACKAGE).parts) > 1}
-    assert found == {"analysis", "cli", "protocol", "run", "skill", "state", "sync", "turns", "views"}
+    assert found == {"analysis", "cli", "mcp", "protocol", "run", "skill", "state", "sync", "turns", "views"}
 
 
 def test_no_assert_in_the_package() -> None:

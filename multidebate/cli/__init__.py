@@ -36,6 +36,7 @@ _COMMANDS = {
     "handover": ("turn_cmds", "handover"),
     "skill": ("skill_cmds", "skill_group"),
     "doctor": ("run_cmds", "doctor"),
+    "mcp": ("mcp_cmds", "mcp"),
     "slug": ("turn_cmds", "slug"),
 }
 

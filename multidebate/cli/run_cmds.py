@@ -223,16 +223,18 @@ def doctor(agent_specs: tuple[str, ...], agent_args: tuple[str, ...], probing: b
     Exit 1 when a probe failed, or --probe found nothing to probe (no tool on
     PATH and no --agent: it says so).
     """
+    from ..mcp.clients import mcp_report
     from ..run.doctor import doctor as check
     from ..views.terminal import printable
 
     agents = _agents(agent_specs, agent_args)
     with library_errors(as_json):
         report = check(agents, probing, timeout)
+    mcp = mcp_report()  # the MCP server: its own layer, beside run (multidebate/mcp)
     # a probe that checked nothing fails: a script reading exit 0 would take it for agents that answer
     failed = any(not p.ok for p in report.probes) or (probing and not report.probes)
     if as_json:
-        emit_json(report.as_dict())
+        emit_json({**report.as_dict(), "mcp": mcp.as_dict()})
         sys.exit(1 if failed else 0)
     click.echo("Agent tools:")
     for tool in report.tools:
@@ -244,6 +246,11 @@ def doctor(agent_specs: tuple[str, ...], agent_args: tuple[str, ...], probing: b
             continue
         readers = ", ".join(str(a) for a in copy["agents"]) if isinstance(copy["agents"], list) else ""
         click.echo(printable(f"  {copy['state']:<9} {copy['path']}" + (f" ({readers})" if readers else "")))
+    click.echo("MCP server (multidebate mcp): " + ("can start" if mcp.can_start else f"cannot start: {mcp.reason}"))
+    for place in mcp.configured:
+        click.echo(printable(f"  {place.assistant}: {place.how} `{place.name}` in {place.path}"))
+    if not mcp.configured:
+        click.echo("  no assistant has it configured (docs/mcp.md: e.g. claude mcp add multidebate -- multidebate mcp)")
     if probing and report.probes:
         click.echo("Probes:")
         for result in report.probes:

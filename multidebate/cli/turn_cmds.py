@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -80,64 +82,20 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
     A review debate: `init FOLDER --mode review --proposal design.md --task "Review the design"
     --role gpt-5-5=critic:security --role opus-4-7=defender [--role gemini-3=judge]`.
     """
-    import os
+    from ..state.new_debate import DebateSetup, create_debate, parse_roles, roster_of
 
-    from ..state.task import create_task, render_task
-
-    roster = _roster(participants)
-    roles = _roles(role_specs)
+    with setup_errors():
+        roster = roster_of(participants)
+        roles = parse_roles(role_specs)
     agents = _agent_specs(agent_specs, roster, tuple(slug for slug, _role in roles))
-    if min_turns is not None and max_turns is not None and min_turns > max_turns:
-        raise click.UsageError(f"--min-turns {min_turns} is more than --max-turns {max_turns}: the debate could "
-                               "never converge")
-    if roster is not None and len(roster) < 2:
-        raise click.UsageError(f"--participants {roster[0]} names one participant: the debate could never converge "
-                               "(two at least)")
-    if max_turns is not None and max_turns < 1:
-        raise click.BadParameter(f"{max_turns}: a debate takes 2 turns or more", param_hint="--max-turns")
-    if max_turns == 1 and not any(role.startswith("judge") for _slug, role in roles):
-        raise click.UsageError("--max-turns 1: the debate could never converge (turn 1 is each session's own answer; "
-                               "agreement counts from turn 2). Use 2 or more, or add a judge: --role SLUG=judge")
-    if sealed and not roster:
-        raise click.UsageError("--sealed needs --participants: the roster says who must write before publishing")
-    if not task_text.strip():
-        raise click.BadParameter("the task is empty", param_hint="--task")
-    debaters = tuple(slug for slug, role in roles if not role.startswith("judge"))
     judges = [slug for slug, role in roles if role.startswith("judge")]
-    if len(judges) > 1:
-        raise click.BadParameter(f"one judge at most, not {', '.join(judges)}", param_hint="--role")
-    if roster and set(judges) & set(roster):
-        raise click.BadParameter(f"the judge `{judges[0]}` debates nothing: leave it out of --participants",
-                                 param_hint="--role")
-    proposal: tuple[str, bytes] | None = None
-    if mode == "review":
-        proposal = _read_proposal(_check_review(roles, roster, sealed, proposal_path, max_turns, min_turns))
-        roster = roster or debaters
-    else:
-        if debaters:
-            raise click.UsageError("critic and defender roles need --mode review")
-        for flag, value in (("--proposal", proposal_path), ("--min-rounds", min_rounds), ("--max-rounds", max_rounds)):
-            if value is not None:
-                raise click.UsageError(f"{flag} is for --mode review")
-    if min_rounds is not None and max_rounds is not None and min_rounds > max_rounds:
-        raise click.UsageError(f"--min-rounds {min_rounds} is more than --max-rounds {max_rounds}")
-    if judge_when == "always" and not judges:
-        raise click.UsageError("--judge-when always needs a judge: add --role SLUG=judge")
-    with library_errors():
-        try:
-            os.makedirs(folder, exist_ok=True)
-        except OSError as exc:
-            raise click.ClickException(f"cannot create {folder}: {exc.strerror or exc}") from exc
-        digest = None
-        if proposal is not None:
-            digest = _copy_proposal(folder, *proposal)
-        path = create_task(folder, render_task(
-            task_text, roster, max_turns, min_turns, sealed=sealed, mode=mode, roles=roles,
-            proposal=proposal[0] if proposal else None, proposal_sha256=digest, min_rounds=min_rounds,
-            max_rounds=max_rounds, judge_when=judge_when, agents=agents))
+    with library_errors(), setup_errors():  # setup_errors inside: a SetupError is a usage error (exit 2)
+        path, recorded = create_debate(folder, DebateSetup(
+            task_text, roster, max_turns, min_turns, sealed, mode, proposal_path, roles, min_rounds, max_rounds,
+            judge_when, agents))
     _record_agents(folder, agents)
     driven = {slug for slug, _spec in agents}
-    starters = tuple(s for s in tuple(roster or ()) + tuple(judges) if s not in driven)
+    starters = tuple(s for s in tuple(recorded.participants or ()) + tuple(judges) if s not in driven)
     if driven:
         click.echo(f"Created {one_line(path)}. `multidebate run {one_line(shlex.quote(folder))}` starts the agents of "
                    f"{', '.join(sorted(driven))} each turn.")
@@ -187,81 +145,17 @@ def _agent_specs(specs: tuple[str, ...], roster: tuple[str, ...] | None,
     return tuple((slug, agent.spec) for slug, agent in agents.items())
 
 
-def _roster(participants: str | None) -> tuple[str, ...] | None:
-    """`--participants a,b`, read as TASK.md's roster is (naming.parse_roster)."""
-    from ..protocol.errors import RosterFormatError
-    from ..protocol.naming import parse_roster
+@contextmanager
+def setup_errors() -> Iterator[None]:
+    """A setup that cannot work, as click's usage errors (exit 2): naming the option when one is to blame."""
+    from ..protocol.errors import SetupError
 
-    if not participants:
-        return None
     try:
-        return parse_roster(participants)
-    except RosterFormatError as exc:
-        raise click.BadParameter(str(exc), param_hint="--participants") from exc
-
-
-def _roles(specs: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    """`--role gpt-5-5=critic:security` options -> ((slug, role as TASK.md writes it), ...)."""
-    from ..protocol.naming import is_slug
-    from ..protocol.roles import parse_role
-
-    roles: dict[str, str] = {}
-    for spec in specs:
-        slug, sep, text = spec.partition("=")
-        slug = slug.strip()
-        if not sep or not is_slug(slug):
-            raise click.BadParameter(f"`{spec}` is not SLUG=ROLE (e.g. gpt-5-5=critic:security)", param_hint="--role")
-        if slug in roles:
-            raise click.BadParameter(f"`{slug}` has two roles; give each participant one", param_hint="--role")
-        try:
-            roles[slug] = str(parse_role(text))
-        except ValueError as exc:
-            raise click.BadParameter(f"`{spec}`: {exc}", param_hint="--role") from exc
-    return tuple(roles.items())
-
-
-def _check_review(roles: tuple[tuple[str, str], ...], roster: tuple[str, ...] | None, sealed: bool,
-                  proposal_path: str | None, max_turns: int | None, min_turns: int | None) -> str:
-    """The proposal's path, once the review's setup is shown to be whole (a UsageError saying what is not)."""
-    kinds = [role.split(":")[0] for _slug, role in roles]
-    if kinds.count("defender") != 1 or "critic" not in kinds:
-        raise click.UsageError("a review needs one defender and at least one critic, e.g. --role gpt-5-5=critic:"
-                               "security --role opus-4-7=defender")
-    if proposal_path is None:
-        raise click.UsageError("a review needs --proposal FILE: the text the critics review")
-    if sealed:
-        raise click.UsageError("a review cannot be --sealed: the defender reads the critics' turn as soon as it "
-                               "is written")
-    if max_turns is not None or min_turns is not None:
-        raise click.UsageError("a review counts rounds: use --min-rounds and --max-rounds")
-    debaters = {slug for slug, role in roles if not role.startswith("judge")}
-    if roster is not None and set(roster) != debaters:
-        raise click.BadParameter("in a review, --participants must be exactly the critics and the defender "
-                                 f"({', '.join(sorted(debaters))}); or leave it out", param_hint="--participants")
-    return proposal_path
-
-
-def _read_proposal(path: str) -> tuple[str, bytes]:
-    """The proposal's name in the folder and its bytes; a clear error for anything that is no text file."""
-    from ..protocol.textfile import read_text
-
-    read = read_text(path, shown_as=path)
-    if read.text is None:
-        why = "; ".join(f.message for f in read.findings) or "cannot be read"
-        raise click.BadParameter(f"{path}: {why}", param_hint="--proposal")
-    return "PROPOSAL" + (os.path.splitext(path)[1].lower() or ".md"), read.raw
-
-
-def _copy_proposal(folder: str, name: str, data: bytes) -> str:
-    """Copy the proposal into the folder (never over a file) and return its sha256."""
-    import hashlib
-
-    from ..state.atomic import create_exclusive
-
-    target = os.path.join(folder, name)
-    if not create_exclusive(target, data):
-        raise click.ClickException(f"{target} exists already; choose a new folder for the review")
-    return hashlib.sha256(data).hexdigest()
+        yield
+    except SetupError as exc:
+        if exc.option is None:
+            raise click.UsageError(str(exc)) from exc
+        raise click.BadParameter(str(exc), param_hint=exc.option) from exc
 
 
 @click.command(name="next")

@@ -44,22 +44,12 @@ def status(folder: str, check: bool, as_json: bool) -> None:
     Example:
       multidebate status my-debate --check || echo "not converged yet"
     """
-    from ..state.snapshot import Kept
+    from ..views.status_output import status_output
     from ..views.style import status_text
     from ..views.terminal import printable
 
-    # #25: a warm run whose files have not changed prints what the last full run kept (state/snapshot.py)
-    kept = Kept(folder, "status")
-    if kept.hit is None or not _fields(kept.hit, text=str, data=dict, state=str):
-        from ..views.status import debate_status, keepable, render_status
-
-        with library_errors(as_json):
-            result = debate_status(folder)
-        text, data, state = render_status(result), result.as_dict(), result.verdict.state
-        if keepable(result):
-            kept.store({"text": text, "data": data, "state": state})
-    else:
-        text, data, state = kept.hit["text"], kept.hit["data"], kept.hit["state"]
+    with library_errors(as_json):
+        text, data, state = status_output(folder)
     if as_json:
         emit_json(data)
     else:

@@ -18,6 +18,7 @@ __all__ = [
     "KeyFileError",
     "SyncError",
     "DebateEnded",
+    "SetupError",
 ]
 
 
@@ -71,6 +72,14 @@ class KeyFileError(MultidebateError):
 
 class DebateEnded(MultidebateError):
     """`write` was given a turn after the debate ended (converged, hollow, stalled, max_turns, a review's end)."""
+
+
+class SetupError(MultidebateError):
+    """A debate's setup (`init`'s options, `debate_init`'s arguments) cannot work; `option` names the culprit."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 class InvalidTurn(MultidebateError):

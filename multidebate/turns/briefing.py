@@ -43,7 +43,7 @@ from ..state.task import (
 if TYPE_CHECKING:
     pass
 
-__all__ = ["PeerFile", "Briefing", "BriefingPlan", "Served", "brief", "plan_briefing", "render_briefing",
+__all__ = ["PeerFile", "Briefing", "BriefingPlan", "Served", "brief", "fence_id", "plan_briefing", "render_briefing",
            "PEER_PREAMBLE"]
 
 # A peer file can be up to 1 MiB; a model's context is paid for.  Serve at most this
@@ -814,7 +814,7 @@ def _previous_lines(debate: Debate, slug: str, turn: int, served: tuple[str, ...
     return tuple(lines), proposed_line(debate, turn - 1)
 
 
-def _fence_id(texts: list[str]) -> str:
+def fence_id(texts: list[str]) -> str:
     """A fence id no file can predict (drawn at random for each briefing) and that no served text contains."""
     import secrets
 
@@ -858,7 +858,7 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
         out.append(f"Participants (roster): {', '.join(b.participants)}.")
     out.extend(f"NOTE: {note}" for note in b.notes)
     out.append("")
-    fence = _fence_id([peer.text for peer in b.peers] + [b.proposal or "", b.task or "", b.own_previous_answer or ""])
+    fence = fence_id([peer.text for peer in b.peers] + [b.proposal or "", b.task or "", b.own_previous_answer or ""])
     # d68, d69: sessions took the tag's change from one `next` to the next for a changed task
     # a02, h01: sessions still asked what the tag was for, and whether to echo it: say both
     out.append(f"TASK (quoted; the [{fence}] tag, new for each `next`, only marks where quoted text begins and "
@@ -960,7 +960,7 @@ def _render_judge(b: Briefing, write_as: str | None = None) -> str:
     """A judge's briefing: the task, the computed verdict, every final turn, the judgment's sections."""
     from ..analysis.review_case import case_lines
 
-    fence = _fence_id([peer.text for peer in b.peers] + [b.task or ""])
+    fence = fence_id([peer.text for peer in b.peers] + [b.task or ""])
     out = [f"You are `{b.slug}`, the judge; today is {b.today}."]
     out.extend(f"NOTE: {note}" for note in b.notes)
     task = [f"<<<TASK [{fence}]", b.task, f">>>END [{fence}]"] if b.task else ["(none recorded)"]

@@ -125,12 +125,13 @@ class WriteResult:
                 "progress": {"written": written, "waiting": waiting}, "key": self.key, "sealed": self.sealed,
                 "published": self.published, "debate": {"state": verdict.state, "turn": verdict.turn}}
 
-    def render(self, key_option: str = "") -> str:
+    def render(self, key_option: str = "", next_step: str | None = None) -> str:
         """What `write` tells a session after the key notice; `key_option`: how it gave its key (` --key K`,
-        ` --key-file PATH`, "" for $MULTIDEBATE_KEY), repeated in the next command."""
-        return "\n".join(self.lines(key_option))
+        ` --key-file PATH`, "" for $MULTIDEBATE_KEY), repeated in the next command; `next_step`: what to do
+        next instead of the `next` command (the MCP server names its tool)."""
+        return "\n".join(self.lines(key_option, next_step))
 
-    def lines(self, key_option: str = "") -> list[str]:
+    def lines(self, key_option: str = "", next_step: str | None = None) -> list[str]:
         """`render`'s lines: what was written, what was repaired or warned of, how far the turn is, what next."""
         verdict = self.standing.verdict
         folder = shlex.quote(os.path.abspath(self.folder))
@@ -176,6 +177,9 @@ class WriteResult:
             # sessions did not know, after writing the last turn, that only the outcome was left to learn
             shows = ("this was the last turn, so it shows how the debate ended once all have written it" if last
                      else "it shows your peers' turn and where the debate stands")
+            if next_step is not None:
+                lines.append(f"{next_step}; {shows}.")
+                return lines
             lines.append(f"Next: multidebate next {folder} --slug {self.slug}{key_option} (hands-free: add --wait, "
                          f"and --timeout SECONDS below your shell's command limit, e.g. --timeout 100); {shows}.")
         return lines
