@@ -17,7 +17,7 @@ from multidebate.turns.write import write_turn
 
 TOML, YAML = "**Use TOML.**", "**Use YAML, not TOML.**"
 HOLLOW = [{"a": TOML, "b": YAML}] + [{"a": (TOML, True), "b": (YAML, True)}] * 2  # #32: two all-yes turns
-CONVERGED = [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}]
+CONVERGED = [{"a": YAML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}]
 STALLED = [{"a": TOML, "b": YAML}] * 3
 
 

@@ -27,13 +27,12 @@ def test_a_debate_unanimous_at_turn_1_costs_one_turn_of_briefings(tmp_path: Path
     for parent in bench.PARENTS:
         os.makedirs(tmp_path / parent)
     line = "**Use TOML.**"
-    make_debate(str(tmp_path / "bench/corpus/debates/one"), [{"a": line, "b": line},
-                                                              {"a": (line, True), "b": (line, True)}])
+    make_debate(str(tmp_path / "bench/corpus/debates/one"), [{"a": line, "b": line}], participants=("a", "b"))
     make_debate(str(tmp_path / "bench/dogfood/d99"), [{"a": line, "b": "**Use YAML.**"},
                                                       {"a": (line, True), "b": (line, True)}])
     after = bench.measure(str(tmp_path))["debates"]
     one, d99 = after["bench/corpus/debates/one"], after["bench/dogfood/d99"]
-    assert (one["end_state"], one["end_turn"], one["states"]) == ("unanimous", 1, ["unanimous", "unanimous"])
+    assert (one["end_state"], one["end_turn"], one["states"]) == ("unanimous", 1, ["unanimous"])
     assert [(s["turn"], s["slug"]) for s in one["served"]] == [(1, "a"), (1, "b")]
     assert (d99["end_state"], d99["end_turn"]) == ("converged", 2)
     assert [s["turn"] for s in d99["served"]] == [1, 1, 2, 2] and d99["served"][2]["peer_chars"] > 0

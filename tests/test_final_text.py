@@ -81,7 +81,8 @@ def test_lines_that_first_become_one_at_the_end_leave_the_line_alone(tmp_path: P
 
 def test_a_yes_that_skipped_next_or_was_written_by_hand_is_named(tmp_path: Path) -> None:
     """c wrote turn 2 without running `next` (its file records no peer read); d's turn 2 is hand-written."""
-    folder = make_debate(str(tmp_path / "d"), [{"a": KAFKA, "b": KAFKA, "c": KAFKA}], participants=("a", "b", "c"))
+    folder = make_debate(str(tmp_path / "d"), [{"a": KAFKA, "b": KAFKA, "c": KAFKA}], participants=("a", "b", "c"),
+                         min_turns=2)  # one line at turn 1 would end it unanimous (#36)
     for slug in ("a", "b"):
         brief(folder, slug, key=key_of(folder, slug))
         write_turn(folder, slug, turn_body(2, KAFKA, converged=True).encode(), key_of(folder, slug))

@@ -47,7 +47,7 @@ def test_no_vote_with_two_sessions_or_an_answer_that_is_no_list(tmp_path: Path) 
     two = _debate(tmp_path / "two", {"a": FIRST["a"], "b": FIRST["c"]}, ("a", "b"))
     assert json.loads(CliRunner().invoke(cli, ["report", two, "--format", "json"]).stdout)["first_vote"] is None
     prose = make_debate(str(tmp_path / "prose"), [{s: "**Use TOML.**" for s in "abc"},
-                                                  {s: ("**Use TOML.**", True) for s in "abc"}],
+                                                  {s: ("**Use TOML.**", True) for s in "abc"}], min_turns=2,
                         participants=("a", "b", "c"))
     assert json.loads(CliRunner().invoke(cli, ["report", prose, "--format", "json"]).stdout)["first_vote"] is None
     assert "Turn-1 vote" not in CliRunner().invoke(cli, ["report", prose]).stdout

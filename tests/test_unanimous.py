@@ -136,3 +136,21 @@ def test_no_judgment_is_due_when_the_debate_is_unanimous(tmp_path: Path) -> None
         write_keyed(folder, slug, turn_body(1, LINE).encode())
     served = invoke("next", folder, "--slug", "j").stdout
     assert "The debate ended unanimous: the participants agree, so no judgment is needed." in served
+
+
+def test_without_a_roster_the_first_two_alike_do_not_end_it(tmp_path: Path) -> None:
+    """With no roster, every participant is whoever has written: two sessions alike at turn 1 must not end a
+    debate a third is still answering (it joins, and writes turn 1)."""
+    from helpers import write_keyed
+
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use TOML.**"}])
+    assert judge(load_debate(folder)).state == "in_progress"
+    write_keyed(folder, "c", turn_body(1, "**Use YAML.**").encode())  # `next`, then `write`
+    assert judge(load_debate(folder)).state == "in_progress"
+
+
+def test_retiring_the_turn_1_dissent_does_not_make_turn_1_unanimous(tmp_path: Path) -> None:
+    folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use TOML.**", "c": "**Use YAML.**"}],
+                         participants=("a", "b", "c"))
+    assert CliRunner().invoke(cli, ["retire", folder, "c", "--yes"]).exit_code == 0
+    assert judge(load_debate(folder)).state != "unanimous"

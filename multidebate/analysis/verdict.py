@@ -337,11 +337,18 @@ def independent_first_turn(debate: Debate) -> bool:
 
 
 def _unanimous(debate: Debate, j: _Judge, complete: list[int], who: str) -> Verdict | None:
-    """Rule 1 (docs/verdicts.md): every turn-1 bold line is one line, written independently, and the task asks
-    for no more than one turn (`min_turns` 2 keeps the exchange)."""
+    """Rule 1 (docs/verdicts.md): every turn-1 bold line of a roster is one line, written independently, and the
+    task asks for no more than one turn (`min_turns` 2 keeps the exchange).
+
+    A roster is needed: without one, "every participant" is whoever has written so far, and the first two
+    sessions to write one line would end the debate before a third, still thinking, had answered."""
     task = debate.task
-    if (1 not in complete or len(j.participants) < 2 or (task is not None and (task.min_turns or 1) > 1)
+    if (task is None or not task.participants or 1 not in complete or len(j.participants) < 2
+            or (task.min_turns or 1) > 1
             or not j.identical_lines(1) or not independent_first_turn(debate) or j.integrity(1)):
+        return None
+    # every turn-1 answer, a retired participant's too: retiring the one dissent later makes turn 1 no less split
+    if not one_line_of([line_of(debate, e) for (t, _s), e in debate.entries.items() if t == 1]):
         return None
     extra = tuple(sorted(e.path for (t, _s), e in debate.entries.items() if t > 1))
     entry = next(e for s in j.participants if (e := debate.entry(1, s)) is not None)

@@ -21,6 +21,7 @@ import threading
 from typing import NamedTuple
 
 from ..protocol.errors import IdentityError
+from ..state.jsonstate import loads_state
 
 __all__ = ["KEYS_ENV", "KeyStore", "keys_folder"]
 
@@ -67,8 +68,8 @@ class KeyStore:
 
     def _read(self, debate: str, slug: str) -> _Record | None:
         try:
-            with open(self._path(debate, slug), encoding="utf-8") as handle:
-                data = json.load(handle)
+            with open(self._path(debate, slug), "rb") as handle:
+                data = loads_state(handle.read(64 * 1024))
             return _Record(str(data["key"]), int(data["pid"]))
         except (OSError, ValueError, KeyError, TypeError):
             return None  # none, or damaged: as if none (the slug's own key file still guards it)

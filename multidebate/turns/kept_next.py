@@ -70,7 +70,7 @@ def next_output(folder: str, slug: str, key: str | None, shown_key: str, task: s
         sections = section_names(sections_spec) if sections_spec is not None else None
     except ValueError as exc:
         raise UnknownSections(str(exc)) from exc
-    briefing = brief(folder, slug, task, create=True, key=key, sections=sections)._replace(key_option=KEY_MARK)
+    briefing = brief(folder, slug, task, create=True, key=key, sections=sections, full=full)._replace(key_option=KEY_MARK)
     text = (json.dumps(briefing.as_dict(), indent=2, ensure_ascii=False) if as_json
             else render_briefing(briefing, full=full))
     served = [p.text for p in briefing.peers] + [briefing.task or "", briefing.proposal or ""]
