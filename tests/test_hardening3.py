@@ -8,6 +8,9 @@ import glob
 import json
 import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -257,3 +260,77 @@ def test_heads_that_do_not_fit_are_named_and_the_answer_stays_within_its_bound()
                                "ca's findings (42: F59, F60, F61, F62, F63, F64, ...)")
     roomy = fit(blocks[:3], max_lines=60)
     assert roomy.lines == ("ROLE", *blocks[1].lines, *blocks[2].lines) and roomy.left_out == ()
+
+
+CHURN = """import os, signal, sys
+path, count, n = sys.argv[1], int(sys.argv[2]), 0
+signal.signal(signal.SIGTERM, lambda *_: (print(n), sys.exit(0)))
+while n < count:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    os.write(fd, b"notes")
+    os.close(fd)
+    n += 1
+print(n)
+"""
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The user and system CPU time a running process has used, from /proc/PID/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads a process's CPU time from /proc")
+def test_a_judges_wait_spends_no_cpu_on_other_files_churning(tmp_path: Path) -> None:
+    """The judge's `next --wait` burned 11-13 CPU-seconds of a 15-second wait while a program rewrote
+    `notes.txt` in the debate folder: every event woke it, and the observer turned each one into Python objects."""
+    folder = str(tmp_path / "d")
+    assert run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--role", "j=judge")[0] == 0
+    timeout = 4.0
+    with open(tmp_path / "out.json", "w") as out:
+        judge = subprocess.Popen([sys.executable, "-m", "multidebate", "next", folder, "--slug", "j", "--wait",
+                                  "--timeout", str(timeout), "--json"], stdout=out, stderr=subprocess.PIPE,
+                                 stdin=subprocess.DEVNULL, text=True)
+    churn = None
+    try:
+        assert judge.stderr is not None
+        assert "Waiting up to 4 s for the debate to end" in judge.stderr.readline()  # the wait has begun
+        before = _cpu_seconds(judge.pid)
+        notes = os.path.join(folder, "notes.txt")
+        churn = subprocess.Popen([sys.executable, "-c", CHURN, notes, "3000000"], stdout=subprocess.PIPE, text=True)
+        _, status, usage = os.wait4(judge.pid, 0)
+        judge.returncode = os.waitstatus_to_exitcode(status)
+        churn.terminate()
+        rewrites = int(churn.communicate(timeout=60)[0])
+    finally:
+        for proc in (judge, churn):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        if judge.stderr is not None:
+            judge.stderr.close()
+    assert judge.returncode == 3, (tmp_path / "out.json").read_text()
+    assert "the debate has not ended" in json.loads((tmp_path / "out.json").read_text())["notes"][-1]
+    assert rewrites >= 2_000  # the folder was busy through the wait (the unfixed wait spent 3.9 s of 4 at 14,000)
+    spent = usage.ru_utime + usage.ru_stime - before  # the wait's own CPU time, start-up left out
+    assert spent < 0.3 * timeout, (spent, rewrites)
+
+
+def test_other_files_wake_no_waiter_and_a_turn_file_written_meanwhile_is_seen(tmp_path: Path) -> None:
+    from multidebate.turns.turn_events import TurnEvents
+
+    folder = tmp_path / "d"
+    folder.mkdir()
+    with TurnEvents(str(folder)) as events:
+        for n in range(2000):
+            (folder / "notes.txt").write_text(str(n))
+        assert events.wait(0.3) is False  # noise alone: nobody is woken, the watch pauses
+        (folder / "turn-1-a.md").write_text("## Reasoning\n")  # written while the watch may be paused
+        assert events.wait(60) is True
+        (folder / "TASK.md").write_text("task\n")
+        assert events.wait(60) is True
+        for n in range(2000):
+            (folder / "notes.txt").write_text(str(n))
+        assert events.wait(0.3) is False
+        shutil.rmtree(folder)  # removed while the watch may be paused: the waiter is woken to find out
+        assert events.wait(60) is True
