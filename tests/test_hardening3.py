@@ -262,15 +262,12 @@ def test_heads_that_do_not_fit_are_named_and_the_answer_stays_within_its_bound()
     assert roomy.lines == ("ROLE", *blocks[1].lines, *blocks[2].lines) and roomy.left_out == ()
 
 
-CHURN = """import os, signal, sys
-path, count, n = sys.argv[1], int(sys.argv[2]), 0
-signal.signal(signal.SIGTERM, lambda *_: (print(n), sys.exit(0)))
-while n < count:
+CHURN = """import os, sys
+path, count = sys.argv[1], int(sys.argv[2])
+for _ in range(count):
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     os.write(fd, b"notes")
     os.close(fd)
-    n += 1
-print(n)
 """
 
 
@@ -283,25 +280,29 @@ def _cpu_seconds(pid: int) -> float:
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads a process's CPU time from /proc")
 def test_a_judges_wait_spends_no_cpu_on_other_files_churning(tmp_path: Path) -> None:
     """The judge's `next --wait` burned 11-13 CPU-seconds of a 15-second wait while a program rewrote
-    `notes.txt` in the debate folder: every event woke it, and the observer turned each one into Python objects."""
+    `notes.txt` in the debate folder: every event woke it, and the observer turned each one into Python objects.
+    Here a program rewrites `notes.txt` 3,000 times while the judge waits; the judge's own CPU time over that
+    stretch is compared with its length, in the same run (unfixed, on a 2-core machine: 0.3 to 0.9 of it, by
+    load; fixed: about 0.02)."""
+    import signal
+    import time
+
     folder = str(tmp_path / "d")
     assert run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--role", "j=judge")[0] == 0
-    timeout = 4.0
-    with open(tmp_path / "out.json", "w") as out:
-        judge = subprocess.Popen([sys.executable, "-m", "multidebate", "next", folder, "--slug", "j", "--wait",
-                                  "--timeout", str(timeout), "--json"], stdout=out, stderr=subprocess.PIPE,
-                                 stdin=subprocess.DEVNULL, text=True)
+    judge = subprocess.Popen([sys.executable, "-m", "multidebate", "next", folder, "--slug", "j", "--wait",
+                              "--timeout", "300", "--json"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, text=True)
     churn = None
     try:
         assert judge.stderr is not None
-        assert "Waiting up to 4 s for the debate to end" in judge.stderr.readline()  # the wait has begun
-        before = _cpu_seconds(judge.pid)
-        notes = os.path.join(folder, "notes.txt")
-        churn = subprocess.Popen([sys.executable, "-c", CHURN, notes, "3000000"], stdout=subprocess.PIPE, text=True)
+        assert "Waiting up to 300 s for the debate to end" in judge.stderr.readline()  # the wait has begun
+        started, before = time.monotonic(), _cpu_seconds(judge.pid)
+        churn = subprocess.Popen([sys.executable, "-c", CHURN, os.path.join(folder, "notes.txt"), "3000"])
+        assert churn.wait(120) == 0
+        judge.send_signal(signal.SIGINT)  # Ctrl-C: the wait ends once the churn has
         _, status, usage = os.wait4(judge.pid, 0)
         judge.returncode = os.waitstatus_to_exitcode(status)
-        churn.terminate()
-        rewrites = int(churn.communicate(timeout=60)[0])
+        stretch = time.monotonic() - started
     finally:
         for proc in (judge, churn):
             if proc is not None and proc.poll() is None:
@@ -309,11 +310,9 @@ def test_a_judges_wait_spends_no_cpu_on_other_files_churning(tmp_path: Path) -> 
                 proc.wait()
         if judge.stderr is not None:
             judge.stderr.close()
-    assert judge.returncode == 3, (tmp_path / "out.json").read_text()
-    assert "the debate has not ended" in json.loads((tmp_path / "out.json").read_text())["notes"][-1]
-    assert rewrites >= 2_000  # the folder was busy through the wait (the unfixed wait spent 3.9 s of 4 at 14,000)
+    assert judge.returncode == 130
     spent = usage.ru_utime + usage.ru_stime - before  # the wait's own CPU time, start-up left out
-    assert spent < 0.3 * timeout, (spent, rewrites)
+    assert spent < 0.15 * stretch, (spent, stretch)
 
 
 def test_other_files_wake_no_waiter_and_a_turn_file_written_meanwhile_is_seen(tmp_path: Path) -> None:

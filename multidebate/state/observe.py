@@ -89,20 +89,20 @@ class _Enqueue(FileSystemEventHandler):
         self._noisy = False
 
     def dispatch(self, event: FileSystemEvent) -> None:
-        if self._wanted is None or self._keeps(event):
+        if self._wanted is None or _keeps(event, self._wanted, self._root):
             self._sink.put(event)
         elif not self._noisy:
             self._noisy = True
             self._sink.put(NOISE)
 
-    def _keeps(self, event: FileSystemEvent) -> bool:
-        assert self._wanted is not None
-        for raw in (event.src_path, event.dest_path):
-            path = os.fsdecode(raw) if raw else ""
-            # the folder itself (removed, moved away) always counts: the waiter must hear of it
-            if path and (path == self._root or self._wanted(os.path.basename(path))):
-                return True
-        return False
+
+def _keeps(event: FileSystemEvent, wanted: Callable[[str], bool], root: str) -> bool:
+    for raw in (event.src_path, event.dest_path):
+        path = os.fsdecode(raw) if raw else ""
+        # the folder itself (removed, moved away) always counts: the waiter must hear of it
+        if path and (path == root or wanted(os.path.basename(path))):
+            return True
+    return False
 
 
 class FolderEvents:
