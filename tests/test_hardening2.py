@@ -615,7 +615,7 @@ def test_a_judges_wait_does_not_judge_again_for_junk_files(tmp_path: Path, monke
     class Churning:
         """Folder events that never stop: each wait, a junk file appears and 2 s pass."""
 
-        def __init__(self, *_args: object) -> None:
+        def __init__(self, *_args: object, **_kwargs: object) -> None:
             pass
 
         def __enter__(self) -> Churning:
@@ -624,10 +624,11 @@ def test_a_judges_wait_does_not_judge_again_for_junk_files(tmp_path: Path, monke
         def __exit__(self, *_args: object) -> None:
             pass
 
-        def wait(self, seconds: float) -> None:
+        def wait(self, seconds: float) -> bool:
             churn[0] += 1
             Path(folder, f"junk-{churn[0]}.tmp").write_text("x")
             now[0] += seconds
+            return True  # as if each junk file woke it
 
     judged = [0]
     real_brief = waiting.brief
@@ -636,7 +637,7 @@ def test_a_judges_wait_does_not_judge_again_for_junk_files(tmp_path: Path, monke
         judged[0] += 1
         return real_brief(*args, **kwargs)
 
-    monkeypatch.setattr(waiting, "FolderEvents", Churning)
+    monkeypatch.setattr(waiting, "TurnEvents", Churning)
     monkeypatch.setattr(waiting, "brief", counting_brief)
     briefing = waiting.brief_when_ready(folder, "j", timeout=30.0, clock=lambda: now[0])
     assert "has not ended" in briefing.notes[-1]

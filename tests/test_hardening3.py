@@ -7,6 +7,10 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -187,3 +191,146 @@ def test_score_refuses_a_key_that_is_no_regular_file_and_bounds_its_read(tmp_pat
     big.write_bytes(b"TOML\n" * 300_000)
     code, _, err = run("score", folder, "--key", str(big))
     assert code == 1 and err == f"Error: {big}: over 1 MiB; an answer key is at most 1 MiB\n"
+
+
+LONG_CLAIM = "the cache serves stale data when a file is rewritten within one mtime tick and keeps its size; " * 7
+
+
+def _big_critic_turn(tmp_path: Path, findings: int) -> tuple[str, str]:
+    """A review whose critic wrote `findings` findings with long claims, through `next` and `write`: the folder
+    and the critic's turn text as written."""
+    proposal = tmp_path / "design.md"
+    proposal.write_text("# Cache design\n\nWe key the parse cache on each file's size and mtime.\n")
+    folder = str(tmp_path / "review")
+    code, out, err = run("init", folder, "--mode", "review", "--proposal", str(proposal), "--task", "Review it.",
+                         "--role=ca=critic", "--role=de=defender")
+    assert code == 0, err
+    body = "## Reasoning\nRead the design.\n\n## Findings\n" + "\n".join(
+        f"### F{n} \u2014 stale entry {n}\n- severity: {n % 10}\n- class: "
+        f"{('NIT', 'NIT', 'MINOR', 'MINOR', 'MATERIAL', 'MATERIAL', 'MATERIAL', 'MATERIAL', 'FATAL', 'FATAL')[n % 10]}"
+        f"\n- claim: case {n}: {LONG_CLAIM}end of claim {n}.\n"
+        "- evidence: \"We key the parse cache on each file's size and mtime.\"\n- failure mode: stale data\n"
+        for n in range(1, findings + 1))
+    assert run("next", folder, "--slug", "ca")[0] == 0
+    code, out, err = run("write", folder, "--slug", "ca", input=body)
+    assert code == 0, err
+    return folder, body
+
+
+def test_a_long_review_turn_reaches_the_defender_item_by_item(tmp_path: Path) -> None:
+    """80 findings with long claims (accepted by `write`) reached the defender as the critic's Reasoning alone:
+    0 of 80 claims, in `next` and in `next --full` (which `run` serves), with no note that anything was cut."""
+    from multidebate.turns.bounded import MAX_CHARS, MAX_LINES
+
+    folder, body = _big_critic_turn(tmp_path, 80)
+    assert len(body) > 24_000  # over the bound on one peer file that cut it
+    code, out, err = run("next", folder, "--slug", "de")
+    assert code == 0, err
+    assert len(out.splitlines()) <= MAX_LINES and len(out) <= MAX_CHARS, (len(out.splitlines()), len(out))
+    peer = out.split("<<<PEER ca turn 1", 1)[1].split(">>>END", 1)[0]
+    for n in range(1, 81):  # every item, whole or by its head: id, title, severity, class, the claim's first words
+        severity = n % 10
+        assert re.search(rf"^### F{n} \u2014 stale entry {n}(\n- severity: {severity}\n| \| severity: {severity} \| "
+                         rf"class: [A-Z]+ \| claim: case {n}: the cache serves stale)", peer, re.MULTILINE), n
+    heads = [line for line in peer.splitlines() if line.endswith(" [head only]")]
+    assert len(heads) > 40 and all(len(line) <= 200 for line in heads)
+    note = [line for line in out.splitlines() if line.startswith("LEFT OUT to stay within")]
+    assert len(note) == 1 and "ca's findings (" in note[0] and "their head lines only" in note[0]
+    assert "`multidebate next " in note[0] and " --slug de --full`" in note[0]
+    code, whole, err = run("next", folder, "--slug", "de", "--full")
+    assert code == 0, err
+    assert "LEFT OUT" not in whole and "[head only]" not in whole and "cut by multidebate" not in whole
+    for n in range(1, 81):
+        assert f"- claim: case {n}: {LONG_CLAIM}end of claim {n}." in whole, n
+
+
+def test_heads_that_do_not_fit_are_named_and_the_answer_stays_within_its_bound() -> None:
+    """Item heads are kept before any whole item, in order while they fit; the rest are named on one line."""
+    from multidebate.turns.bounded import Block, fit
+
+    blocks = [Block(("ROLE",))] + [Block((f"### F{n} \u2014 item {n}", "- claim: " + "x" * 300), 1, "ca's findings",
+                                         f"F{n}", short=(f"### F{n} \u2014 item {n} | claim: xxx [head only]",))
+                                   for n in range(1, 101)]
+    fitted = fit(blocks, max_lines=60, max_chars=24_000)
+    assert len(fitted.lines) <= 60
+    assert [line for line in fitted.lines if line.endswith("[head only]")] == \
+        [f"### F{n} \u2014 item {n} | claim: xxx [head only]" for n in range(1, 59)]
+    assert fitted.lines[-1] == "[left out by multidebate to fit: ca's findings (42: F59, F60, F61, F62, F63, F64, " \
+                               "...); `--full` shows it]"
+    assert fitted.left_out == ("ca's findings (58: F1, F2, F3, F4, F5, F6, ...): their head lines only",
+                               "ca's findings (42: F59, F60, F61, F62, F63, F64, ...)")
+    roomy = fit(blocks[:3], max_lines=60)
+    assert roomy.lines == ("ROLE", *blocks[1].lines, *blocks[2].lines) and roomy.left_out == ()
+
+
+CHURN = """import os, sys
+path, count = sys.argv[1], int(sys.argv[2])
+for _ in range(count):
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    os.write(fd, b"notes")
+    os.close(fd)
+"""
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The user and system CPU time a running process has used, from /proc/PID/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads a process's CPU time from /proc")
+def test_a_judges_wait_spends_no_cpu_on_other_files_churning(tmp_path: Path) -> None:
+    """The judge's `next --wait` burned 11-13 CPU-seconds of a 15-second wait while a program rewrote
+    `notes.txt` in the debate folder: every event woke it, and the observer turned each one into Python objects.
+    Here a program rewrites `notes.txt` 3,000 times while the judge waits; the judge's own CPU time over that
+    stretch is compared with its length, in the same run (unfixed, on a 2-core machine: 0.3 to 0.9 of it, by
+    load; fixed: about 0.02)."""
+    import signal
+    import time
+
+    folder = str(tmp_path / "d")
+    assert run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--role", "j=judge")[0] == 0
+    judge = subprocess.Popen([sys.executable, "-m", "multidebate", "next", folder, "--slug", "j", "--wait",
+                              "--timeout", "300", "--json"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, text=True)
+    churn = None
+    try:
+        assert judge.stderr is not None
+        assert "Waiting up to 300 s for the debate to end" in judge.stderr.readline()  # the wait has begun
+        started, before = time.monotonic(), _cpu_seconds(judge.pid)
+        churn = subprocess.Popen([sys.executable, "-c", CHURN, os.path.join(folder, "notes.txt"), "3000"])
+        assert churn.wait(120) == 0
+        judge.send_signal(signal.SIGINT)  # Ctrl-C: the wait ends once the churn has
+        _, status, usage = os.wait4(judge.pid, 0)
+        judge.returncode = os.waitstatus_to_exitcode(status)
+        stretch = time.monotonic() - started
+    finally:
+        for proc in (judge, churn):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        if judge.stderr is not None:
+            judge.stderr.close()
+    assert judge.returncode == 130
+    spent = usage.ru_utime + usage.ru_stime - before  # the wait's own CPU time, start-up left out
+    assert spent < 0.15 * stretch, (spent, stretch)
+
+
+def test_other_files_wake_no_waiter_and_a_turn_file_written_meanwhile_is_seen(tmp_path: Path) -> None:
+    from multidebate.turns.turn_events import TurnEvents
+
+    folder = tmp_path / "d"
+    folder.mkdir()
+    with TurnEvents(str(folder)) as events:
+        for n in range(2000):
+            (folder / "notes.txt").write_text(str(n))
+        assert events.wait(0.3) is False  # noise alone: nobody is woken, the watch pauses
+        (folder / "turn-1-a.md").write_text("## Reasoning\n")  # written while the watch may be paused
+        assert events.wait(60) is True
+        (folder / "TASK.md").write_text("task\n")
+        assert events.wait(60) is True
+        for n in range(2000):
+            (folder / "notes.txt").write_text(str(n))
+        assert events.wait(0.3) is False
+        shutil.rmtree(folder)  # removed while the watch may be paused: the waiter is woken to find out
+        assert events.wait(60) is True

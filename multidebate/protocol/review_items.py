@@ -20,9 +20,10 @@ import re
 from typing import NamedTuple
 
 from .findings import Finding, finding
+from .oneline import one_line
 
 __all__ = ["FindingItem", "ResponseItem", "ItemText", "CLASSES", "MOVES", "ANSWERS", "class_for", "read_findings",
-           "read_responses", "none_written", "split_items"]
+           "read_responses", "none_written", "split_items", "item_head", "HEAD_CHARS"]
 
 # Severity 0-10 and the class each band belongs to (FATAL 8-10: the ml-lab protocol's F2 was severity 8, FATAL).
 CLASSES = {"FATAL": (8, 10), "MATERIAL": (4, 7), "MINOR": (2, 3), "NIT": (0, 1)}
@@ -294,3 +295,20 @@ def split_items(body: str) -> tuple[tuple[str, ...], tuple[ItemText, ...]]:
     items = [ItemText(critic, fid, tuple(lines[start:end]))
              for (start, critic, fid), end in zip(starts, [s for s, _c, _i in starts[1:]] + [len(lines)])]
     return tuple(lines[:starts[0][0]] if starts else lines), tuple(items)
+
+
+# An item's head line, at most this long: 80 of them stay well within what `next` shows (bounded.py)
+HEAD_CHARS = 160
+# What a head names, in this order: a finding's (or an answer's) and a response's fields
+_HEAD_FIELDS = ("answer", "severity", "class", "claim", "new evidence", "fix", "test", "reason")
+
+
+def item_head(item: ItemText, limit: int = HEAD_CHARS) -> str:
+    """An item on one line of at most `limit` characters: its opening line as written (id, title or move),
+    then the first line of each field that says what it is (severity, class, claim; a response's fix, test
+    or reason), each cut where it runs out of room.  What `next` shows of an item it cannot show whole."""
+    opener = one_line(item.lines[0].strip() if item.lines else item.id, limit // 2)
+    found = _blocks("\n".join(item.lines), 0)
+    fields = found[0].fields if found else {}
+    parts = [f"{name}: {fields[name].split(chr(10))[0].strip()}" for name in _HEAD_FIELDS if fields.get(name)]
+    return one_line(f"{opener} | {' | '.join(parts)}" if parts else opener, limit)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import queue
 import stat
+from collections.abc import Callable
 from types import TracebackType
 from typing import NamedTuple
 
@@ -30,7 +31,7 @@ from watchdog.observers.polling import PollingObserver
 
 from ..protocol.errors import FolderError
 
-__all__ = ["FALLBACK_POLL", "SETTLE", "FolderEvents", "FileLook", "look"]
+__all__ = ["FALLBACK_POLL", "NOISE", "SETTLE", "FolderEvents", "FileLook", "look"]
 
 SETTLE = 0.1  # between the two looks that show a file has stopped changing
 
@@ -71,26 +72,52 @@ def look(path: str) -> FileLook | None:
                      stat.S_ISLNK(info.st_mode))
 
 
-class _Enqueue(FileSystemEventHandler):
-    """Runs in the observer's thread: hand every event over, decide nothing."""
+# Queued once per observer, in place of the events a `wanted` filter dropped: the waiter may then stop the
+# observer for a while rather than have its thread turn every event of a busy folder into Python objects
+NOISE = FileSystemEvent("")
 
-    def __init__(self, sink: queue.SimpleQueue[FileSystemEvent]) -> None:
+
+class _Enqueue(FileSystemEventHandler):
+    """Runs in the observer's thread: hand events over (with `wanted`: those for the wanted names, and one NOISE
+    for the rest), decide nothing else."""
+
+    def __init__(self, sink: queue.SimpleQueue[FileSystemEvent], wanted: Callable[[str], bool] | None = None,
+                 root: str = "") -> None:
         self._sink = sink
+        self._wanted = wanted
+        self._root = root
+        self._noisy = False
 
     def dispatch(self, event: FileSystemEvent) -> None:
-        self._sink.put(event)
+        if self._wanted is None or _keeps(event, self._wanted, self._root):
+            self._sink.put(event)
+        elif not self._noisy:
+            self._noisy = True
+            self._sink.put(NOISE)
+
+
+def _keeps(event: FileSystemEvent, wanted: Callable[[str], bool], root: str) -> bool:
+    for raw in (event.src_path, event.dest_path):
+        path = os.fsdecode(raw) if raw else ""
+        # the folder itself (removed, moved away) always counts: the waiter must hear of it
+        if path and (path == root or wanted(os.path.basename(path))):
+            return True
+    return False
 
 
 class FolderEvents:
     """The events of one folder (not recursive), from native events or from polling.
 
-    Use as a context manager: the observer threads are stopped and joined on exit.
+    `wanted`: only events for these file names (and for the folder itself) are handed out; the first other
+    event of each observer is handed out as NOISE.  Use as a context manager: the observer threads are stopped
+    and joined on exit; `stop` then `start` observes again (with the same kind of observer).
     """
 
-    def __init__(self, folder: str, poll: float | None = None) -> None:
+    def __init__(self, folder: str, poll: float | None = None, wanted: Callable[[str], bool] | None = None) -> None:
         self.folder = folder
         self.watch_path = os.path.realpath(folder)
         self.poll = poll
+        self._wanted = wanted
         self.mode = ""
         self.fallback_reason: str | None = None
         self._queue: queue.SimpleQueue[FileSystemEvent] = queue.SimpleQueue()
@@ -122,7 +149,7 @@ class FolderEvents:
             except OSError as exc:
                 if not os.path.isdir(self.folder):
                     raise FolderError(f"no such folder: {self.folder}") from exc
-                interval = FALLBACK_POLL
+                interval = self.poll = FALLBACK_POLL  # a later `start` polls at once
                 self.fallback_reason = (f"native file events are unavailable ({exc.strerror or exc}); "
                                         f"polling every {interval:g} s instead")
         try:
@@ -132,7 +159,8 @@ class FolderEvents:
         self.mode = f"polling every {interval:g} s"
 
     def _begin(self, observer: BaseObserver) -> None:
-        observer.schedule(_Enqueue(self._queue), self.watch_path, recursive=False, event_filter=_EVENT_FILTER)
+        observer.schedule(_Enqueue(self._queue, self._wanted, self.watch_path), self.watch_path, recursive=False,
+                          event_filter=_EVENT_FILTER)
         try:
             observer.start()
         except BaseException:
@@ -146,6 +174,14 @@ class FolderEvents:
         if observer is not None:
             observer.stop()
             observer.join()
+
+    def discard(self) -> None:
+        """Drop every queued event (a waiter that stopped observing looks at the files themselves instead)."""
+        while True:
+            try:
+                self._queue.get_nowait()
+            except queue.Empty:
+                return
 
     @property
     def pending(self) -> bool:

@@ -258,9 +258,13 @@ def _own_sealed(folder: str, slug: str, debate: Debate) -> tuple[int, str | None
     return len(waiting_turns), read.details.answer
 
 
-def _serve(debate: Debate, entry: Entry, sections: tuple[str, ...] | None, limit: int = MAX_SERVED_CHARS) -> PeerFile:
+def _serve(debate: Debate, entry: Entry, sections: tuple[str, ...] | None,
+           limit: int | None = MAX_SERVED_CHARS) -> PeerFile:
     """A peer file as served: read once (no symlink followed, size-bounded), and exactly those bytes hashed,
-    parsed and quoted, so a file swapped in between cannot be served under another file's hash."""
+    parsed and quoted, so a file swapped in between cannot be served under another file's hash.
+
+    `limit` None: whole, for a review, whose briefing cuts item by item (review_briefing.py); the cut here
+    knows only an open debate's sections, and served a critic's turn as its Reasoning alone (issue 33)."""
     import hashlib
 
     read = read_text(entry.path, shown_as=os.path.basename(entry.path))
@@ -269,7 +273,7 @@ def _serve(debate: Debate, entry: Entry, sections: tuple[str, ...] | None, limit
     if read.text is None:
         return PeerFile(entry.slug, entry.turn, file, digest, "", False)
     text = strip_frontmatter(read.text).strip()
-    if digest == entry.sha256 and not sections and len(text) <= limit:
+    if digest == entry.sha256 and not sections and (limit is None or len(text) <= limit):
         # the bytes the cache describes: its validity holds, and no parse is needed (a warm `next` parses nothing)
         return PeerFile(entry.slug, entry.turn, file, digest, text, entry.valid)
     bodies = _canonical_bodies(text, entry.turn) if digest == entry.sha256 and entry.valid else None
@@ -287,7 +291,7 @@ def _serve(debate: Debate, entry: Entry, sections: tuple[str, ...] | None, limit
     chosen = [name for name in (sections or PROFILE_V1.sections) if name in bodies]
     if sections:
         text = "\n\n".join(f"## {name}\n{bodies[name].strip()}" for name in chosen)
-    if len(text) <= limit:
+    if limit is None or len(text) <= limit:
         return PeerFile(entry.slug, entry.turn, file, digest, text, valid)
     return PeerFile(entry.slug, entry.turn, file, digest, _cut(bodies, chosen, text, limit), valid, len(text))
 
@@ -486,7 +490,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
                     sealed_written.append(peer)
                 continue
             entries.append(entry)
-            peers.append(_serve(debate, entry, sections))
+            peers.append(_serve(debate, entry, sections, None if role is not None else MAX_SERVED_CHARS))
     verdict = settle(debate, problems).verdict  # a turn written by hand after the end does not reopen it
     if not verdict.final:
         notes.extend(advice)
@@ -726,7 +730,8 @@ def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> Brie
             if own:
                 entry = debate.entry(max(own), peer)
                 if entry is not None:
-                    peers.append(_serve(debate, entry, None))
+                    peers.append(_serve(debate, entry, None, None if task is not None and task.review
+                                        else MAX_SERVED_CHARS))
         instructions = judge_instructions(verdict, bool(task and task.review))
         served = _served(0, tuple(peers))
     proposal_file = task.proposal or "" if task is not None else ""

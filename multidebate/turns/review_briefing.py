@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..analysis.review_case import OPEN_STATES, FindingState, finding_line
 from ..protocol.oneline import one_line
-from ..protocol.review_items import split_items
+from ..protocol.review_items import item_head, split_items
 from .bounded import MAX_LINES, Block, fit
 
 if TYPE_CHECKING:
@@ -31,6 +31,7 @@ PROPOSAL_INLINE_LINES = 60
 PROPOSAL_INLINE_CHARS = 6_000
 RERUN = "Running `next` again is safe: it changes nothing."
 _ITEM_SECTIONS = ("## Findings", "## Responses")
+_HEAD_MARK = " [head only]"  # ends the head line of an item not shown whole (the LEFT OUT line says why)
 
 
 def _fence(texts: list[str]) -> str:
@@ -73,7 +74,9 @@ Ranker = Callable[[str, str], "tuple[int, str]"]  # (kind, finding key) -> (rank
 def _peer(peer: PeerFile, fence: str, rank: Ranker, last: bool = False) -> list[Block]:
     """A peer file as blocks: its Reasoning, then each Findings or Responses item, ranked by `rank` (kinds:
     "reasoning", "finding" (a critic's item), "response" (the defender's)).  Items are served in rank order,
-    so that those left out stand together and are named on one line."""
+    so that those cut stand together and are named on one line; an item that does not fit whole keeps its
+    head line (id, severity, class, the claim's first words: issue 33, where 80 long findings reached the
+    defender as the critic's Reasoning alone)."""
     flag = "" if peer.valid else " (has format errors)"
     opener = Block((f"<<<PEER {peer.slug} turn {peer.turn}{' (its last)' if last else ''}{flag} [{fence}]",))
     closer = Block((f">>>END [{fence}]",))
@@ -89,8 +92,13 @@ def _peer(peer: PeerFile, fence: str, rank: Ranker, last: bool = False) -> list[
         key = f"{item.critic or peer.slug}/{item.id}" if kind == "finding" else \
             f"{item.critic}/{item.id}" if item.critic else item.id
         level, what = rank(kind, key)
-        ranked.append((level, index, Block(item.lines, level, f"{peer.slug}'s {what}", key)))
-    return [opener, Block(tuple(head), reasoning, f"{peer.slug}'s Reasoning"), Block((lines[at], *before)),
+        ranked.append((level, index, Block(item.lines, level, f"{peer.slug}'s {what}", key,
+                                           short=(item_head(item) + _HEAD_MARK,))))
+    # what stands between the section's heading and its first item is ranked too: only the tool's lines and
+    # the heads are always shown, so that no peer's text can push the answer past the bound
+    preamble = [Block(tuple(before), reasoning, f"{peer.slug}'s text before its first item")] \
+        if any(line.strip() for line in before) else []
+    return [opener, Block(tuple(head), reasoning, f"{peer.slug}'s Reasoning"), Block((lines[at],)), *preamble,
             *(block for _level, _index, block in sorted(ranked, key=lambda r: r[:2])), closer]
 
 
@@ -110,11 +118,16 @@ def _task(b: Briefing, fence: str) -> list[str]:
 
 
 def _finish(b: Briefing, blocks: list[Block], tail: list[str], full: bool) -> str:
-    fitted = fit(blocks, None if full else MAX_LINES, reserve=len(tail) + 2)
+    def note(left_out: tuple[str, ...]) -> str:
+        return (f"LEFT OUT to stay within {MAX_LINES} lines (each marked where it stood): " + "; ".join(left_out)
+                + f". All of it: `{b.next_command} --full` ({RERUN[:-1].lower()}).")
+
+    # the tail, the note's own words and the newlines joining the answer are within the bound too
+    fitted = fit(blocks, None if full else MAX_LINES, reserve=len(tail) + 2,
+                 reserve_chars=sum(len(line) + 1 for line in tail) + len(note(())) + 2)
     out = list(fitted.lines)
     if fitted.left_out:
-        out += ["", f"LEFT OUT to stay within {MAX_LINES} lines (each marked where it stood): "
-                + "; ".join(fitted.left_out) + f". All of it: `{b.next_command} --full` ({RERUN[:-1].lower()})."]
+        out += ["", note(fitted.left_out)]
     return "\n".join(out + tail)
 
 

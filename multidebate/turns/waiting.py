@@ -1,8 +1,10 @@
 """`next --wait`: the briefing, once every peer has written the turn the session must read.
 
-The waiting is event-driven (observe.FolderEvents: native events, or polling
-where they cannot be had), and also looks every RECHECK seconds, since a
-network file system may deliver no event for a file another machine wrote.
+The waiting is event-driven (turn_events.TurnEvents: native events, or polling
+where they cannot be had, for the turn files and TASK.md only: other files
+that change in the folder wake nobody), and also looks every RECHECK seconds,
+since a network file system may deliver no event for a file another machine
+wrote.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from ..analysis.verdict import AGREED_STATES
 from ..protocol.errors import FolderError
 from ..protocol.naming import turn_file_name
 from ..protocol.textfile import read_text
-from ..state.observe import SETTLE, FileLook, FolderEvents, look
+from ..state.observe import SETTLE, FileLook, look
 from .briefing import Briefing, brief
+from .turn_events import TurnEvents
 
 __all__ = ["ANY_PEER", "DEFAULT_TIMEOUT", "RECHECK", "brief_when_ready"]
 
@@ -97,7 +100,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
     # Said only once the wait has lasted ANNOUNCE_AFTER: a peer that was finishing its file is
     # common, and a "Waiting..." line for it shows up after the answer in captured output.
     announce_at: float | None = started + ANNOUNCE_AFTER if on_wait is not None else None
-    with FolderEvents(folder, poll) as events:
+    with TurnEvents(folder, poll, clock=clock) as events:
         last: dict[str, FileLook | None] | None = None
         last_at = 0.0
         briefed_at: dict[str, FileLook | None] | None = None  # the files as they were at the last brief
@@ -163,7 +166,7 @@ def _until_ended(folder: str, slug: str, briefing: Briefing, key: str | None, ti
     if on_wait is not None:
         on_wait(f"Waiting up to {timeout:g} s for the debate to end (Ctrl-C to stop)...")
     judged = _turn_files(folder)
-    with FolderEvents(folder, poll) as events:
+    with TurnEvents(folder, poll, clock=clock) as events:
         while not briefing.verdict.final:
             remaining = deadline - clock()
             if remaining <= 0:
