@@ -61,9 +61,11 @@ def main() -> None:
     print("| layer | modules |\n|---|---|")
     for layer in (*LAYERS, "(top)"):
         print(f"| {layer} | {per_layer[layer]} |")
-    print("\nLargest functions and classes (lines):\n")
-    for size, name in _functions()[:12]:
-        print(f"- `{name}` {size}")
+    found = _functions()
+    print("\nLargest functions (lines):\n")
+    print(", ".join(f"`{name}` {size}" for size, name in [f for f in found if f[1].endswith("()")][:10]))
+    print("\nLargest classes (lines):\n")
+    print(", ".join(f"`{name}` {size}" for size, name in [f for f in found if not f[1].endswith("()")][:6]))
     arrows: Counter[tuple[str, str]] = Counter()
     for importer in modules:
         for imported in graph.find_modules_directly_imported_by(importer):
