@@ -41,3 +41,18 @@ def test_every_package_folder_is_a_package() -> None:
     folders = {p.parent for p in MODULES}
     missing = [str(f.relative_to(PACKAGE)) for f in folders if not (f / "__init__.py").exists()]
     assert missing == []
+
+
+def test_no_two_modules_of_a_sub_package_import_each_other() -> None:
+    """#38: `decision_brief` <-> `review_summary` and `briefing` <-> `review_briefing` each hid a circle behind
+    an import inside a function.  Every import counts here, as it does for the layers contracts: inside a
+    function, under TYPE_CHECKING, directly or through sibling modules."""
+    import grimp
+
+    graph = grimp.build_graph("multidebate", cache_dir=None)
+    circles = []
+    for package in sorted(m for m in graph.modules if m.count(".") == 1 and graph.find_children(m)):
+        children = sorted(graph.find_children(package))
+        circles += [f"{a} <-> {b}" for i, a in enumerate(children) for b in children[i + 1:]
+                    if graph.chain_exists(a, b, as_packages=True) and graph.chain_exists(b, a, as_packages=True)]
+    assert circles == []

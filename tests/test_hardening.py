@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from helpers import key_of, make_debate, turn_body
 
@@ -700,3 +701,24 @@ def test_verdict_and_report_on_many_agreeing_participants_make_linear_comparison
     assert len(calls) < 4 * 300, len(calls)  # the verdict, the final answer and the analysis: each linear
     assert "Not shown for 300 participants (at most 50)" in report
     assert "Consensus at turn 2: p0, p1, p10," in report
+
+
+def test_every_briefing_draws_its_fence_from_one_generator_that_skips_an_id_a_text_contains(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#38: the open briefing, the review briefing and a kept answer each had their own fence generator."""
+    import itertools
+
+    draws = itertools.cycle([bytes.fromhex("deadbeef"), bytes.fromhex("0badf00d")])
+    monkeypatch.setattr("multidebate.turns.fence.urandom", lambda n: next(draws)[:n])
+    task = "Pick a config format (not deadbeef)."
+    folder = make_debate(str(tmp_path / "open"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], task=task)
+    proposal = tmp_path / "design.md"
+    proposal.write_text("# Design\n\nKey the cache on deadbeef.\n")
+    review = str(tmp_path / "review")
+    assert run("init", review, "--mode", "review", "--proposal", str(proposal), "--task", task,
+               "--role=ca=critic", "--role=de=defender")[0] == 0
+    outs = [run("next", folder, "--slug", "a", "--key", key_of(folder, "a"))[1] for _ in range(2)]  # cold, kept
+    outs += [run("next", review, "--slug", "ca")[1], run("next", review, "--slug", "ca", "--proposal")[1]]
+    for out in outs:
+        assert "[0badf00d]" in out, out
+        assert "[deadbeef]" not in out, out

@@ -710,18 +710,18 @@ def test_import_and_other_commands_do_not_load_run(tmp_path: Path) -> None:
 
 def test_the_live_lines_show_each_agent_thinking_for_so_long_and_escape_what_agents_print() -> None:
     from multidebate.run.display import LiveLines
-    from multidebate.run.events import RunEvent
+    from multidebate.run.events import Failed, Thinking, TurnCost
 
     now = [100.0]
     out: list[str] = []
     live = LiveLines(out.append, clock=lambda: now[0])
-    live.show(RunEvent("thinking", "thinking", "alpha", 2, 1.0))
-    live.show(RunEvent("thinking", "thinking", "beta", 2, 1.0))
+    live.show(Thinking("alpha", 2, 1, 1.0))
+    live.show(Thinking("beta", 2, 1, 1.0))
     now[0] = 142.0
     live.tick()
     assert out[-1] == "  alpha            turn 2: thinking for 42 s\n  beta             turn 2: thinking for 42 s\n"
     assert out[-2] == "\x1b[2A\r\x1b[J"  # the two live lines, redrawn in place
-    live.show(RunEvent("failed", "failed: tool said \x1b[31mred", "beta", 2, 43.0))
+    live.show(Failed("beta", 2, "tool said \x1b[31mred", TurnCost(), 43.0))
     assert "[  43.0s] beta turn 2: failed: tool said \\x1b[31mred\n" in out
     assert out[-1].endswith("  beta             turn 2: failed: tool said \\x1b[31mred\n")
 
@@ -742,15 +742,14 @@ def test_a_reply_wrapped_in_a_code_fence_is_written_as_its_sections(tmp_path: Pa
 
 def test_the_live_lines_count_how_long_a_persons_session_is_awaited() -> None:
     from multidebate.run.display import LiveLines
-    from multidebate.run.events import RunEvent
+    from multidebate.run.events import Thinking, Waiting
 
     now = [10.0]
     out: list[str] = []
     live = LiveLines(out.append, clock=lambda: now[0])
-    live.show(RunEvent("waiting", "waiting for bob (sessions people run) to write turn 1", turn=1,
-                       data={"waiting_for": ["bob"]}))
+    live.show(Waiting(1, ("bob",)))
     now[0] = 52.0
     live.tick()
     assert out[-1] == "  bob              turn 1: awaited (a session a person runs) for 42 s\n"
-    live.show(RunEvent("thinking", "thinking", "alpha", 2, 43.0))
+    live.show(Thinking("alpha", 2, 1, 43.0))
     assert "bob" not in out[-1] and "alpha" in out[-1]

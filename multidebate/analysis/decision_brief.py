@@ -3,20 +3,21 @@
 The verdict in plain words (blocked / ship after the tests / ship with the fixes / ship), three to five
 sentences on why, what needs their decision with its options (or, when nothing does, what they do
 instead), and the actions by priority.  Computed from the case and the judgment, never written by a model;
-the full details (review_summary.py) follow it in the report.
+the full details (review_summary.py) follow it in the report.  The points to decide (decisions.py) are
+shared with the summary.
 """
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from ..protocol.judgment import Judgment
 from ..protocol.oneline import one_line
+from .decisions import Decision, judge_points
 from .review_case import Case, FindingState
-from .review_summary import Action, Decision, Summary
+from .review_summary import Action, Summary
 
-__all__ = ["DecisionBrief", "decision_brief", "WORDS", "judge_points"]
+__all__ = ["DecisionBrief", "decision_brief", "WORDS"]
 
 # the verdict in plain words, by case verdict (defense_wins splits on whether fixes were conceded)
 WORDS = {"critique_wins": "blocked", "undecided": "your decision", "empirical_test_agreed": "ship after the tests", "fixes": "ship with the fixes",
@@ -89,30 +90,6 @@ def _why(case: Case, deciding: FindingState | None, judgment: Judgment | None) -
     if judgment is not None and judgment.decision:
         out.append(f"The judge ({judgment.slug}) decided: {one_line(judgment.decision, 240)}")
     return out[:5]
-
-
-def judge_points(judgment: Judgment | None) -> list[Decision]:
-    """The judge's Contested points, one per top-level item, its sub-items as the options (#27: each nested
-    bullet had become an item of its own, with stray `**`)."""
-    text = judgment.sections.get("Contested points", "") if judgment is not None else ""
-    points: list[Decision] = []
-    item = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+(?P<text>.*)$")
-    for line in text.splitlines():
-        match = item.match(line)
-        if not line.strip():
-            continue
-        if match and not match.group("indent"):
-            points.append(Decision(match.group("text").strip(), ()))
-        elif match and points:
-            points[-1] = points[-1]._replace(options=points[-1].options + (match.group("text").strip(),))
-        elif points and points[-1].options:  # a sub-item's own continuation
-            last = points[-1]
-            points[-1] = last._replace(options=last.options[:-1] + (f"{last.options[-1]} {line.strip()}",))
-        elif points:
-            points[-1] = points[-1]._replace(point=f"{points[-1].point} {line.strip()}")
-        else:
-            points.append(Decision(line.strip(), ()))
-    return [p for p in points if p.point.lower().strip(" .*_") not in ("none", "n/a", "nothing")]
 
 
 def decision_brief(case: Case, summary: Summary, judgment: Judgment | None) -> DecisionBrief:

@@ -14,9 +14,10 @@ from typing import NamedTuple
 from ..protocol.judgment import Judgment
 from ..protocol.oneline import one_line
 from ..protocol.review_items import class_for
+from .decisions import Decision, judge_points
 from .review_case import Case, FindingState, by_severity
 
-__all__ = ["Decision", "Action", "Summary", "summarise", "HEADLINES"]
+__all__ = ["Action", "Summary", "summarise", "HEADLINES"]
 
 HEADLINES = {
     "critique_wins": "Do not ship as written: the defender conceded a finding of severity 9 or more",
@@ -28,14 +29,6 @@ HEADLINES = {
                     "its fix and none waits on a test",
 }
 _PRIORITY = {"FATAL": "BLOCKER", "MATERIAL": "HIGH", "MINOR": "MEDIUM", "NIT": "LOW"}
-
-
-class Decision(NamedTuple):
-    """A point the reader settles, with its options."""
-
-    point: str
-    options: tuple[str, ...]
-    finding: str = ""  # the finding it is about ("" for a judge's point)
 
 
 class Action(NamedTuple):
@@ -136,8 +129,6 @@ def summarise(case: Case, judgment: Judgment | None = None) -> Summary:
                                       (f"the critic: {claim}", f"the defender: {answer}"), f.key))
         if f.state == "rebutted" and _raised_severity(f) >= 6:
             dissent.append(f"{f.key} ({title}), raised at severity {_raised_severity(f)}: {claim} (rebutted: {answer})")
-    from .decision_brief import judge_points
-
     decisions += [d._replace(point=f"{d.point} (the judge)") for d in judge_points(judgment)]
     order = ["BLOCKER", "HIGH", "MEDIUM", "LOW"]
     severity = {f.key: max(_raised_severity(f), f.severity) for f in case.findings}

@@ -182,13 +182,13 @@ def run(folder: str, agent_specs: tuple[str, ...], agent_args: tuple[str, ...], 
                                  ensure_ascii=False) + "\n")
                 sys.exit(EXIT_ERROR)
     except KeyboardInterrupt:
-        display.close()
-        said = "Interrupted: every agent was stopped; no turn was half-written. Run again to resume."
-        if as_json:  # a program reading the stream learns how it ended (schemas/run-event.schema.json)
-            from ..run.events import RunEvent
+        from ..run.events import Interrupted
 
-            display.show(RunEvent("interrupted", said, at=time.monotonic() - began))
-        click.echo(said, err=True)
+        display.close()
+        interrupted = Interrupted(at=time.monotonic() - began)
+        if as_json:  # a program reading the stream learns how it ended (schemas/run-event.schema.json)
+            display.show(interrupted)
+        click.echo(interrupted.message, err=True)
         sys.exit(EXIT_INTERRUPTED)
     display.close()
     if not as_json:

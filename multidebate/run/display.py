@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 
 from ..views.terminal import printable
-from .events import RunEvent
+from .events import Done, Failed, Retrying, RunEvent, Thinking, Waiting, Written
 
 __all__ = ["Display", "JsonLines", "LiveLines", "PlainLines"]
 
@@ -34,9 +34,7 @@ class Display:
 
 
 def _line(event: RunEvent) -> str:
-    who = f"{event.slug} " if event.slug else ""
-    turn = f"turn {event.turn}: " if event.turn and event.kind in ("thinking", "retrying", "written", "failed") else ""
-    return printable(f"[{event.at:6.1f}s] {who}{turn}{event.message}")
+    return printable(f"[{event.at:6.1f}s] {event.text()}")
 
 
 class PlainLines(Display):
@@ -88,18 +86,24 @@ class LiveLines(Display):
         self._erase()
         for slug in [s for s, (state, _since, _running) in self.states.items() if state.endswith(_AWAITED)]:
             del self.states[slug]  # any news: whoever was awaited has written, or is awaited anew below
-        if event.kind == "waiting":
-            awaited = event.data.get("waiting_for")
-            for slug in awaited if isinstance(awaited, list) else []:
-                self.states[str(slug)] = (f"turn {event.turn}: {_AWAITED}", self.clock(), True)
-        if event.kind in ("thinking", "retrying", "written", "failed") and event.slug:
-            label = {"thinking": f"turn {event.turn}: thinking", "retrying": f"turn {event.turn}: retrying",
-                     "written": f"turn {event.turn}: written", "failed": f"turn {event.turn}: {event.message}"}
-            self.states[event.slug] = (label[event.kind], self.clock(), event.kind in ("thinking", "retrying"))
-        if event.kind not in ("thinking",):
+        scrolls = True  # the line stays above the live ones
+        match event:
+            case Waiting():
+                for slug in event.waiting_for:
+                    self.states[slug] = (f"turn {event.turn}: {_AWAITED}", self.clock(), True)
+            case Thinking():
+                self.states[event.slug] = (f"turn {event.turn}: thinking", self.clock(), True)
+                scrolls = False  # shown on its live line only
+            case Retrying():
+                self.states[event.slug] = (f"turn {event.turn}: retrying", self.clock(), True)
+            case Written():
+                self.states[event.slug] = (f"turn {event.turn}: written", self.clock(), False)
+            case Failed():
+                self.states[event.slug] = (f"turn {event.turn}: {event.message}", self.clock(), False)
+            case Done():
+                self.states.clear()
+        if scrolls:
             self.write(_line(event) + "\n")
-        if event.kind == "done":
-            self.states.clear()
         self._draw()
 
     def tick(self) -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..skill.install import survey
 from .agents import PRESETS, Agent, parse_spec, same_models
-from .loop import agent_environment
+from .environment import agent_environment
 from .supervise import Supervisor
 from .tools import tool_version, which
 

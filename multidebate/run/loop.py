@@ -15,9 +15,8 @@ import queue
 import shlex
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
 
 from ..analysis.integrity import file_problems
 from ..analysis.verdict import Verdict, judge
@@ -25,48 +24,33 @@ from ..protocol.errors import (
     AgentSpecError,
     FolderError,
     IdentityError,
-    InvalidTurn,
-    MultidebateError,
     RunFailed,
     TaskError,
 )
 from ..state.debate import Debate, load_debate
-from ..state.layout import sealed_dir
 from ..state.private import agents_record, record_agents
-from ..state.runs import (
-    append_run_record,
-    foreign_turns,
-    held_key,
-    hold_key,
-    record_written,
-)
+from ..state.runs import foreign_turns, held_key
 from ..state.task import TASK_FILE, require_readable
 from ..turns.briefing import Briefing, BriefingPlan, brief, plan_briefing
-from ..turns.write import WriteResult, write_turn
 from .agents import Agent, missing_tool, parse_spec, same_models
-from .events import RunEvent, TurnCost
+from .events import (
+    Done,
+    RunEvent,
+    SameModel,
+    Started,
+    TurnCost,
+    VerdictChanged,
+    Waiting,
+    Written,
+)
 from .lock import run_lock
-from .prompt import agent_prompt, retry_prompt, sections_of
 from .supervise import Supervisor
 from .tools import tool_version
+from .turn import RETRIES, AgentTurn, RunOptions
 
-__all__ = ["RETRIES", "Confirm", "RunFailed", "RunOptions", "RunOutcome", "agent_environment", "agents_for",
-           "run_debate", "unrecorded"]
+__all__ = ["RETRIES", "Confirm", "RunFailed", "RunOptions", "RunOutcome", "agents_for", "run_debate", "unrecorded"]
 
-RETRIES = 2  # more tries after `write` refused a reply
 WAIT_STEP = 1.0  # seconds: how often the live lines are redrawn while a person's session is awaited
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    """Bounds on each agent process, and how long to wait for a person's session."""
-
-    turn_timeout: float = 600.0
-    idle_timeout: float | None = 300.0
-    max_output: int = 4 * 1024 * 1024
-    wait_timeout: float = 3600.0
-    retries: int = RETRIES
-    cwd: str | None = None  # where agents run: the current folder (the user's code)
 
 
 @dataclass(frozen=True)
@@ -166,7 +150,8 @@ def _check_roster(debate: Debate, agents: list[Agent]) -> None:
 
 
 class _Round:
-    """One round of agent turns running in parallel threads, reporting to the main thread through a queue."""
+    """One round: every due agent's turn (turn.py) in its own thread, their events relayed to the main thread
+    through a queue, and what the round cost, wrote and failed."""
 
     def __init__(self, folder: str, options: RunOptions, supervisor: Supervisor, started: float,
                  versions: dict[str, str]) -> None:
@@ -181,120 +166,41 @@ class _Round:
         self.written = 0
         self.lock = threading.Lock()
 
-    def event(self, kind: str, message: str, slug: str = "", turn: int = 0, **data: object) -> None:
-        self.events.put(RunEvent(kind, message, slug, turn, time.monotonic() - self.started, dict(data)))
-
     def play(self, agent: Agent, briefing: Briefing) -> None:
-        """One agent's turn: prompt, run, write (retrying a refused reply); never raises."""
-        try:
-            self._play(agent, briefing)
-        except Exception as exc:  # a worker thread must report, never die silently
-            self._fail(agent, briefing.turn, f"{type(exc).__name__}: {exc}", TurnCost(), 0)
-
-    def _play(self, agent: Agent, briefing: Briefing) -> None:
-        turn = briefing.turn
-        prompt = agent_prompt(briefing)
-        asked = prompt
-        spent = TurnCost()
-        env = agent_environment(os.environ)
-        for attempt in range(1, self.options.retries + 2):
-            self.event("thinking", f"thinking (try {attempt})" if attempt > 1 else "thinking", agent.slug, turn,
-                       attempt=attempt)
-            try:
-                invocation = agent.invocation(asked)
-            except AgentSpecError as exc:
-                return self._fail(agent, turn, str(exc), spent, attempt)
-            try:
-                done = self.supervisor.run(invocation.argv, invocation.stdin, env={**env, **dict(invocation.env)},
-                                           cwd=self.options.cwd, turn_timeout=self.options.turn_timeout,
-                                           # a tool silent until its one JSON answer is bounded by the turn
-                                           idle_timeout=self.options.idle_timeout if agent.streams else None,
-                                           max_output=self.options.max_output)
-            except OSError as exc:
-                return self._fail(agent, turn, f"cannot start {agent.program}: {exc.strerror or exc}", spent, attempt)
-            if done.stopped == "interrupted" or self.supervisor.interrupted.is_set():
-                return  # Ctrl-C: nothing is written
-            reply = agent.read_reply(done.stdout, done.exit_code, done.stderr)
-            spent = spent + TurnCost(done.duration, reply.tokens_in, reply.tokens_out, reply.cost_usd)
-            if done.stopped:
-                # what the tool itself said, never the exit status of the SIGTERM `run` sent it
-                said = agent.last_words(done.stdout, done.stderr)
-                return self._fail(agent, turn, f"{agent.name}: stopped: {done.stopped}"
-                                  + (f"; it last said: {said}" if said else ""), spent, attempt)
-            if reply.error:
-                return self._fail(agent, turn, reply.error, spent, attempt)
-            sections = sections_of(reply.text)
-            try:
-                # the key kept before the file exists: a `run` killed between the two leaves no slug claimed
-                # with its key nowhere; the briefed turn, so a second writer's turn is never answered twice
-                result = write_turn(self.folder, agent.slug, sections.encode("utf-8"), briefing.key,
-                                    on_key=lambda claimed: hold_key(self.folder, agent.slug, claimed.key or "",
-                                                                    claimed.turn),
-                                    expect_turn=turn)
-            except InvalidTurn as exc:
-                why = f"{exc}" + (f": {exc.problems[0]}" if exc.problems else "")
-                if attempt > self.options.retries:
-                    return self._fail(agent, turn, f"`write` refused its reply {attempt} times; last: {why}", spent,
-                                      attempt)
-                self.event("retrying", f"retrying: {why}", agent.slug, turn, attempt=attempt)
-                asked = retry_prompt(prompt, reply.text, str(exc), exc.problems)
-                continue
-            except MultidebateError as exc:
-                return self._fail(agent, turn, str(exc), spent, attempt)
-            if result.key and held_key(self.folder, agent.slug) != result.key:
-                try:  # a judgment claims its slug without on_key: its key is kept once it is written
-                    hold_key(self.folder, agent.slug, result.key, result.turn)
-                except OSError as exc:
-                    return self._fail(agent, turn, f"wrote {os.path.basename(result.path)} but cannot keep its key "
-                                      f"({exc.strerror or exc}); run `multidebate handover {shlex.quote(self.folder)} "
-                                      f"{agent.slug}` and give the participant no agent", spent, attempt)
-            self._keep_written(result)
-            self._record(agent, turn, spent, attempt, "written", "")
-            with self.lock:
-                self.cost = self.cost + spent
-                self.written += 1
-            self.event("written", f"wrote {os.path.basename(result.path)} ({spent.describe()})", agent.slug, turn,
-                       file=os.path.basename(result.path), cost=spent.as_dict(), attempts=attempt)
-            return None
-        return None
-
-    def _keep_written(self, result: WriteResult) -> None:
-        name = os.path.basename(result.path)
-        where = os.path.join(sealed_dir(self.folder), name) if result.sealed and not os.path.exists(result.path) \
-            else result.path
-        try:
-            record_written(self.folder, name, where)
-        except OSError:
-            pass  # the turn is written; the next `run` will say it cannot tell who wrote it
-
-    def _fail(self, agent: Agent, turn: int, reason: str, spent: TurnCost, attempts: int) -> None:
+        """One agent's turn, in a worker thread: its events go to the queue, its end to the round's account."""
+        ended = AgentTurn(self.folder, agent, briefing, self.options, self.supervisor,
+                          self.versions.get(agent.program, ""), self.events.put, self.started).play()
+        if ended is None:
+            return  # interrupted: nothing written, nothing to say
         with self.lock:
-            self.failures.append(f"{agent.slug} failed turn {turn}: {reason}")
-            self.cost = self.cost + spent
-        self._record(agent, turn, spent, attempts, "failed", reason)
-        self.event("failed", f"failed: {reason}", agent.slug, turn, reason=reason, cost=spent.as_dict())
+            self.cost = self.cost + ended.cost
+            if isinstance(ended, Written):
+                self.written += 1
+            else:
+                self.failures.append(f"{agent.slug} failed turn {ended.turn}: {ended.reason}")
+        self.events.put(ended)
 
-    def _record(self, agent: Agent, turn: int, spent: TurnCost, attempts: int, outcome: str, reason: str) -> None:
-        version = self.versions.get(agent.program, "")
+    def run(self, due: list[Agent], emit: Emit, tick: Callable[[], None] | None) -> None:
+        """Brief every due agent (as `next` would, recording what it served), then run them all at once."""
+        threads = []
+        for agent in due:
+            briefing = brief(self.folder, agent.slug, key=held_key(self.folder, agent.slug))
+            thread = threading.Thread(target=self.play, args=(agent, briefing), name=f"run-{agent.slug}")
+            threads.append(thread)
+        for thread in threads:
+            thread.start()
         try:
-            append_run_record(self.folder, {
-                "turn": turn, "slug": agent.slug, "agent": agent.label,
-                "preset": agent.preset.name if agent.preset else "cmd", "model": agent.model,
-                "tool": agent.program if agent.preset else agent.command_name,
-                "tool_version": version, "attempts": attempts, "outcome": outcome, "reason": reason or None,
-                "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), **spent.as_dict()})
-        except OSError:
-            pass  # the turn itself is written; the record is an account of it
-
-
-# a person's session key in the environment (`next`/`write` read it): no agent may write as that person
-_PRIVATE = ("MULTIDEBATE_KEY",)
-
-
-def agent_environment(environ: Mapping[str, str]) -> dict[str, str]:
-    """What an agent's process inherits: the user's environment (its tool's credentials included), without
-    multidebate's own secrets."""
-    return {name: value for name, value in environ.items() if name not in _PRIVATE}
+            while any(t.is_alive() for t in threads) or not self.events.empty():
+                try:
+                    emit(self.events.get(timeout=1.0))
+                except queue.Empty:
+                    if tick is not None:
+                        tick()
+        except KeyboardInterrupt:
+            self.supervisor.kill_all()
+            for thread in threads:
+                thread.join()
+            raise
 
 
 def _plans(debate: Debate, agents: list[Agent]) -> dict[str, BriefingPlan]:
@@ -345,14 +251,11 @@ def _run(folder: str, given: list[Agent], options: RunOptions, emit: Emit, tick:
     versions = {agent.program: tool_version(agent.program) for agent in agents if agent.preset is not None}
     persons = [s for s in debate.participants if s not in {a.slug for a in agents}]
     # a custom agent by its whole command line: the person sees what runs
-    who = ", ".join(f"{a.slug} = {a.label if a.preset else a.command_line()}" for a in agents)
-    emit(RunEvent("started", f"{folder}: agents {who}" + (f"; sessions people run: {', '.join(persons)}"
-                                                          if persons else ""), at=0.0,
-                  data={"agents": {a.slug: a.label for a in agents}, "people": persons,
-                        "commands": {a.slug: a.command_line() for a in agents}}))
+    described = tuple((a.slug, a.label if a.preset else a.command_line()) for a in agents)
+    emit(Started(folder, tuple((a.slug, a.label) for a in agents), tuple((a.slug, a.command_line()) for a in agents),
+                 described, tuple(persons), at=0.0))
     for group in same_models(agents):
-        emit(RunEvent("warning", f"{', '.join(group)} run the same model: the same priors agree without "
-                      "debating", at=time.monotonic() - started, data={"slugs": list(group)}))
+        emit(SameModel(tuple(group), at=time.monotonic() - started))
     _check_tools(agents)  # before any agent starts: a tool missing half-way would leave a turn half-played
     total, written = TurnCost(), 0
     shown: tuple[str, int] | None = None
@@ -362,13 +265,12 @@ def _run(folder: str, given: list[Agent], options: RunOptions, emit: Emit, tick:
         verdict = judge(debate, file_problems(debate))
         if (verdict.state, verdict.turn) != shown:
             shown = (verdict.state, verdict.turn)
-            emit(RunEvent("verdict", f"{verdict.state} at turn {verdict.turn}: {verdict.detail}",
-                          turn=verdict.turn, at=time.monotonic() - started, data={"state": verdict.state}))
+            emit(VerdictChanged(verdict.state, verdict.turn, verdict.detail, at=time.monotonic() - started))
         plans = _plans(debate, agents)
         due = [a for a in agents if _due(plans[a.slug].briefing)]
         if due:
             round_ = _Round(folder, options, supervisor, started, versions)
-            _play_round(round_, due, emit, tick)
+            round_.run(due, emit, tick)
             total, written = total + round_.cost, written + round_.written
             if round_.failures:
                 raise RunFailed(round_.failures[0] + (f" (and {len(round_.failures) - 1} more)"
@@ -378,34 +280,9 @@ def _run(folder: str, given: list[Agent], options: RunOptions, emit: Emit, tick:
             break
         _await_people(folder, agents, plans, options, emit, started, tick)
     seconds = time.monotonic() - started
-    emit(RunEvent("done", f"the debate ended: {verdict.state} at turn {verdict.turn}", turn=verdict.turn, at=seconds,
-                  data={"state": verdict.state, "cost": TurnCost(seconds, total.tokens_in, total.tokens_out,
-                                                                  total.cost_usd).as_dict(), "turns_written": written,
-                        "report": f"multidebate report {shlex.quote(folder)}"}))
+    emit(Done(verdict.state, verdict.turn, TurnCost(seconds, total.tokens_in, total.tokens_out, total.cost_usd),
+              written, f"multidebate report {shlex.quote(folder)}", at=seconds))
     return RunOutcome(folder, verdict, seconds, written, total)
-
-
-def _play_round(round_: _Round, due: list[Agent], emit: Emit, tick: Callable[[], None] | None) -> None:
-    """Brief every due agent (as `next` would, recording what it served), then run them all at once."""
-    threads = []
-    for agent in due:
-        briefing = brief(round_.folder, agent.slug, key=held_key(round_.folder, agent.slug))
-        thread = threading.Thread(target=round_.play, args=(agent, briefing), name=f"run-{agent.slug}")
-        threads.append(thread)
-    for thread in threads:
-        thread.start()
-    try:
-        while any(t.is_alive() for t in threads) or not round_.events.empty():
-            try:
-                emit(round_.events.get(timeout=1.0))
-            except queue.Empty:
-                if tick is not None:
-                    tick()
-    except KeyboardInterrupt:
-        round_.supervisor.kill_all()
-        for thread in threads:
-            thread.join()
-        raise
 
 
 def _await_people(folder: str, agents: list[Agent], plans: dict[str, BriefingPlan], options: RunOptions,
@@ -422,8 +299,7 @@ def _await_people(folder: str, agents: list[Agent], plans: dict[str, BriefingPla
         raise RunFailed(f"no agent can take a turn and no person's session owes one ({states}); the debate has "
                         "not ended: see `multidebate status`")
     briefing, agent = min(waiting, key=lambda pair: pair[0].turn)
-    emit(RunEvent("waiting", f"waiting for {', '.join(owed)} (sessions people run) to write turn {briefing.reads}",
-                  turn=briefing.reads, at=time.monotonic() - started, data={"waiting_for": owed}))
+    emit(Waiting(briefing.reads, tuple(owed), at=time.monotonic() - started))
     deadline = time.monotonic() + options.wait_timeout
     while True:
         remaining = deadline - time.monotonic()

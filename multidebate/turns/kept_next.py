@@ -37,6 +37,7 @@ from datetime import date
 
 from ..state.layout import served_path
 from ..state.snapshot import Kept
+from .fence import fence_id
 
 __all__ = ["UnknownSections", "next_output"]
 
@@ -114,9 +115,5 @@ def _fill(template: str, shown_key: str, as_json: bool) -> str:
     key = json.dumps(shown_key, ensure_ascii=False)[1:-1] if as_json else shown_key
     text = template.replace(KEY_MARK, key)
     if FENCE_MARK in text:
-        while True:
-            fence = os.urandom(4).hex()  # what secrets.token_hex(4) does, without importing secrets and random
-            if fence not in template:
-                break
-        text = text.replace(FENCE_MARK, fence)
+        text = text.replace(FENCE_MARK, fence_id([template]))
     return text
