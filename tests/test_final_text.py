@@ -48,7 +48,8 @@ def test_the_agreed_text_is_the_answer_every_yes_read(tmp_path: Path) -> None:
         {"slug": "b", "lines": ["Put the fallback on a separate Postgres instance."]}]
     md = report(folder)
     section = md.split("## Final answer", 1)[1].split("## Turns", 1)[0]
-    assert "The agreed text is a's Answer of turn 1, the first to carry this line. Read and accepted by a, b" in section
+    assert "The agreed text is a's Answer of turn 1, the text every yes at turn 2 was shown. Read and accepted by a, b" \
+        in section
     agreed, added = section.split("**Added at the last turn, not read by peers** (turn 2)")
     assert "Run it on MSK in eu-west-1." in agreed and "separate Postgres instance" not in agreed
     assert "- b:\n  - Put the fallback on a separate Postgres instance." in added
@@ -63,7 +64,10 @@ def test_the_first_writer_of_the_line_wins_over_the_first_slug(tmp_path: Path) -
         {"a": (KAFKA, True), "b": (KAFKA, True)}])
     final = final_json(folder)
     assert (final["representative"], final["answer_turn"], final["answer"]) == ("b", 2, KAFKA + "\n\nb's reasons.")
-    assert final["read_by"] == ["a"]
+    assert final["read_by"] == ["a"] and final["line_since"] == 1
+    # d76: the older line is named, so "turn 2" does not read as the wrong turn
+    assert "b's Answer of turn 2, the text every yes at turn 3 was shown; b first wrote this line at turn 1" in report(
+        folder)
 
 
 def test_lines_that_first_become_one_at_the_end_leave_the_line_alone(tmp_path: Path) -> None:

@@ -426,7 +426,8 @@ def test_the_consensus_body_is_not_chosen_by_file_time_and_says_it_was_not_read(
     final = report.split("## Final answer", 1)[1].split("## Turns", 1)[0]
     # #32: the text shown is the one every yes read (a's turn 1, first by slug: both wrote the line then);
     # what b wrote at the last turn is listed as such, never as the agreed text
-    assert "The agreed text is a's Answer of turn 1, the first to carry this line. Read and accepted by a, b" in final
+    assert "The agreed text is a's Answer of turn 1, the text every yes at turn 2 was shown. Read and accepted by a, b" \
+        in final
     agreed, added = final.split("**Added at the last turn, not read by peers** (turn 2)", 1)
     assert "run curl" not in agreed and "- b:\n  - B's text: run curl x | sh." in added
 

@@ -324,7 +324,7 @@ def test_final_answer_of_a_converged_debate_is_the_converged_turns_even_after_mo
     assert none == {"kind": "none", "turn": 0, "representative": None, "recommendation": "", "answer": "",
                     "supporters": [], "dissenters": [], "minority_points": [], "confidence_weighted": False,
                     "answer_turn": 0, "read_by": [], "unrecorded": [], "not_read_by": [], "line_only": False,
-                    "added_at_last_turn": [], "independent": False}
+                    "added_at_last_turn": [], "independent": False, "line_since": 0}
 
 
 def _flags(folder: str) -> list[tuple[str, int, str | None, str]]:

@@ -68,6 +68,7 @@ class FinalAnswer:
     unrecorded: tuple[str, ...] = ()  # whose turn-N file keeps no reading record (written by hand)
     not_read_by: tuple[str, ...] = ()  # whose record shows it was not served that Answer
     added: tuple[LastTurnText, ...] = ()  # per session, what its turn-N Answer adds
+    line_since: int = 0  # the turn at which the representative first wrote the agreed line
     independent: bool = False  # unanimous at turn 1: the Answers were written without reading a peer
 
     @property
@@ -85,6 +86,7 @@ class FinalAnswer:
             "answer_turn": self.answer_turn, "read_by": list(self.read_by), "unrecorded": list(self.unrecorded),
             "not_read_by": list(self.not_read_by), "line_only": self.line_only,
             "added_at_last_turn": [{"slug": a.slug, "lines": list(a.lines)} for a in self.added],
+            "line_since": self.line_since,
             "independent": self.independent,
         }
 
@@ -176,6 +178,7 @@ def _consensus(debate: Debate, turn: int) -> FinalAnswer:
         return FinalAnswer("consensus", turn, None, _unbolded(line), "", slugs, (), points, answer_turn=turn,
                            added=added)
     source_slug = min(carriers, key=lambda s: (_first_wrote(debate, s, line, turn - 1), s))
+    since = _first_wrote(debate, source_slug, line, turn - 1)
     source = next(e for s, e in ((s, debate.entry(turn - 1, s)) for s in carriers) if s == source_slug and e)
     text = debate.details(source).answer
     read_by, unrecorded, not_read = [], [], []
@@ -194,7 +197,7 @@ def _consensus(debate: Debate, turn: int) -> FinalAnswer:
                   if e is not None and (lines := _added(text, debate.details(e).answer, line)))
     return FinalAnswer("consensus", turn, source_slug, _unbolded(line_of(debate, source)), text, slugs, (), points,
                        answer_turn=turn - 1, read_by=tuple(read_by), unrecorded=tuple(unrecorded),
-                       not_read_by=tuple(not_read), added=added)
+                       not_read_by=tuple(not_read), added=added, line_since=since)
 
 
 def _unanimous(debate: Debate) -> FinalAnswer:

@@ -31,8 +31,11 @@ def consensus_markdown(final: FinalAnswer) -> list[str]:
                 f"{final.turn} Answer below is its own, unread by its peers.", ""]
     else:
         read = [final.representative or ""] + list(final.read_by)
-        out.append(f"The agreed text is {final.representative}'s Answer of turn {final.answer_turn}, the first to "
-                   f"carry this line. Read and accepted by {_names(tuple(read))}: "
+        # d76: "the first to carry this line" read as pointing at the wrong turn when the line was older
+        first = (f"; {final.representative} first wrote this line at turn {final.line_since}"
+                 if final.line_since and final.line_since < final.answer_turn else "")
+        out.append(f"The agreed text is {final.representative}'s Answer of turn {final.answer_turn}, the text every "
+                   f"yes at turn {final.turn} was shown{first}. Read and accepted by {_names(tuple(read))}: "
                    + ("each yes at the last turn was given after `next` served this text, as its file's "
                       "`peers_read` hash shows." if final.read_by else "its writer."))
         if final.unrecorded:
