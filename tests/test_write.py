@@ -237,3 +237,19 @@ def test_write_says_when_a_bold_line_is_one_slip_from_a_peers(tmp_path: Path) ->
                               input=turn_body(2, "**Use TOML for the confg.**", converged=True))
     assert any("only in \u201cfor the confg\u201d (theirs: \u201cfor the config\u201d)" in w
                for w in json.loads(near.stdout)["warnings"]), json.loads(near.stdout)["warnings"]
+
+
+def test_a_line_copied_from_one_peer_is_not_told_to_copy_another(tmp_path: Path) -> None:
+    """d79: rust-2 took plum-3's line word for word, as `next` asked; `write` told it its line was a slip from
+    teal-1's (quotes around two values) and to copy teal-1's, which would have split the lines again."""
+    from helpers import key_of
+
+    plain = "**Q1: True, Q3: A, Q11: c**"
+    quoted = "**Q1: True, Q3: 'A', Q11: 'c'**"
+    folder = make_debate(str(tmp_path / "d"), [{"a": plain, "b": "**Q1: False, Q3: B, Q11: c**", "c": quoted}],
+                         participants=("a", "b", "c"))
+    CliRunner().invoke(cli, ["next", folder, "--slug", "b", "--key", key_of(folder, "b")])
+    took = CliRunner().invoke(cli, ["write", folder, "--slug", "b", "--key", key_of(folder, "b"), "--json"],
+                              input=turn_body(2, plain, converged=True))
+    assert took.exit_code == 0, took.output
+    assert not [w for w in json.loads(took.stdout)["warnings"] if "differs from" in w]

@@ -568,13 +568,18 @@ def _near_copy_warnings(scan: Scan, slug: str, turn: int, parsed: ParsedTurn) ->
     own = bold_line(parsed.answer)
     if not own:
         return ()
-    out = []
+    lines = []
     for peer in sorted(scan.by_slug):
         found = scan.entry(turn - 1, peer)
-        if peer == slug or found is None:
-            continue
-        line = bold_line(read_entry(found).details.answer)
-        if not line or same_line(line, own):
+        if peer != slug and found is not None:
+            lines.append((peer, bold_line(read_entry(found).details.answer)))
+    if any(same_line(line, own) for _peer, line in lines):
+        # d79: a session that copied one peer's line word for word was told to copy another's, a slip apart from
+        # it (quotes around a value): the line it took is what `next` asked for, and is one already
+        return ()
+    out = []
+    for peer, line in lines:
+        if not line:
             continue
         where = _small_difference(own, line)
         if where:
