@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ..state.task import Task
     from .review_case import Case
 
-__all__ = ["STATES", "FINAL_STATES", "AGREED_STATES", "PairScore", "Verdict", "judge", "judgment_due", "answers_agree", "debate_context",
+__all__ = ["STATES", "FINAL_STATES", "AGREED_STATES", "PairScore", "Verdict", "judge", "judgment_due", "debate_context",
            "line_of", "one_line_at", "proposed_line", "independent_first_turn", "MEASURE"]
 
 STATES = ("empty", "in_progress", "unanimous", "converged", "unconfirmed", "hollow", "latent", "stalled", "max_turns",
@@ -99,11 +99,6 @@ def debate_context(debate: Debate) -> Context:
     """The comparison context of a debate: its slugs are no evidence, its task lists its options."""
     slugs = list(debate.participants) + list(debate.scan.slugs)
     return Context(slug_words(slugs), debate.task.text if debate.task else "")
-
-
-def answers_agree(pairs: tuple[PairScore, ...]) -> bool:
-    """Every pair is shown to recommend the same thing (complete linkage: no chain of near-misses)."""
-    return bool(pairs) and all(p.comparison.agree for p in pairs)
 
 
 class _Judge:
