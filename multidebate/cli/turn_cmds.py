@@ -82,7 +82,7 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
     A review debate: `init FOLDER --mode review --proposal design.md --task "Review the design"
     --role gpt-5-5=critic:security --role opus-4-7=defender [--role gemini-3=judge]`.
     """
-    from ..state.new_debate import DebateSetup, create_debate, parse_roles, roster_of
+    from ..state.new_debate import DebateSetup, TaskSpec, create_debate, parse_roles, roster_of
 
     with setup_errors():
         roster = roster_of(participants)
@@ -90,12 +90,13 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
     agents = _agent_specs(agent_specs, roster, tuple(slug for slug, _role in roles))
     judges = [slug for slug, role in roles if role.startswith("judge")]
     with library_errors(), setup_errors():  # setup_errors inside: a SetupError is a usage error (exit 2)
-        path, recorded = create_debate(folder, DebateSetup(
-            task_text, roster, max_turns, min_turns, sealed, mode, proposal_path, roles, min_rounds, max_rounds,
-            judge_when, agents))
+        path, recorded = create_debate(folder, DebateSetup(TaskSpec(
+            task_text, mode=mode, roles=roles, judge_when=judge_when, min_rounds=min_rounds, max_rounds=max_rounds,
+            participants=roster, agents=agents, max_turns=max_turns, min_turns=min_turns, sealed=sealed),
+            proposal_path))
     _record_agents(folder, agents)
     driven = {slug for slug, _spec in agents}
-    starters = tuple(s for s in tuple(recorded.participants or ()) + tuple(judges) if s not in driven)
+    starters = tuple(s for s in tuple(recorded.spec.participants or ()) + tuple(judges) if s not in driven)
     if driven:
         click.echo(f"Created {one_line(path)}. `multidebate run {one_line(shlex.quote(folder))}` starts the agents of "
                    f"{', '.join(sorted(driven))} each turn.")

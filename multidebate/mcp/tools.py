@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from ..protocol.errors import IdentityError, InvalidTurn, MultidebateError, SetupError
-from ..state.new_debate import DebateSetup, create_debate, parse_roles, roster_of
+from ..state.new_debate import DebateSetup, TaskSpec, create_debate, parse_roles, roster_of
 from ..turns.briefing import brief, fence_id, render_briefing, section_names
 from ..turns.waiting import DEFAULT_TIMEOUT, brief_when_ready
 from ..turns.write import WriteResult, write_turn
@@ -133,20 +133,21 @@ def debate_init(folder: str, task: str, participants: list[str] | None = None, m
     """`init`: create FOLDER and its TASK.md."""
     def call() -> Reply:
         roster = roster_of(",".join(participants)) if participants else None  # the checks of `--participants`
-        setup = DebateSetup(task, roster, max_turns, min_turns, sealed,
-                            mode, proposal, parse_roles(tuple(f"{s}={r}" for s, r in (roles or {}).items())),
-                            min_rounds, max_rounds, judge_when)
+        setup = DebateSetup(TaskSpec(
+            task, mode=mode, roles=parse_roles(tuple(f"{s}={r}" for s, r in (roles or {}).items())),
+            judge_when=judge_when, min_rounds=min_rounds, max_rounds=max_rounds, participants=roster,
+            max_turns=max_turns, min_turns=min_turns, sealed=sealed), proposal)
         for name, value in (("max_turns", max_turns), ("min_turns", min_turns), ("min_rounds", min_rounds),
                             ("max_rounds", max_rounds)):
             if value is not None and value < 1:
                 raise SetupError(f"{value} is less than 1", name)
         path, recorded = create_debate(folder, setup)
-        who = ", ".join(recorded.participants or ()) or "whoever writes"
+        who = ", ".join(recorded.spec.participants or ()) or "whoever writes"
         lines = [f"Created {path}. Participants: {who}. Each participant's session calls debate_next with folder "
                  f"{json.dumps(os.path.abspath(folder))} and its own slug; a session that uses the shell runs "
                  "`multidebate next` instead, in the same debate."]
-        if recorded.roles:
-            lines.append("Roles: " + ", ".join(f"{s} = {r}" for s, r in recorded.roles) + ". debate_next tells each "
+        if recorded.spec.roles:
+            lines.append("Roles: " + ", ".join(f"{s} = {r}" for s, r in recorded.spec.roles) + ". debate_next tells each "
                          "session what its role's turn must contain.")
         return Reply("\n".join(lines))
 
