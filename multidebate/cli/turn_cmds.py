@@ -82,7 +82,13 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
     A review debate: `init FOLDER --mode review --proposal design.md --task "Review the design"
     --role gpt-5-5=critic:security --role opus-4-7=defender [--role gemini-3=judge]`.
     """
-    from ..state.new_debate import DebateSetup, TaskSpec, create_debate, parse_roles, roster_of
+    from ..state.new_debate import (
+        DebateSetup,
+        TaskSpec,
+        create_debate,
+        parse_roles,
+        roster_of,
+    )
 
     with setup_errors():
         roster = roster_of(participants)

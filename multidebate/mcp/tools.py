@@ -15,7 +15,13 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from ..protocol.errors import IdentityError, InvalidTurn, MultidebateError, SetupError
-from ..state.new_debate import DebateSetup, TaskSpec, create_debate, parse_roles, roster_of
+from ..state.new_debate import (
+    DebateSetup,
+    TaskSpec,
+    create_debate,
+    parse_roles,
+    roster_of,
+)
 from ..turns.briefing import brief, fence_id, render_briefing, section_names
 from ..turns.waiting import DEFAULT_TIMEOUT, brief_when_ready
 from ..turns.write import WriteResult, write_turn

@@ -30,6 +30,7 @@ import hmac
 import os
 from typing import Any
 
+from .fingerprint import stat_line
 from .jsonstate import loads_state
 from .layout import STATE_DIR, cache_dir, read_state, write_json_state
 from .stamp import code_stamp
@@ -146,8 +147,7 @@ def _walk(directory: str, digest: Any, depth: int, own: tuple[str, ...] = ()) ->
             if depth > 0 or entry.name == STATE_DIR:
                 _walk(entry.path, digest, depth + 1, own)
             continue
-        digest.update(f"{entry.name}\0{depth}\0{info.st_mode}\0{info.st_size}\0{info.st_mtime_ns}\0"
-                      f"{info.st_ctime_ns}\0{info.st_ino}\n".encode("utf-8", "surrogateescape"))
+        digest.update(stat_line(entry.name, depth, info))
 
 
 def _key(create: bool) -> bytes | None:

@@ -15,8 +15,9 @@ from ..protocol.naming import is_slug, parse_roster
 from ..protocol.roles import JUDGE_WHEN, MODES, Role, parse_role
 from ..protocol.textfile import read_text
 from .atomic import create_exclusive
+from .fingerprint import FileIdentity, lstat_identity, same_identity
 from .jsonstate import loads_state
-from .layout import lstat_identity, read_state, task_cache_path, write_json_state
+from .layout import read_state, task_cache_path, write_json_state
 from .shared import write_gitignore
 from .task_spec import TaskSpec, render_spec, spec_fields_from_json, spec_to_json
 
@@ -70,10 +71,10 @@ def _positive_int(value: object) -> int | None:
     return value
 
 
-def _from_cache(folder: str, path: str, identity: list[int]) -> Task | None:
+def _from_cache(folder: str, path: str, identity: FileIdentity) -> Task | None:
     try:
         data = loads_state(read_state(task_cache_path(folder), 1024 * 1024))
-        if data["identity"] != identity or data["version"] != __version__:
+        if not same_identity(data["identity"], identity) or data["version"] != __version__:
             return None
         return Task(**spec_fields_from_json(data["spec"]), findings=tuple(
             finding(path, int(line), str(code), str(msg)) for line, code, msg in data["findings"]))
@@ -81,8 +82,8 @@ def _from_cache(folder: str, path: str, identity: list[int]) -> Task | None:
         return None
 
 
-def _to_cache(folder: str, identity: list[int], task: Task) -> None:
-    data = {"version": __version__, "identity": identity, "spec": spec_to_json(task.spec),
+def _to_cache(folder: str, identity: FileIdentity, task: Task) -> None:
+    data = {"version": __version__, "identity": list(identity), "spec": spec_to_json(task.spec),
             "findings": [[f.line, f.code, f.message] for f in task.findings]}
     try:
         write_json_state(task_cache_path(folder), data)
@@ -98,8 +99,7 @@ def load_task(folder: str) -> Task | None:
     path = os.path.join(folder, TASK_FILE)
     if not os.path.lexists(path):
         return None
-    stat_identity = lstat_identity(path)
-    identity = list(stat_identity) if stat_identity is not None else None
+    identity = lstat_identity(path)
     cached = _from_cache(folder, path, identity) if identity else None
     if cached is not None:
         return cached
