@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+from collections.abc import Callable
 from typing import Any
 
 from .fingerprint import stat_line
@@ -35,7 +36,7 @@ from .jsonstate import loads_state
 from .layout import STATE_DIR, cache_dir, read_state, write_json_state
 from .stamp import code_stamp
 
-__all__ = ["FORMAT", "Kept"]
+__all__ = ["FORMAT", "Kept", "kept_or_run"]
 
 FORMAT = 1
 _NAME = "status.json"
@@ -105,6 +106,21 @@ class Kept:
                                             "mac": _mac(key, self.kind, self.fingerprint, payload)})
         except (OSError, ValueError):
             pass  # an optimisation only: a read-only folder just runs in full each time
+
+
+def kept_or_run(folder: str, kind: str, shape: dict[str, type],
+                run: Callable[[], tuple[dict[str, Any], bool]]) -> dict[str, Any]:
+    """The snapshot policy: the output `kind` kept for `folder` when it verifies and has `shape` (field -> type),
+    else `run()`'s, kept for next time when `run` says it may be (its output depends on the files alone)."""
+    kept = Kept(folder, kind)
+    hit = kept.hit
+    # the shape check is for code changes that would read an older kept output: it verified
+    if hit is not None and all(isinstance(hit.get(name), of) for name, of in shape.items()):
+        return hit
+    payload, keepable = run()
+    if keepable:
+        kept.store(payload)
+    return payload
 
 
 def _mac(key: bytes, kind: str, fingerprint: str, payload: dict[str, Any]) -> str:
