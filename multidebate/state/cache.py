@@ -24,11 +24,11 @@ import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .. import __version__
 from ..protocol.answer import AnswerSig
 from ..protocol.findings import CODES, Finding
 from ..protocol.mentions import Claim, Mention
 from ..protocol.profile import PROFILE_V1
+from ..version import __version__
 from .details import DetailStore
 from .entry import Details, Entry, read_entry
 from .fingerprint import FileIdentity, same_identity

@@ -133,7 +133,7 @@ def _mac(key: bytes, kind: str, fingerprint: str, payload: dict[str, Any]) -> st
 
 def _fingerprint(folder: str, request: str = "", own: tuple[str, ...] = ()) -> str | None:
     """The state of every entry `status` may read, in one digest; None when an entry cannot be looked at."""
-    from .. import __version__
+    from ..version import __version__
 
     digest = hashlib.sha256(f"{FORMAT}\0{__version__}\0{code_stamp(_PACKAGE_DIR)}\0{folder}\0{request}\n".encode(
         "utf-8", "surrogateescape"))

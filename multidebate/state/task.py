@@ -7,13 +7,13 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import NamedTuple
 
-from .. import __version__
 from ..protocol.errors import RosterFormatError, TaskError
 from ..protocol.findings import Finding, finding
 from ..protocol.front_matter import split_frontmatter
 from ..protocol.naming import is_slug, parse_roster
 from ..protocol.roles import JUDGE_WHEN, MODES, Role, parse_role
 from ..protocol.textfile import read_text
+from ..version import __version__
 from .atomic import create_exclusive
 from .fingerprint import FileIdentity, lstat_identity, same_identity
 from .jsonstate import loads_state
