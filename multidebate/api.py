@@ -18,22 +18,17 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .protocol.findings import Finding
-from .state.new_debate import (
-    DebateSetup,
-    TaskSpec,
-    create_debate,
-    parse_roles,
-    roster_of,
-)
-from .turns.briefing import Briefing, brief, section_names
-from .turns.waiting import DEFAULT_TIMEOUT, brief_when_ready
-from .turns.write import WriteResult, write_turn
-from .views.status_output import StatusOutput, status_output
-from .views.validate_output import validate_output
+from .state.task_spec import TaskSpec
+from .views.status_output import StatusOutput
 
 if TYPE_CHECKING:
+    from .protocol.findings import Finding
+    from .turns.briefing_value import Briefing
+    from .turns.write import WriteResult
     from .views.report import Report
+
+# What each call needs is imported by the call: `import multidebate.api` stays as light as the CLI's start-up,
+# and `write` never loads the briefing's code.
 
 __all__ = ["DebateFolder", "open"]
 
@@ -57,6 +52,8 @@ class DebateFolder:
         """`init`: create the folder and TASK.md; its path and the TaskSpec recorded (a review's roster filled
         in).  `participants` as `a,b` or a tuple of slugs; `roles` as `SLUG=ROLE` specs or {slug: role}.
         SetupError when the setup cannot work (nothing is created); FolderError, TaskError."""
+        from .state.new_debate import DebateSetup, create_debate, parse_roles, roster_of
+
         roster = roster_of(participants if isinstance(participants, str) or participants is None
                            else ",".join(participants))
         specs = tuple(f"{s}={r}" for s, r in roles.items()) if isinstance(roles, dict) else roles
@@ -73,6 +70,9 @@ class DebateFolder:
         """`next`: the Briefing for `slug`'s next turn (with `task`, the folder and TASK.md are created when
         missing).  `wait`: first wait up to `timeout` seconds for the peers (the Briefing's `timed_out` says
         whether they all wrote).  `sections`: `answer,reasoning` or names; ValueError for an unknown one."""
+        from .turns.briefing import brief, section_names
+        from .turns.waiting import DEFAULT_TIMEOUT, brief_when_ready
+
         chosen = section_names(sections if isinstance(sections, str) else ",".join(sections)) \
             if sections is not None else None
         if not wait:
@@ -86,15 +86,21 @@ class DebateFolder:
         """`write`: check the sections (from `## Reasoning` on, or a whole turn file) and create turn-N-SLUG.md.
         A first write claims the slug: its WriteResult's `key` is the one to give from then on (`on_key` is
         called with it before the file exists).  InvalidTurn lists every problem (nothing is written)."""
+        from .turns.write import write_turn
+
         content = sections_text.encode("utf-8") if isinstance(sections_text, str) else sections_text
         return write_turn(self.folder, slug, content, key, on_key=on_key, expect_turn=expect_turn)
 
     def status(self) -> StatusOutput:
         """`status`: its text, its `--json` data and the verdict's state."""
+        from .views.status_output import status_output
+
         return status_output(self.folder)
 
     def validate(self) -> list[Finding]:
         """`validate`: every finding of the folder's files, in file:line order."""
+        from .views.validate_output import validate_output
+
         return validate_output((self.folder,))
 
     def report(self, format: str = "md", *, weighted: bool = False) -> str:
