@@ -102,10 +102,9 @@ class AgentTurn:
             try:
                 # the key kept before the file exists: a `run` killed between the two leaves no slug claimed
                 # with its key nowhere; the briefed turn, so a second writer's turn is never answered twice
-                result = DebateFolder(self.folder).write(agent.slug, sections, key=self.briefing.key,
-                                    on_key=lambda claimed: hold_key(self.folder, agent.slug, claimed.key or "",
-                                                                    claimed.turn),
-                                    expect_turn=turn)
+                result = DebateFolder(self.folder).write(
+                    agent.slug, sections, key=self.briefing.key, expect_turn=turn,
+                    on_key=lambda claimed: hold_key(self.folder, agent.slug, claimed.key or "", claimed.turn))
             except InvalidTurn as exc:
                 why = f"{exc}" + (f": {exc.problems[0]}" if exc.problems else "")
                 if attempt > self.options.retries:
