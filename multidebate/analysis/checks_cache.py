@@ -16,7 +16,6 @@ missing, damaged or foreign file only means computing again.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -25,7 +24,8 @@ from ..protocol.findings import CODES, Finding
 from ..protocol.naming import parse_turn_name
 from ..state.cache import load_shard, store_shard
 from ..state.debate import Debate
-from ..state.layout import FileIdentity, checks_cache_path, ledger_path, lstat_identity
+from ..state.fingerprint import FileIdentity, digest_of, lstat_identity
+from ..state.layout import checks_cache_path, ledger_path
 from .integrity import recorded_file_exists
 
 __all__ = ["ChecksCache", "Computed"]
@@ -63,9 +63,6 @@ class ChecksCache:
         by_slug = self.debate.scan.by_slug
         return sorted((t.filename, t.identity) for t in (turns.get(turn) for turns in by_slug.values()) if t)
 
-    def _digest(self, parts: object) -> str:
-        return hashlib.sha1(repr(parts).encode("utf-8")).hexdigest()
-
     def turn(self, turn: int, compute: Callable[[], Computed]) -> list[Finding]:
         """Turn `turn`'s cross-file findings, from the cache while none of their inputs changed."""
         base = (self.roster, self._turn_files(turn), self._turn_files(turn - 1))
@@ -82,7 +79,7 @@ class ChecksCache:
         record = self.records.get(key)
         if isinstance(record, list) and len(record) == 3 and isinstance(record[1], list):
             extras = [str(name) for name in record[1]]
-            if record[0] == self._digest((base, [(n, self._state(n)) for n in extras])):
+            if record[0] == digest_of((base, [(n, self._state(n)) for n in extras])):
                 try:
                     return [self._finding(*item) for item in record[2]]
                 except (KeyError, TypeError, ValueError):
@@ -90,7 +87,7 @@ class ChecksCache:
         found, read = compute()
         extras = sorted(set(read))
         if self.enabled:
-            digest = self._digest((base, [(n, self._state(n)) for n in extras]))
+            digest = digest_of((base, [(n, self._state(n)) for n in extras]))
             self.records[key] = [digest, extras, [self._record(f) for f in found]]
             self.changed = True
         return found

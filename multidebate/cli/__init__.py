@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from .. import __version__
+from ..version import __version__
 from .common import EXIT_CODES_HELP
 
 __all__ = ["EXIT_CODES_HELP", "cli", "main"]

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .. import __version__
 from ..skill.agents import AGENTS, SCOPES, folder_table
+from ..version import __version__
 from .common import EXIT_ERROR, emit_json, json_option, library_errors
 
 if TYPE_CHECKING:

@@ -82,7 +82,13 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
     A review debate: `init FOLDER --mode review --proposal design.md --task "Review the design"
     --role gpt-5-5=critic:security --role opus-4-7=defender [--role gemini-3=judge]`.
     """
-    from ..state.new_debate import DebateSetup, create_debate, parse_roles, roster_of
+    from ..state.new_debate import (
+        DebateSetup,
+        TaskSpec,
+        create_debate,
+        parse_roles,
+        roster_of,
+    )
 
     with setup_errors():
         roster = roster_of(participants)
@@ -90,12 +96,13 @@ def init(folder: str, task_text: str, participants: str | None, max_turns: int |
     agents = _agent_specs(agent_specs, roster, tuple(slug for slug, _role in roles))
     judges = [slug for slug, role in roles if role.startswith("judge")]
     with library_errors(), setup_errors():  # setup_errors inside: a SetupError is a usage error (exit 2)
-        path, recorded = create_debate(folder, DebateSetup(
-            task_text, roster, max_turns, min_turns, sealed, mode, proposal_path, roles, min_rounds, max_rounds,
-            judge_when, agents))
+        path, recorded = create_debate(folder, DebateSetup(TaskSpec(
+            task_text, mode=mode, roles=roles, judge_when=judge_when, min_rounds=min_rounds, max_rounds=max_rounds,
+            participants=roster, agents=agents, max_turns=max_turns, min_turns=min_turns, sealed=sealed),
+            proposal_path))
     _record_agents(folder, agents)
     driven = {slug for slug, _spec in agents}
-    starters = tuple(s for s in tuple(recorded.participants or ()) + tuple(judges) if s not in driven)
+    starters = tuple(s for s in tuple(recorded.spec.participants or ()) + tuple(judges) if s not in driven)
     if driven:
         click.echo(f"Created {one_line(path)}. `multidebate run {one_line(shlex.quote(folder))}` starts the agents of "
                    f"{', '.join(sorted(driven))} each turn.")
@@ -214,28 +221,21 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
             raise click.BadParameter(str(exc), param_hint="--sections") from exc
         click.echo(out if as_json else printable(out))
         return
-    from ..turns.briefing import brief, render_briefing, section_names
+    from ..api import DebateFolder
+    from ..turns.briefing import render_briefing, section_names
 
-    sections = None
     if sections_spec is not None:
         try:
-            sections = section_names(sections_spec)
+            section_names(sections_spec)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--sections") from exc
-    if timeout is not None and not wait:
-        raise click.BadParameter("only applies with --wait", param_hint="--timeout")
     try:
         with library_errors(as_json):
-            if wait:
-                from ..turns.waiting import DEFAULT_TIMEOUT, brief_when_ready
-
-                briefing = brief_when_ready(folder, slug_, task_text, create=True, key=key, sections=sections,
-                                            full=full, timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
-                                            # text: on stdout, ahead of the answer, where a session reads it
-                                            # in order; --json keeps stdout one JSON document
-                                            on_wait=lambda message: click.echo(message, err=as_json))
-            else:
-                briefing = brief(folder, slug_, task_text, create=True, key=key, sections=sections, full=full)
+            # text: on stdout, ahead of the answer, where a session reads it in order; --json keeps stdout one
+            # JSON document
+            briefing = DebateFolder(folder).next(slug_, key=key, task=task_text, wait=wait, timeout=timeout,
+                                                 sections=sections_spec, full=full,
+                                                 on_wait=lambda message: click.echo(message, err=as_json))
     except KeyboardInterrupt:
         sys.exit(EXIT_INTERRUPTED)
     briefing = briefing._replace(key_option=shown_key)
@@ -280,7 +280,7 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
     Example:
       multidebate write my-debate --slug gpt-5-5 --key <key> --file turn.md
     """
-    from ..turns.write import write_turn
+    from ..api import DebateFolder
     from ..views.terminal import printable
 
     shown_key = key_argument(key, key_file)
@@ -302,7 +302,7 @@ def write(folder: str, slug_: str, source: Any, key: str | None, key_file: str |
             shown.append(notice)
 
     with library_errors(as_json):
-        result = write_turn(folder, slug_, content, key, on_key=show_key)
+        result = DebateFolder(folder).write(slug_, content, key=key, on_key=show_key)
     if not shown:
         show_key(result)  # a judge's first write claims its slug with the judgment
     # what follows reads where the debate stands (WriteResult.standing): the slow part on a big debate

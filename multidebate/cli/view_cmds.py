@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
 import click
@@ -21,12 +20,6 @@ from .common import (
 )
 
 __all__ = ["report", "score", "status", "validate", "watch"]
-
-
-def _fields(kept: dict[str, object], **types: type) -> bool:
-    """A kept output has the fields a command prints, of the right types (it verified; this is for code changes
-    that would read an older shape)."""
-    return all(isinstance(kept.get(name), kind) for name, kind in types.items())
 
 
 @click.command()
@@ -143,25 +136,11 @@ def validate(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     Example:
       multidebate validate my-debate --strict
     """
-    from ..protocol.findings import Finding
     from ..views.style import finding_line
+    from ..views.validate_output import validate_output
 
-    # #25: one folder whose files have not changed: what the last full run found (state/snapshot.py)
-    kept = None
-    if len(paths) == 1 and os.path.isdir(paths[0]) and not os.path.islink(paths[0]):
-        from ..state.snapshot import Kept
-
-        kept = Kept(paths[0], "validate")
-    if kept is not None and kept.hit is not None and _fields(kept.hit, findings=list):
-        findings = [Finding(f["path"], f["line"], f["code"], f["severity"], f["message"])
-                    for f in kept.hit["findings"]]
-    else:
-        from ..views.validate import validate_paths
-
-        with library_errors(as_json):
-            findings = validate_paths(paths)
-        if kept is not None:
-            kept.store({"findings": [f.as_dict() for f in findings]})
+    with library_errors(as_json):
+        findings = validate_output(paths)
     if as_json:
         emit_json([f.as_dict() for f in findings])
     else:

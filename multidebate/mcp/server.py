@@ -19,8 +19,8 @@ from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
-from .. import __version__
 from ..turns.waiting import DEFAULT_TIMEOUT
+from ..version import __version__
 from . import tools
 from .keys import KeyStore
 

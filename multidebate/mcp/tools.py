@@ -14,13 +14,11 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
+from .. import api
 from ..protocol.errors import IdentityError, InvalidTurn, MultidebateError, SetupError
-from ..state.new_debate import DebateSetup, create_debate, parse_roles, roster_of
-from ..turns.briefing import brief, fence_id, render_briefing, section_names
-from ..turns.waiting import DEFAULT_TIMEOUT, brief_when_ready
-from ..turns.write import WriteResult, write_turn
-from ..views.report import build_report, render_json, render_markdown
-from ..views.status_output import status_output
+from ..turns.briefing import fence_id, render_briefing
+from ..turns.waiting import DEFAULT_TIMEOUT
+from ..turns.write import WriteResult
 from .keys import KeyStore
 
 __all__ = ["Reply", "debate_init", "debate_next", "debate_report", "debate_status", "debate_write",
@@ -73,13 +71,11 @@ def debate_next(keys: KeyStore, folder: str, slug: str, task: str | None = None,
     A wait that times out is a tool error whose text is still the whole briefing (what exists, and a note
     naming who did not write), as `next --wait` prints it and exits 3."""
     def call() -> Reply:
-        chosen = section_names(",".join(sections)) if sections else None
-        key = keys.key_for(folder, slug)
-        if wait:
-            briefing = brief_when_ready(folder, slug, task, create=True, key=key, sections=chosen,
-                                        timeout=timeout, on_wait=on_wait, clock=clock or time.monotonic)
-        else:
-            briefing = brief(folder, slug, task, create=True, key=key, sections=chosen)
+        # `full` shapes the rendering only, as before the front door (the CLI's `next --full` also serves
+        # every peer file whole)
+        briefing = api.open(folder).next(slug, key=keys.key_for(folder, slug), task=task, wait=wait,
+                                         timeout=timeout, sections=tuple(sections) if sections else None,
+                                         on_wait=on_wait, clock=clock or time.monotonic)
         text = render_briefing(briefing, write_as=_write_as(folder, slug), full=full)
         return Reply(text, error=briefing.timed_out)
 
@@ -98,7 +94,7 @@ def debate_write(keys: KeyStore, folder: str, slug: str, sections: str) -> Reply
             if claimed.key:
                 keys.keep(folder, slug, claimed.key)
 
-        result = write_turn(folder, slug, sections.encode("utf-8"), key, on_key=keep)
+        result = api.open(folder).write(slug, sections, key=key, on_key=keep)
         if result.key and key is None:
             keep(result)  # a judge's first write claims its slug with the judgment
         return Reply(result.render(next_step=NEXT_STEP))
@@ -115,15 +111,14 @@ def _quoted(what: str, folder: str, text: str) -> str:
 
 def debate_status(folder: str) -> Reply:
     """`status`: turns x participants, who is missing, the verdict and why."""
-    return library_reply(lambda: Reply(_quoted("STATUS", folder, status_output(folder).text)))
+    return library_reply(lambda: Reply(_quoted("STATUS", folder, api.open(folder).status().text)))
 
 
 def debate_report(folder: str, fmt: str = "md") -> Reply:
     """`report` as Markdown or JSON: the verdict and why, the final answer, turns, agreement, flags."""
     if fmt not in ("md", "json"):
         return error_reply(f"format: `{fmt}` is not md or json")
-    render = render_markdown if fmt == "md" else render_json
-    return library_reply(lambda: Reply(_quoted("REPORT", folder, render(build_report(folder)))))
+    return library_reply(lambda: Reply(_quoted("REPORT", folder, api.open(folder).report(fmt))))
 
 
 def debate_init(folder: str, task: str, participants: list[str] | None = None, max_turns: int | None = None,
@@ -132,15 +127,14 @@ def debate_init(folder: str, task: str, participants: list[str] | None = None, m
                 max_rounds: int | None = None, judge_when: str = "unresolved") -> Reply:
     """`init`: create FOLDER and its TASK.md."""
     def call() -> Reply:
-        roster = roster_of(",".join(participants)) if participants else None  # the checks of `--participants`
-        setup = DebateSetup(task, roster, max_turns, min_turns, sealed,
-                            mode, proposal, parse_roles(tuple(f"{s}={r}" for s, r in (roles or {}).items())),
-                            min_rounds, max_rounds, judge_when)
         for name, value in (("max_turns", max_turns), ("min_turns", min_turns), ("min_rounds", min_rounds),
                             ("max_rounds", max_rounds)):
             if value is not None and value < 1:
                 raise SetupError(f"{value} is less than 1", name)
-        path, recorded = create_debate(folder, setup)
+        path, recorded = api.open(folder).init(
+            task, participants=tuple(participants) if participants else None, max_turns=max_turns,
+            min_turns=min_turns, sealed=sealed, mode=mode, proposal_path=proposal, roles=roles or {},
+            min_rounds=min_rounds, max_rounds=max_rounds, judge_when=judge_when)
         who = ", ".join(recorded.participants or ()) or "whoever writes"
         lines = [f"Created {path}. Participants: {who}. Each participant's session calls debate_next with folder "
                  f"{json.dumps(os.path.abspath(folder))} and its own slug; a session that uses the shell runs "

@@ -14,11 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from ..api import DebateFolder
 from ..protocol.errors import AgentSpecError, InvalidTurn, MultidebateError
 from ..state.layout import sealed_dir
 from ..state.runs import append_run_record, held_key, hold_key, record_written
 from ..turns.briefing import Briefing
-from ..turns.write import WriteResult, write_turn
+from ..turns.write import WriteResult
 from .agents import Agent
 from .environment import agent_environment
 from .events import Failed, Retrying, Thinking, TurnCost, Written
@@ -101,10 +102,9 @@ class AgentTurn:
             try:
                 # the key kept before the file exists: a `run` killed between the two leaves no slug claimed
                 # with its key nowhere; the briefed turn, so a second writer's turn is never answered twice
-                result = write_turn(self.folder, agent.slug, sections.encode("utf-8"), self.briefing.key,
-                                    on_key=lambda claimed: hold_key(self.folder, agent.slug, claimed.key or "",
-                                                                    claimed.turn),
-                                    expect_turn=turn)
+                result = DebateFolder(self.folder).write(
+                    agent.slug, sections, key=self.briefing.key, expect_turn=turn,
+                    on_key=lambda claimed: hold_key(self.folder, agent.slug, claimed.key or "", claimed.turn))
             except InvalidTurn as exc:
                 why = f"{exc}" + (f": {exc.problems[0]}" if exc.problems else "")
                 if attempt > self.options.retries:

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from .. import __version__
 from ..protocol.errors import SkillError
 from ..state.jsonstate import loads_state
+from ..version import __version__
 from .agents import AGENTS, DEFAULT_AGENTS, FOLDERS, folder_for
 
 __all__ = [

@@ -24,16 +24,17 @@ import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .. import __version__
 from ..protocol.answer import AnswerSig
 from ..protocol.findings import CODES, Finding
 from ..protocol.mentions import Claim, Mention
 from ..protocol.profile import PROFILE_V1
+from ..version import __version__
 from .details import DetailStore
 from .entry import Details, Entry, read_entry
+from .fingerprint import FileIdentity, same_identity
 from .folder import TurnFile
 from .jsonstate import loads_state
-from .layout import FileIdentity, cache_dir, read_state, write_json_state
+from .layout import cache_dir, read_state, write_json_state
 from .stamp import code_stamp
 
 __all__ = ["CACHE_FORMAT", "ProgressHook", "code_stamp", "load_shard", "read_entries", "report_progress", "store_shard"]
@@ -105,7 +106,7 @@ class _ShardSource:
                 del self.loaded[next(iter(self.loaded))]  # the oldest turn decoded
         cached = files.get(entry.filename)
         identity = self.identities.get(entry.filename)
-        if identity is not None and isinstance(cached, list) and len(cached) == 7 and cached[0] == list(identity):
+        if isinstance(cached, list) and len(cached) == 7 and same_identity(cached[0], identity):
             return cached[1:]
         self.discard(entry.turn)
         return None
@@ -199,7 +200,7 @@ def read_entries(folder: str, turns: Iterable[TurnFile],
             identity = turn_file.identity
             cached = shard.get(name)
             entry = None
-            if identity is not None and isinstance(cached, list) and len(cached) == 2 and cached[0] == list(identity):
+            if identity is not None and isinstance(cached, list) and len(cached) == 2 and same_identity(cached[0], identity):
                 try:
                     entry = _entry_from_core(cached[1], turn_file, identity)
                     kept[name] = cached

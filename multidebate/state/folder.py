@@ -12,7 +12,8 @@ from ..protocol.naming import TurnName, looks_like_turn_attempt, parse_turn_name
 
 __all__ = ["STATE_DIR", "Scan", "TurnFile", "scan_folder", "scan_of"]
 
-from .layout import STATE_DIR, file_identity
+from .fingerprint import FileIdentity, file_identity
+from .layout import STATE_DIR
 
 
 class TurnFile(NamedTuple):
@@ -23,7 +24,7 @@ class TurnFile(NamedTuple):
     is_file: bool
     is_symlink: bool
     # (size, mtime_ns, ino, ctime_ns) from the listing: what the parse cache keys on
-    identity: tuple[int, int, int, int] | None = None
+    identity: FileIdentity | None = None
 
     @property
     def filename(self) -> str:

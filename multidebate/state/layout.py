@@ -1,8 +1,8 @@
 """The layout of a debate's `.multidebate/` and the one way its files are read and written.
 
 Every path under `.multidebate/` is built here (cache, ledger, keys, sealed
-turns, served records), and so is a file's identity (the stat fields the
-caches key on) and the one atomic JSON write.
+turns, served records), and so is the one atomic JSON write (a file's
+identity, the stat fields the caches key on, is fingerprint.py's).
 
 Files there are read and written never through a link, never blocking.
 
@@ -23,16 +23,18 @@ import os
 import stat
 from collections.abc import Iterator
 
+from .fingerprint import (  # the caches' key, kept importable from here
+    FileIdentity,
+    file_identity,
+    lstat_identity,
+)
+
 __all__ = ["STATE_DIR", "FileIdentity", "cache_dir", "check_state_dirs", "checks_cache_path", "file_identity",
            "key_path", "ledger_dir", "ledger_path", "lstat_identity", "make_state_dirs", "open_state_append",
            "read_state", "run_dir", "sealed_dir", "served_path", "state_lock", "state_root", "state_root_problem",
            "task_cache_path", "write_json_state", "write_state"]
 
 STATE_DIR = ".multidebate"
-
-# (size, mtime_ns, inode, ctime_ns): a rewrite changes the ctime, which no user-space call can set back, so an
-# unchanged identity means an unchanged file as far as the caches are concerned.
-FileIdentity = tuple[int, int, int, int]
 
 
 def state_root(folder: str) -> str:
@@ -76,18 +78,6 @@ def sealed_dir(folder: str) -> str:
 def served_path(folder: str, slug: str, turn: int) -> str:
     """What `next` served `slug` for `turn`: the peer files and their hashes."""
     return os.path.join(folder, STATE_DIR, "served", f"{slug}.turn-{turn}.json")
-
-
-def file_identity(info: os.stat_result) -> FileIdentity:
-    return info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns
-
-
-def lstat_identity(path: str) -> FileIdentity | None:
-    """The identity of `path` itself (a link is not followed); None when it does not exist."""
-    try:
-        return file_identity(os.lstat(path))
-    except OSError:
-        return None
 
 
 _FLAGS = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)

@@ -15,31 +15,23 @@ from ..protocol.naming import is_slug, parse_roster
 from ..protocol.roles import parse_role
 from ..protocol.textfile import read_text
 from .atomic import create_exclusive
-from .task import create_task, render_task
+from .task import create_task
+from .task_spec import TaskSpec, render_spec
 
-__all__ = ["DebateSetup", "check_setup", "create_debate", "parse_roles", "roster_of"]
+__all__ = ["DebateSetup", "TaskSpec", "check_setup", "create_debate", "parse_roles", "roster_of"]
 
 
 @dataclass(frozen=True)
 class DebateSetup:
-    """What a person (or a session, through MCP) asks `init` for; `roles` as ((slug, role spec), ...)."""
+    """What a person (or a session, through MCP) asks `init` for: TASK.md's value, and a review's proposal file
+    (`spec.proposal` and its digest are filled in when it is copied into the folder)."""
 
-    task: str
-    participants: tuple[str, ...] | None = None
-    max_turns: int | None = None
-    min_turns: int | None = None
-    sealed: bool = False
-    mode: str = "open"
+    spec: TaskSpec
     proposal_path: str | None = None
-    roles: tuple[tuple[str, str], ...] = ()
-    min_rounds: int | None = None
-    max_rounds: int | None = None
-    judge_when: str = "unresolved"
-    agents: tuple[tuple[str, str], ...] = ()  # (slug, agent spec) as `run` reads them, checked by the caller
 
     @property
     def judges(self) -> tuple[str, ...]:
-        return tuple(slug for slug, role in self.roles if role.startswith("judge"))
+        return tuple(slug for slug, role in self.spec.roles if role.startswith("judge"))
 
 
 def roster_of(participants: str | None) -> tuple[str, ...] | None:
@@ -71,7 +63,8 @@ def parse_roles(specs: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 
 def check_setup(setup: DebateSetup) -> DebateSetup:
     """The setup as it will be recorded (a review's roster filled in), or SetupError saying what cannot work."""
-    roster, roles, max_turns, min_turns = setup.participants, setup.roles, setup.max_turns, setup.min_turns
+    spec = setup.spec
+    roster, roles, max_turns, min_turns = spec.participants, spec.roles, spec.max_turns, spec.min_turns
     if min_turns is not None and max_turns is not None and min_turns > max_turns:
         raise SetupError(f"--min-turns {min_turns} is more than --max-turns {max_turns}: the debate could never "
                          "converge")
@@ -83,9 +76,9 @@ def check_setup(setup: DebateSetup) -> DebateSetup:
     if max_turns == 1 and not setup.judges:
         raise SetupError("--max-turns 1: the debate could never converge (turn 1 is each session's own answer; "
                          "agreement counts from turn 2). Use 2 or more, or add a judge: --role SLUG=judge")
-    if setup.sealed and not roster:
+    if spec.sealed and not roster:
         raise SetupError("--sealed needs --participants: the roster says who must write before publishing")
-    if not setup.task.strip():
+    if not spec.text.strip():
         raise SetupError("the task is empty", "--task")
     debaters = tuple(slug for slug, role in roles if not role.startswith("judge"))
     judges = setup.judges
@@ -93,41 +86,42 @@ def check_setup(setup: DebateSetup) -> DebateSetup:
         raise SetupError(f"one judge at most, not {', '.join(judges)}", "--role")
     if roster and set(judges) & set(roster):
         raise SetupError(f"the judge `{judges[0]}` debates nothing: leave it out of --participants", "--role")
-    if setup.mode == "review":
+    if spec.mode == "review":
         _check_review(setup, debaters)
         roster = roster or debaters
     else:
         if debaters:
             raise SetupError("critic and defender roles need --mode review")
-        for flag, value in (("--proposal", setup.proposal_path), ("--min-rounds", setup.min_rounds),
-                            ("--max-rounds", setup.max_rounds)):
+        for flag, value in (("--proposal", setup.proposal_path), ("--min-rounds", spec.min_rounds),
+                            ("--max-rounds", spec.max_rounds)):
             if value is not None:
                 raise SetupError(f"{flag} is for --mode review")
-    if setup.min_rounds is not None and setup.max_rounds is not None and setup.min_rounds > setup.max_rounds:
-        raise SetupError(f"--min-rounds {setup.min_rounds} is more than --max-rounds {setup.max_rounds}")
-    if setup.judge_when == "always" and not judges:
+    if spec.min_rounds is not None and spec.max_rounds is not None and spec.min_rounds > spec.max_rounds:
+        raise SetupError(f"--min-rounds {spec.min_rounds} is more than --max-rounds {spec.max_rounds}")
+    if spec.judge_when == "always" and not judges:
         raise SetupError("--judge-when always needs a judge: add --role SLUG=judge")
-    if setup.judge_when not in ("unresolved", "always"):
-        raise SetupError(f"`{setup.judge_when}` is not unresolved or always", "--judge-when")
-    if setup.mode not in ("open", "review"):
-        raise SetupError(f"`{setup.mode}` is not open or review", "--mode")
-    return replace(setup, participants=roster)
+    if spec.judge_when not in ("unresolved", "always"):
+        raise SetupError(f"`{spec.judge_when}` is not unresolved or always", "--judge-when")
+    if spec.mode not in ("open", "review"):
+        raise SetupError(f"`{spec.mode}` is not open or review", "--mode")
+    return replace(setup, spec=replace(spec, participants=roster))
 
 
 def _check_review(setup: DebateSetup, debaters: tuple[str, ...]) -> None:
     """A review's setup is whole (a SetupError saying what is not)."""
-    kinds = [role.split(":")[0] for _slug, role in setup.roles]
+    spec = setup.spec
+    kinds = [role.split(":")[0] for _slug, role in spec.roles]
     if kinds.count("defender") != 1 or "critic" not in kinds:
         raise SetupError("a review needs one defender and at least one critic, e.g. --role gpt-5-5=critic:"
                          "security --role opus-4-7=defender")
     if setup.proposal_path is None:
         raise SetupError("a review needs --proposal FILE: the text the critics review")
-    if setup.sealed:
+    if spec.sealed:
         raise SetupError("a review cannot be --sealed: the defender reads the critics' turn as soon as it is "
                          "written")
-    if setup.max_turns is not None or setup.min_turns is not None:
+    if spec.max_turns is not None or spec.min_turns is not None:
         raise SetupError("a review counts rounds: use --min-rounds and --max-rounds")
-    if setup.participants is not None and set(setup.participants) != set(debaters):
+    if spec.participants is not None and set(spec.participants) != set(debaters):
         raise SetupError("in a review, --participants must be exactly the critics and the defender "
                          f"({', '.join(sorted(debaters))}); or leave it out", "--participants")
 
@@ -159,9 +153,6 @@ def create_debate(folder: str, setup: DebateSetup) -> tuple[str, DebateSetup]:
         if not create_exclusive(target, proposal[1]):
             raise TaskError(f"{target} exists already; choose a new folder for the review")
         digest = hashlib.sha256(proposal[1]).hexdigest()
-    path = create_task(folder, render_task(
-        setup.task, setup.participants, setup.max_turns, setup.min_turns, sealed=setup.sealed, mode=setup.mode,
-        roles=setup.roles, proposal=proposal[0] if proposal else None, proposal_sha256=digest,
-        min_rounds=setup.min_rounds, max_rounds=setup.max_rounds, judge_when=setup.judge_when,
-        agents=setup.agents))
-    return path, setup
+    if proposal is not None:
+        setup = replace(setup, spec=replace(setup.spec, proposal=proposal[0], proposal_sha256=digest))
+    return create_task(folder, render_spec(setup.spec)), setup

@@ -4,45 +4,39 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import datetime, timezone
+from dataclasses import dataclass, fields, replace
 from typing import NamedTuple
 
-from .. import __version__
 from ..protocol.errors import RosterFormatError, TaskError
 from ..protocol.findings import Finding, finding
-from ..protocol.front_matter import render_frontmatter, split_frontmatter
+from ..protocol.front_matter import split_frontmatter
 from ..protocol.naming import is_slug, parse_roster
 from ..protocol.roles import JUDGE_WHEN, MODES, Role, parse_role
 from ..protocol.textfile import read_text
+from ..version import __version__
 from .atomic import create_exclusive
+from .fingerprint import FileIdentity, lstat_identity, same_identity
 from .jsonstate import loads_state
-from .layout import lstat_identity, read_state, task_cache_path, write_json_state
+from .layout import read_state, task_cache_path, write_json_state
 from .shared import write_gitignore
+from .task_spec import TaskSpec, render_spec, spec_fields_from_json, spec_to_json
 
-__all__ = ["Task", "TASK_FILE", "check_retire", "count_words", "load_task", "render_task", "create_task",
+__all__ = ["Task", "TaskSpec", "TASK_FILE", "check_retire", "count_words", "load_task", "render_spec", "render_task", "create_task",
            "require_readable", "retire", "same_task", "word_limit"]
 
 TASK_FILE = "TASK.md"
 
 
-class Task(NamedTuple):
-    """The debate's task and limits. `participants` None means "whoever writes a turn"."""
+@dataclass(frozen=True)
+class Task(TaskSpec):
+    """The debate's task and limits as TASK.md records them (TaskSpec), and what its reader found wrong."""
 
-    text: str
-    participants: tuple[str, ...] | None = None
-    max_turns: int | None = None
-    min_turns: int | None = None
     findings: tuple[Finding, ...] = ()
-    sealed: bool = False
-    retired: tuple[str, ...] = ()  # slugs the user retired: their turns stay as history, they write no more
-    mode: str = "open"  # or "review": critics, a defender and a proposal (roles.py)
-    roles: tuple[tuple[str, str], ...] = ()  # (slug, role as written: `critic:security`, `defender`, `judge`)
-    proposal: str | None = None  # review: the proposal's file name in the folder
-    proposal_sha256: str | None = None  # what `init` copied: a later edit of the proposal is detected
-    min_rounds: int | None = None
-    max_rounds: int | None = None
-    judge_when: str = "unresolved"  # when the judge writes: once a debate ends unresolved, or always
-    agents: tuple[tuple[str, str], ...] = ()  # (slug, agent spec as written, e.g. `claude:opus`) for `run`
+
+    @property
+    def spec(self) -> TaskSpec:
+        """The recorded value alone, as `render_spec` writes it."""
+        return TaskSpec(**{f.name: getattr(self, f.name) for f in fields(TaskSpec)})
 
     @property
     def review(self) -> bool:
@@ -77,30 +71,20 @@ def _positive_int(value: object) -> int | None:
     return value
 
 
-def _from_cache(folder: str, path: str, identity: list[int]) -> Task | None:
+def _from_cache(folder: str, path: str, identity: FileIdentity) -> Task | None:
     try:
         data = loads_state(read_state(task_cache_path(folder), 1024 * 1024))
-        if data["identity"] != identity or data["version"] != __version__:
+        if not same_identity(data["identity"], identity) or data["version"] != __version__:
             return None
-        return Task(str(data["text"]), tuple(data["participants"]) if data["participants"] else None,
-                    data["max_turns"], data["min_turns"],
-                    tuple(finding(path, int(line), str(code), str(msg)) for line, code, msg in data["findings"]),
-                    bool(data["sealed"]), tuple(data.get("retired") or ()), str(data["mode"]),
-                    tuple((str(a), str(b)) for a, b in data["roles"]), data["proposal"], data["proposal_sha256"],
-                    data["min_rounds"], data["max_rounds"], str(data["judge_when"]),
-                    tuple((str(a), str(b)) for a, b in data.get("agents") or ()))
+        return Task(**spec_fields_from_json(data["spec"]), findings=tuple(
+            finding(path, int(line), str(code), str(msg)) for line, code, msg in data["findings"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
-def _to_cache(folder: str, identity: list[int], task: Task) -> None:
-    data = {"version": __version__, "identity": identity, "text": task.text,
-            "participants": list(task.participants) if task.participants else None, "max_turns": task.max_turns,
-            "min_turns": task.min_turns, "sealed": task.sealed, "retired": list(task.retired),
-            "findings": [[f.line, f.code, f.message] for f in task.findings], "mode": task.mode,
-            "roles": [list(pair) for pair in task.roles], "proposal": task.proposal,
-            "proposal_sha256": task.proposal_sha256, "min_rounds": task.min_rounds, "max_rounds": task.max_rounds,
-            "judge_when": task.judge_when, "agents": [list(pair) for pair in task.agents]}
+def _to_cache(folder: str, identity: FileIdentity, task: Task) -> None:
+    data = {"version": __version__, "identity": list(identity), "spec": spec_to_json(task.spec),
+            "findings": [[f.line, f.code, f.message] for f in task.findings]}
     try:
         write_json_state(task_cache_path(folder), data)
     except OSError:
@@ -115,8 +99,7 @@ def load_task(folder: str) -> Task | None:
     path = os.path.join(folder, TASK_FILE)
     if not os.path.lexists(path):
         return None
-    stat_identity = lstat_identity(path)
-    identity = list(stat_identity) if stat_identity is not None else None
+    identity = lstat_identity(path)
     cached = _from_cache(folder, path, identity) if identity else None
     if cached is not None:
         return cached
@@ -189,9 +172,11 @@ def _read_task(path: str) -> Task:
         notes.append(finding(path, 2, "E073", "sealed: true needs a participants roster (who must write before "
                              "a turn is published)"))
         sealed = False
-    return Task(split.body.strip(), participants, limits["max_turns"], limits["min_turns"], tuple(notes), sealed,
-                retired, setup.mode, setup.roles, setup.proposal, setup.proposal_sha256, setup.min_rounds,
-                setup.max_rounds, setup.judge_when, agents)
+    recorded_by, created_at = meta.get("recorded_by"), meta.get("created_at")
+    return Task(split.body.strip(), setup.mode, setup.proposal, setup.proposal_sha256, setup.roles, setup.judge_when,
+                setup.min_rounds, setup.max_rounds, participants, retired, agents, limits["max_turns"],
+                limits["min_turns"], sealed, str(recorded_by) if recorded_by else None,
+                str(created_at) if created_at else None, findings=tuple(notes))
 
 
 def _read_agents(raw: object, notes: list[Finding], path: str) -> tuple[tuple[str, str], ...]:
@@ -288,43 +273,10 @@ def _plain_name(name: str) -> bool:
 
 def render_task(text: str, participants: tuple[str, ...] | None = None, max_turns: int | None = None,
                 min_turns: int | None = None, recorded_by: str | None = None, sealed: bool = False,
-                retired: tuple[str, ...] = (), created_at: str | None = None, *, mode: str = "open",
-                roles: tuple[tuple[str, str], ...] = (), proposal: str | None = None,
-                proposal_sha256: str | None = None, min_rounds: int | None = None, max_rounds: int | None = None,
-                judge_when: str = "unresolved", agents: tuple[tuple[str, str], ...] = ()) -> str:
-    """The TASK.md text for a task: its frontmatter in a fixed, readable order, then the task."""
-    meta: dict[str, object] = {"protocol": 1}
-    if mode != "open":
-        meta["mode"] = mode
-    if proposal:
-        meta["proposal"] = proposal
-    if proposal_sha256:
-        meta["proposal_sha256"] = proposal_sha256
-    if roles:
-        meta["roles"] = dict(roles)
-    if judge_when != "unresolved":
-        meta["judge_when"] = judge_when
-    if min_rounds is not None:
-        meta["min_rounds"] = min_rounds
-    if max_rounds is not None:
-        meta["max_rounds"] = max_rounds
-    if participants:
-        meta["participants"] = list(participants)
-    if retired:
-        meta["retired"] = list(retired)
-    if agents:
-        meta["agents"] = dict(agents)
-    if max_turns is not None:
-        meta["max_turns"] = max_turns
-    if min_turns is not None:
-        meta["min_turns"] = min_turns
-    if sealed:
-        meta["sealed"] = True
-    if recorded_by:
-        meta["recorded_by"] = recorded_by
-    meta["created_at"] = created_at or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    # written by python-frontmatter: a slug YAML would read as another type (`no`, `123`) is quoted
-    return render_frontmatter(meta) + "\n" + text.strip() + "\n"
+                created_at: str | None = None) -> str:
+    """The TASK.md text of an open debate's task (a shorthand of `render_spec` for the common fields)."""
+    return render_spec(TaskSpec(text, participants=participants, max_turns=max_turns, min_turns=min_turns,
+                                recorded_by=recorded_by, sealed=sealed, created_at=created_at))
 
 
 def create_task(folder: str, content: str) -> str:
@@ -389,17 +341,11 @@ def retire(folder: str, slug: str) -> Task:
 
     task = check_retire(folder, slug)
     path = os.path.join(folder, TASK_FILE)
-    meta = split_frontmatter(read_text(path).text or "").metadata
     roster = task.participants
     new_roster = tuple(s for s in roster if s != slug) if roster else None
-    created = meta.get("created_at")
-    content = render_task(task.text, new_roster, task.max_turns, task.min_turns,
-                          str(meta["recorded_by"]) if meta.get("recorded_by") else None, task.sealed and bool(new_roster),
-                          (*task.retired, slug), str(created) if created else None, mode=task.mode,
-                          roles=tuple((s, r) for s, r in task.roles if s != slug), proposal=task.proposal,
-                          proposal_sha256=task.proposal_sha256, min_rounds=task.min_rounds,
-                          max_rounds=task.max_rounds, judge_when=task.judge_when,
-                          agents=tuple((s, a) for s, a in task.agents if s != slug))
+    content = render_spec(replace(task.spec, participants=new_roster, sealed=task.sealed and bool(new_roster),
+                                  retired=(*task.retired, slug), roles=tuple((s, r) for s, r in task.roles if s != slug),
+                                  agents=tuple((s, a) for s, a in task.agents if s != slug)))
     try:
         replace_file(path, content.encode("utf-8"), ".TASK-")
     except OSError as exc:

@@ -9,7 +9,6 @@ from datetime import datetime, timezone
 from functools import cached_property
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
-from .. import __version__
 from ..protocol.bold_line import display_line
 from ..protocol.errors import (
     DebateEnded,
@@ -42,6 +41,7 @@ from ..state.session import (
 )
 from ..state.shared import files_lock
 from ..state.task import Task, count_words, require_readable, word_limit
+from ..version import __version__
 
 if TYPE_CHECKING:
     from ..analysis.verdict import Verdict

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..state.snapshot import Kept
+from ..state.snapshot import kept_or_run
 
 __all__ = ["StatusOutput", "status_output"]
 
@@ -19,22 +19,14 @@ class StatusOutput(NamedTuple):
     state: str  # the verdict's state
 
 
-def _fields(kept: dict[str, object], **types: type) -> bool:
-    """A kept output has the fields a command prints, of the right types (it verified; this is for code changes
-    that would read an older shape)."""
-    return all(isinstance(kept.get(name), kind) for name, kind in types.items())
-
-
 def status_output(folder: str) -> StatusOutput:
     """Where the debate in `folder` stands; FolderError and the like as `debate_status` raises them."""
-    kept = Kept(folder, "status")
-    hit = kept.hit
-    if hit is not None and _fields(hit, text=str, data=dict, state=str):
-        return StatusOutput(hit["text"], hit["data"], hit["state"])
-    from .status import debate_status, keepable, render_status
+    def run() -> tuple[dict[str, object], bool]:
+        from .status import debate_status, keepable, render_status
 
-    result = debate_status(folder)
-    output = StatusOutput(render_status(result), result.as_dict(), result.verdict.state)
-    if keepable(result):
-        kept.store({"text": output.text, "data": output.data, "state": output.state})
-    return output
+        result = debate_status(folder)
+        return {"text": render_status(result), "data": result.as_dict(), "state": result.verdict.state}, \
+            keepable(result)
+
+    out = kept_or_run(folder, "status", {"text": str, "data": dict, "state": str}, run)
+    return StatusOutput(out["text"], out["data"], out["state"])
