@@ -298,3 +298,21 @@ def test_a_key_folder_that_cannot_be_written_refuses_the_write_and_claims_nothin
     assert not os.path.exists(os.path.join(folder, "turn-1-a.md"))
     # nothing claimed: a server that can keep the key writes the turn
     assert not tools.debate_write(KeyStore(str(tmp_path / "keys")), folder, "a", turn(1, "Use TOML")).error
+
+
+def test_debate_next_full_serves_every_peer_file_whole_as_the_cli_does(tmp_path: Path) -> None:
+    """`full` reaches the briefing, not the rendering alone: a peer cut to the contested items (#36) is whole."""
+    from multidebate.mcp import tools
+    from multidebate.mcp.keys import KeyStore
+
+    folder = str(tmp_path / "debate")
+    assert CliRunner().invoke(cli, ["init", folder, "--task", "Answer Q1-Q2.", "--participants", "a,b"]).exit_code == 0
+    keys = KeyStore(str(tmp_path / "keys"))
+    settled = "Q1: four, by counting on fingers." + " More of the same." * 60
+    for slug, line in (("a", "Q1: 4, Q2: B"), ("b", "Q1: 4, Q2: A")):
+        assert not tools.debate_next(keys, folder, slug).error
+        body = turn(1, line).replace("Why, at turn 1.", settled + "\n\nQ2: my reading.")
+        assert not tools.debate_write(keys, folder, slug, body).error
+    cut = tools.debate_next(keys, folder, "a").text
+    whole = tools.debate_next(keys, folder, "a", full=True).text
+    assert "counting on fingers" not in cut and "counting on fingers" in whole

@@ -71,11 +71,10 @@ def debate_next(keys: KeyStore, folder: str, slug: str, task: str | None = None,
     A wait that times out is a tool error whose text is still the whole briefing (what exists, and a note
     naming who did not write), as `next --wait` prints it and exits 3."""
     def call() -> Reply:
-        # `full` shapes the rendering only, as before the front door (the CLI's `next --full` also serves
-        # every peer file whole)
+        # `full` as the CLI's `next --full`: every peer file served whole (#36), and the rendering unbounded
         briefing = api.open(folder).next(slug, key=keys.key_for(folder, slug), task=task, wait=wait,
                                          timeout=timeout, sections=tuple(sections) if sections else None,
-                                         on_wait=on_wait, clock=clock or time.monotonic)
+                                         full=full, on_wait=on_wait, clock=clock or time.monotonic)
         text = render_briefing(briefing, write_as=_write_as(folder, slug), full=full)
         return Reply(text, error=briefing.timed_out)
 
