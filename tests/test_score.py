@@ -13,13 +13,14 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import Cli
 from helpers import make_debate
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from multidebate.analysis.answer_key import AnswerKey, normalise, parse_key
 from multidebate.analysis.score import Sheet, numbered_items, score
-from multidebate.cli import cli
+from multidebate.cli import cli as cli_group
 from multidebate.protocol.errors import KeyFileError
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "score"
@@ -51,22 +52,17 @@ def scored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--color", "never", "score", *args])
-    return result.exit_code, result.stdout, result.stderr
-
-
 # -- the command ------------------------------------------------------------------
 
 
-def test_human_output_is_the_golden_file(scored: Path) -> None:
-    code, out, err = run("debate", "--key", "key.txt")
+def test_human_output_is_the_golden_file(cli: Cli, scored: Path) -> None:
+    code, out, err = cli("score", "debate", "--key", "key.txt", color="never")
     assert (code, err) == (0, "")
     assert out == (FIXTURES / "expected.txt").read_text(encoding="utf-8")
 
 
-def test_json_has_every_figure(scored: Path) -> None:
-    code, out, _err = run("debate", "--key", "key.txt", "--json")
+def test_json_has_every_figure(cli: Cli, scored: Path) -> None:
+    code, out, _err = cli("score", "debate", "--key", "key.txt", "--json", color="never")
     data = json.loads(out)
     assert code == 0 and data["items"] == 5 and data["participants"] == list(ROSTER)
     first = data["turns"][0]
@@ -88,24 +84,24 @@ def test_json_has_every_figure(scored: Path) -> None:
         {("alpha", "7 days"), ("beta", None), ("gamma", "8")}
 
 
-def test_a_split_final_answer_scores_every_item_wrong(tmp_path: Path) -> None:
+def test_a_split_final_answer_scores_every_item_wrong(cli: Cli, tmp_path: Path) -> None:
     """Not converged and no answer most held: the report names no final answer, so none is scored."""
     debate_with(tmp_path / "d", [{"alpha": "**Q1: 1, Q2: 2**", "beta": "**Q1: 1, Q2: 3**", "gamma": "**Q1: 4, Q2: 2**"},
                                  {"alpha": "**Q1: 1, Q2: 2**", "beta": "**Q1: 1, Q2: 3**", "gamma": "**Q1: 4, Q2: 2**"}],
                 max_turns=2)
     (tmp_path / "key.txt").write_text("1\n2\n", encoding="utf-8")
-    code, out, _err = run(str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"))
+    code, out, _err = cli("score", str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"), color="never")
     assert code == 0
     assert "final answer: none (turn 2 is split: no answer is most held); every item counts as wrong: 0/2   0%" in out
     assert "turn-1 vote (majority of 3 answers): 2/2 100%" in out
-    data = json.loads(run(str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"), "--json")[1])
+    data = json.loads(cli("score", str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"), "--json", color="never")[1])
     assert data["final"]["kind"] == "split" and data["final"]["missing"] == 2
 
 
-def test_a_folder_with_no_turn_yet(tmp_path: Path) -> None:
+def test_a_folder_with_no_turn_yet(cli: Cli, tmp_path: Path) -> None:
     make_debate(str(tmp_path / "d"), [], participants=ROSTER)
     (tmp_path / "key.txt").write_text("A\n", encoding="utf-8")
-    code, out, _err = run(str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"))
+    code, out, _err = cli("score", str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"), color="never")
     assert code == 0 and out.endswith("1 items, 3 participants\nno turn files yet\n")
 
 
@@ -118,26 +114,26 @@ def test_a_folder_with_no_turn_yet(tmp_path: Path) -> None:
     ("A\n\n...\n", "key.txt:3: `...` is no value once quotes and punctuation are taken off"),
     ("# nothing\n\n", "key.txt: no items (one line per item: `Q1: A`, or the value alone)"),
 ])
-def test_a_malformed_key_names_its_file_and_line(scored: Path, text: str, message: str) -> None:
+def test_a_malformed_key_names_its_file_and_line(cli: Cli, scored: Path, text: str, message: str) -> None:
     (scored / "key.txt").write_text(text, encoding="utf-8")
-    assert run("debate", "--key", "key.txt") == (1, "", f"Error: {message}\n")
-    code, out, _err = run("debate", "--key", "key.txt", "--json")
+    assert cli("score", "debate", "--key", "key.txt", color="never") == (1, "", f"Error: {message}\n")
+    code, out, _err = cli("score", "debate", "--key", "key.txt", "--json", color="never")
     assert code == 1 and json.loads(out) == {"ok": False, "error": message, "problems": []}
 
 
-def test_unreadable_keys_and_folders_are_errors(scored: Path) -> None:
-    assert run("debate", "--key", "nope.txt") == (
+def test_unreadable_keys_and_folders_are_errors(cli: Cli, scored: Path) -> None:
+    assert cli("score", "debate", "--key", "nope.txt", color="never") == (
         1, "", "Error: cannot read the answer key nope.txt: No such file or directory\n")
     (scored / "latin1.txt").write_bytes("Q1: caf\xe9\n".encode("latin-1"))
-    assert run("debate", "--key", "latin1.txt") == (1, "", "Error: latin1.txt: not UTF-8 text\n")
-    code, _out, err = run("nowhere", "--key", "key.txt")
+    assert cli("score", "debate", "--key", "latin1.txt", color="never") == (1, "", "Error: latin1.txt: not UTF-8 text\n")
+    code, _out, err = cli("score", "nowhere", "--key", "key.txt", color="never")
     assert code == 1 and err.startswith("Error: ") and "nowhere" in err
-    code, _out, err = run("debate")
+    code, _out, err = cli("score", "debate", color="never")
     assert code == 2 and "Missing option '--key'" in err
 
 
 def test_help_says_who_it_is_for() -> None:
-    result = CliRunner().invoke(cli, ["score", "--help"])
+    result = CliRunner().invoke(cli_group, ["score", "--help"])
     assert result.exit_code == 0 and "multidebate run" in result.stdout and "Example:" in result.stdout
 
 
