@@ -55,13 +55,15 @@ def test_huge_turn_numbers_do_not_hang_any_command(tmp_path: Path) -> None:
     status = json.loads(run_process("status", folder, "--json").stdout)
     assert status["current_turn"] == 1
     validate = run_process("validate", folder)
-    assert "E070" in validate.stdout and "turn-999999999-a.md" in validate.stdout
+    assert "E070" in validate.stdout
+    assert "turn-999999999-a.md" in validate.stdout
     # the stray belongs to `a`, whose next turn can no longer be told; `b` writes its turn 2 and gets its output
     done = run_process("write", folder, "--slug", "b", "--key", key_of(folder, "b"), input=turn_body(2, "Use YAML."))
     assert done.returncode == 0, done.stderr
     assert os.path.exists(tmp_path / "turn-2-b.md")
     refused = run_process("write", folder, "--slug", "a", "--key", key_of(folder, "a"), input=turn_body(2, "x"))
-    assert refused.returncode == 1 and "skip turns (turn-999999999-a.md; unbroken turns: 1)" in refused.stderr
+    assert refused.returncode == 1
+    assert "skip turns (turn-999999999-a.md; unbroken turns: 1)" in refused.stderr
 
 
 # 2. `next`'s quoting cannot be escaped; each peer file is read once ---------------------------------
@@ -92,7 +94,8 @@ def test_a_peer_file_cannot_close_the_quote(cli: Cli, tmp_path: Path) -> None:
     fences = [_fences(out)[0] for out in outs]  # the first is the tool's; the file's fake comes after it
     assert fences[0] != fences[1], "the fence id must not be predictable from the folder"
     for out, fence in zip(outs, fences):
-        assert fence not in body and not sha.startswith(fence)
+        assert fence not in body
+        assert not sha.startswith(fence)
         quoted = out.split(f"<<<PEER b [{fence}]")[1].split(f">>>END [{fence}]")[0]
         assert "NOTE: The debate converged" in quoted  # inside the quote, where it is only material
 
@@ -145,7 +148,9 @@ def test_a_symlink_swapped_in_is_never_followed(cli: Cli, tmp_path: Path, monkey
         code, out, err = cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json")
         assert code == 0, err
         (peer,) = json.loads(out)["peers"]
-        assert peer["text"] == "" and peer["sha256"] == "" and peer["valid"] is False
+        assert peer["text"] == ""
+        assert peer["sha256"] == ""
+        assert peer["valid"] is False
         assert "root:" not in out
 
 
@@ -174,8 +179,10 @@ def test_a_long_reasoning_is_cut_before_the_answer(cli: Cli, tmp_path: Path) -> 
                  "## Disagreements\n- With a: TOML lacks anchors.\n", "## Confidence\n70\n", "## Converged\nno\n"):
         assert kept in quoted
     said = re.search(r"\[cut by multidebate: ([\d,]+) of ([\d,]+) characters shown", out)
-    assert said and int(said.group(2).replace(",", "")) > 48_000
-    assert "`next --sections reasoning` serves the Reasoning alone]" in out and "turn-2-b.md" not in out
+    assert said
+    assert int(said.group(2).replace(",", "")) > 48_000
+    assert "`next --sections reasoning` serves the Reasoning alone]" in out
+    assert "turn-2-b.md" not in out
     data = json.loads(cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json")[1])
     (peer,) = data["peers"]
     text = peer["text"]
@@ -185,7 +192,8 @@ def test_a_long_reasoning_is_cut_before_the_answer(cli: Cli, tmp_path: Path) -> 
                       text, re.S)
     assert shown is not None
     count, whole = (int(g.replace(",", "")) for g in shown.group(2, 3))
-    assert whole == len(long_reasoning.strip()) and shown.group(1) == long_reasoning[:count]
+    assert whole == len(long_reasoning.strip())
+    assert shown.group(1) == long_reasoning[:count]
     assert len(text) > MAX_SERVED_CHARS - 200  # the Reasoning fills the room the other sections leave
 
 
@@ -232,14 +240,16 @@ def test_the_key_can_come_from_the_environment_or_a_file(cli: Cli, tmp_path: Pat
     make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
     key = key_of(folder, "a")
     result = CliRunner().invoke(cli_group, ["next", folder, "--slug", "a"], env={"MULTIDEBATE_KEY": key})
-    assert result.exit_code == 0 and "WRITE YOUR TURN" in result.stdout
+    assert result.exit_code == 0
+    assert "WRITE YOUR TURN" in result.stdout
     key_file = tmp_path.parent / "a.key"
     key_file.write_text(key + "\n")
     code, out, err = cli("write", folder, "--slug", "a", "--key-file", str(key_file),
                          input=turn_body(2, "**Use TOML.**"))
     assert code == 0, err
     code, _, err = cli("next", folder, "--slug", "a", "--key-file", str(tmp_path.parent / "missing.key"))
-    assert code == 2 and "cannot read" in err
+    assert code == 2
+    assert "cannot read" in err
     wrong = CliRunner().invoke(cli_group, ["next", folder, "--slug", "a"], env={"MULTIDEBATE_KEY": "not-the-key"})
     assert wrong.exit_code == 1
 
@@ -277,9 +287,11 @@ def test_report_output_refuses_the_debates_own_files(cli: Cli, tmp_path: Path) -
     link = tmp_path / "link.md"
     link.symlink_to(tmp_path / "d" / "turn-1-b.md")
     code, _, err = cli("report", folder, "-o", str(link))
-    assert code == 1 and "symbolic link" in err
+    assert code == 1
+    assert "symbolic link" in err
     code, _, err = cli("report", folder, "-o", str(tmp_path / "d" / "report.md"))
-    assert code == 0 and (tmp_path / "d" / "report.md").read_text().startswith("#")
+    assert code == 0
+    assert (tmp_path / "d" / "report.md").read_text().startswith("#")
 
 
 # 6. a TASK.md that cannot be read fails closed ------------------------------------------------------
@@ -339,9 +351,11 @@ def test_a_hand_written_turn_under_a_held_slug_is_an_error_left_out_and_shown(cl
     assert status["turns"][1]["entries"]["a"]["valid"] is False
     assert any(p.startswith("turn-2-a.md: E085") for p in status["problems"])
     text = cli("status", folder)[1]
-    assert "problem: turn-2-a.md: E085" in text and " !" in text.split("problem:")[0]
+    assert "problem: turn-2-a.md: E085" in text
+    assert " !" in text.split("problem:")[0]
     code, out, _ = cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
-    assert "turn-2-a.md is left out of the verdict (E085" in out and "ask the user to remove it" in out
+    assert "turn-2-a.md is left out of the verdict (E085" in out
+    assert "ask the user to remove it" in out
 
 
 def test_an_edited_turn_and_a_broken_task_are_shown_by_status(cli: Cli, tmp_path: Path) -> None:
@@ -356,7 +370,8 @@ def test_an_edited_turn_and_a_broken_task_are_shown_by_status(cli: Cli, tmp_path
     status = json.loads(cli("status", folder, "--json")[1])
     assert any(p.startswith("TASK.md: E073") for p in status["problems"])
     report = cli("report", folder)[1]
-    assert "E080" in report and "TASK.md" in report
+    assert "E080" in report
+    assert "TASK.md" in report
 
 
 # 7. sealed debates: a killed publish is finished; the state folder is no debate --------------------
@@ -376,8 +391,10 @@ def test_a_publish_killed_after_sealing_is_finished_by_the_next_command(cli: Cli
     assert not os.path.exists(tmp_path / "turn-1-b.md")
     monkeypatch.undo()  # type: ignore[attr-defined]
     status = json.loads(cli("status", folder, "--json")[1])
-    assert status["sealed"] == {} and status["turns"][0]["complete"] is True
-    assert (tmp_path / "turn-1-a.md").exists() and (tmp_path / "turn-1-b.md").exists()
+    assert status["sealed"] == {}
+    assert status["turns"][0]["complete"] is True
+    assert (tmp_path / "turn-1-a.md").exists()
+    assert (tmp_path / "turn-1-b.md").exists()
 
 
 def test_the_tools_state_folders_are_refused_as_debates(cli: Cli, tmp_path: Path) -> None:
@@ -401,7 +418,8 @@ def test_a_title_like_subsection_is_kept(cli: Cli, tmp_path: Path) -> None:
     code, _, err = cli("write", folder, "--slug", "a", input=body)
     assert code == 0, err
     text = (tmp_path / "turn-1-a.md").read_text()
-    assert "The recap must survive." in text and "The change must survive." in text
+    assert "The recap must survive." in text
+    assert "The change must survive." in text
     assert "### Turn 2: what changed" in text
 
 
@@ -428,7 +446,8 @@ def test_a_retried_write_is_not_a_new_turn(cli: Cli, tmp_path: Path) -> None:
     assert cli("write", folder, "--slug", "a", "--key", key, input=body)[0] == 0
     for _retry in range(2):
         code, _, err = cli("write", folder, "--slug", "a", "--key", key, input=body)
-        assert code == 1 and "word for word your turn 2" in err
+        assert code == 1
+        assert "word for word your turn 2" in err
     assert not (tmp_path / "turn-3-a.md").exists()
 
 
@@ -438,7 +457,8 @@ def test_running_ahead_and_writing_unread_are_said(cli: Cli, tmp_path: Path) -> 
     code, out, _ = cli("write", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json",
                        input=turn_body(2, "**Use TOML.**"))
     result = json.loads(out)
-    assert code == 0 and any("ahead of every peer" in w for w in result["warnings"])
+    assert code == 0
+    assert any("ahead of every peer" in w for w in result["warnings"])
     assert result["peers_read"] == []
     # b has written turn 1 now; a writes turn 3 without running `next`: nothing is recorded as read
     (tmp_path / "extra").mkdir()
@@ -447,7 +467,8 @@ def test_running_ahead_and_writing_unread_are_said(cli: Cli, tmp_path: Path) -> 
     code, out, _ = cli("write", extra, "--slug", "a", "--key", key_of(extra, "a"), "--json",
                        input=turn_body(2, "**Use TOML.**"))
     result = json.loads(out)
-    assert result["peers_read"] == [] and any("served you no peer file" in w for w in result["warnings"])
+    assert result["peers_read"] == []
+    assert any("served you no peer file" in w for w in result["warnings"])
 
 
 # 9. the tool's state folder: never written through a link, never blocking on a FIFO ------------------
@@ -489,7 +510,9 @@ def test_a_state_folder_that_is_a_file_gives_a_clear_error(tmp_path: Path) -> No
     folder.mkdir()
     (folder / ".multidebate").write_text("not a folder")
     done = run_process("write", str(folder), "--slug", "a", input=turn_body(1, "**Use TOML.**"))
-    assert done.returncode == 1 and "Error:" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 1
+    assert "Error:" in done.stderr
+    assert "Traceback" not in done.stderr
     assert (folder / ".multidebate").read_text() == "not a folder"
     assert "E086" in run_process("validate", str(folder)).stdout
 
@@ -506,16 +529,21 @@ def test_slug_keeps_unicode_dashes_as_separators(cli: Cli) -> None:
 
 def test_init_refuses_a_roster_twice_and_limits_that_cannot_be_met(cli: Cli, tmp_path: Path) -> None:
     code, _, err = cli("init", str(tmp_path / "a"), "--task", "x", "--participants", "a,b,a")
-    assert code == 2 and "listed twice: a" in err and not (tmp_path / "a").exists()
+    assert code == 2
+    assert "listed twice: a" in err
+    assert not (tmp_path / "a").exists()
     code, _, err = cli("init", str(tmp_path / "b"), "--task", "x", "--min-turns", "5", "--max-turns", "3")
-    assert code == 2 and "--min-turns 5 is more than --max-turns 3" in err and not (tmp_path / "b").exists()
+    assert code == 2
+    assert "--min-turns 5 is more than --max-turns 3" in err
+    assert not (tmp_path / "b").exists()
 
 
 def test_a_slug_typo_without_a_roster_gets_did_you_mean(cli: Cli, tmp_path: Path) -> None:
     folder = str(tmp_path)
     make_debate(folder, [{"gpt-5-5": "**Use TOML.**", "opus-4-7": "**Use YAML.**"}])
     code, out, _ = cli("next", folder, "--slug", "gpt-55")
-    assert code == 0 and "did you mean `gpt-5-5`?" in out
+    assert code == 0
+    assert "did you mean `gpt-5-5`?" in out
     code, out, _ = cli("next", folder, "--slug", "gemini-3-pro")
     assert "did you mean" not in out
 
@@ -542,7 +570,8 @@ def test_a_forged_cache_record_does_not_hide_an_edit(cli: Cli, tmp_path: Path) -
     assert forged  # the attack really rewrote a record
     assert "turn-1-b.md:1: E080" in cli("validate", folder)[1]
     # status and report hash the bytes too: the forged record gives them the parse, not the sha256
-    assert "E080" in cli("status", folder)[1] and "E080" in cli("report", folder)[1]
+    assert "E080" in cli("status", folder)[1]
+    assert "E080" in cli("report", folder)[1]
     assert json.loads(cli("status", folder, "--json")[1])["turns"][0]["entries"]["b"]["integrity"] == "E080"
 
 
@@ -553,12 +582,14 @@ def test_a_slugs_files_and_ledger_deleted_are_seen_from_what_peers_read(cli: Cli
         (tmp_path / name).unlink()
     (tmp_path / ".multidebate" / "ledger" / "b.jsonl").unlink()
     out = cli("validate", folder)[1]
-    assert "turn-2-a.md:1: E087" in out and "turn-1-b.md" in out
+    assert "turn-2-a.md:1: E087" in out
+    assert "turn-1-b.md" in out
 
 
 def test_a_folder_that_is_no_debate_gets_a_hint(cli: Cli, tmp_path: Path) -> None:
     code, out, _ = cli("status", str(tmp_path))
-    assert code == 0 and "it is no debate yet. Start one with `multidebate init" in out
+    assert code == 0
+    assert "it is no debate yet. Start one with `multidebate init" in out
     make_debate(str(tmp_path / "d"), [])
     assert "no debate yet" not in cli("status", str(tmp_path / "d"))[1]
 
@@ -575,17 +606,23 @@ def test_a_retired_participant_no_longer_blocks_turns(cli: Cli, tmp_path: Path) 
         cli("write", folder, "--slug", slug, "--key", key_of(folder, slug), input=turn_body(2, "**Use TOML.**"))
     assert json.loads(cli("status", folder, "--json")[1])["missing"] == ["c"]  # c lost its key: stuck for ever
     code, _, err = cli("retire", folder, "c")  # no confirmation given: nothing changes
-    assert code == 1 and "Aborted" in err
+    assert code == 1
+    assert "Aborted" in err
     result = CliRunner().invoke(cli_group, ["retire", folder, "c"], input="y\n")
-    assert result.exit_code == 0 and "Participants now: a, b." in result.stdout
+    assert result.exit_code == 0
+    assert "Participants now: a, b." in result.stdout
     status = json.loads(cli("status", folder, "--json")[1])
-    assert status["participants"] == ["a", "b"] and status["missing"] == [] and status["outsiders"] == []
+    assert status["participants"] == ["a", "b"]
+    assert status["missing"] == []
+    assert status["outsiders"] == []
     assert status["turns"][1]["complete"] is True
     assert "E072" not in cli("validate", folder)[1]  # c's turn 1 stays, as history
     code, _, err = cli("write", folder, "--slug", "c", input=turn_body(2, "**Use INI.**"))
-    assert code == 1 and "was retired from this debate by the user" in err
+    assert code == 1
+    assert "was retired from this debate by the user" in err
     code, _, err = cli("retire", folder, "c", "--yes")
-    assert code == 1 and "retired already" in err
+    assert code == 1
+    assert "retired already" in err
     assert "created_at:" in (tmp_path / "TASK.md").read_text()
 
 
@@ -597,13 +634,17 @@ def test_a_slug_is_handed_over_with_the_users_consent(cli: Cli, tmp_path: Path) 
     key_file = tmp_path / ".multidebate" / "keys" / "b.json"
     before = key_file.read_bytes()
     code, _, err = cli("handover", folder, "b")  # no confirmation given: nothing changes
-    assert code == 1 and "Aborted" in err and key_file.read_bytes() == before
+    assert code == 1
+    assert "Aborted" in err
+    assert key_file.read_bytes() == before
     result = CliRunner().invoke(cli_group, ["handover", folder, "b"], input="y\n")
     assert result.exit_code == 0, result.output
     new = result.stdout.split("its key: ")[1].split()[0]
-    assert new != old and f"--slug b --key {new}" in result.stdout
+    assert new != old
+    assert f"--slug b --key {new}" in result.stdout
     code, _, err = cli("next", folder, "--slug", "b", "--key", old)
-    assert code == 1 and "key" in err  # the old key opens nothing
+    assert code == 1
+    assert "key" in err  # the old key opens nothing
     code, _, _ = cli("next", folder, "--slug", "b", "--key", new)
     assert code == 0
     code, out, err = cli("write", folder, "--slug", "b", "--key", new, input=turn_body(2, "**Use YAML.**"))
@@ -620,7 +661,9 @@ def test_color_works_after_the_command_too(tmp_path: Path) -> None:
     make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
     after = CliRunner().invoke(cli_group, ["status", folder, "--color", "always"])
     before = CliRunner().invoke(cli_group, ["--color", "always", "status", folder])
-    assert after.exit_code == 0 and "\x1b[" in after.stdout and after.stdout == before.stdout
+    assert after.exit_code == 0
+    assert "\x1b[" in after.stdout
+    assert after.stdout == before.stdout
     never = CliRunner().invoke(cli_group, ["validate", folder, "--color", "never"], color=True)
     assert "\x1b[" not in never.stdout
 
@@ -630,11 +673,14 @@ def test_the_html_report_fetches_nothing(cli: Cli, tmp_path: Path) -> None:
     answer = "**Use TOML.**\n\n![tracker](http://evil.example/p.png) and <img src='http://evil.example/q.png'>"
     make_debate(folder, [{"a": answer, "b": answer}, {"a": (answer, True), "b": (answer, True)}])
     code, out, _ = cli("report", folder, "--format", "html")
-    assert code == 0 and "evil.example/p.png" in out  # named, as text
+    assert code == 0
+    assert "evil.example/p.png" in out  # named, as text
     import re
 
-    assert "<img" not in out and not re.search(r"<[^>]*\ssrc=", out)  # no element that loads anything
-    assert "Content-Security-Policy" in out and "default-src 'none'" in out
+    assert "<img" not in out
+    assert not re.search(r"<[^>]*\ssrc=", out)  # no element that loads anything
+    assert "Content-Security-Policy" in out
+    assert "default-src 'none'" in out
 
 
 def test_the_html_final_answer_looks_like_a_consensus_only_when_it_is_one(cli: Cli, tmp_path: Path) -> None:
@@ -643,7 +689,8 @@ def test_the_html_final_answer_looks_like_a_consensus_only_when_it_is_one(cli: C
                          {"a": "**Use TOML.**", "b": "**Use TOML.**", "c": "**Use YAML.**"},
                          {"a": "**Use TOML.**", "b": "**Use TOML.**", "c": "**Use YAML.**"}], max_turns=3)
     out = cli("report", folder, "--format", "html")[1]
-    assert "No consensus: the positions at the end" in out and "class='answer modal'" in out
+    assert "No consensus: the positions at the end" in out
+    assert "class='answer modal'" in out
     assert "<h2>Final answer</h2>" not in out
 
 
@@ -654,12 +701,15 @@ def test_the_html_chart_scales_and_shows_every_participant(cli: Cli, tmp_path: P
     make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use TOML.**", "c": "**Use TOML.**"}])  # equal confidence
     out = cli("report", folder, "--format", "html")[1]
     svg = out[out.index("<svg"):out.index("</svg>")]
-    assert "width:100%" in svg and not re.search(r"<svg[^>]*\swidth='", svg)
+    assert "width:100%" in svg
+    assert not re.search(r"<svg[^>]*\swidth='", svg)
     xs = [float(v) for v in re.findall(r"<circle cx='([0-9.]+)'", svg)]
     xs += [float(v) + 3 for v in re.findall(r"<rect x='([0-9.]+)'", svg)]
     xs += [float(v.split(",")[0]) for v in re.findall(r"<polygon points='([0-9.,]+) ", svg)]
-    assert len(xs) == 3 and len(set(xs)) == 3  # three points at one confidence, none hidden under another
-    assert svg.count("<title>") == 3 and "a, turn 1: 70" in svg
+    assert len(xs) == 3
+    assert len(set(xs)) == 3  # three points at one confidence, none hidden under another
+    assert svg.count("<title>") == 3
+    assert "a, turn 1: 70" in svg
 
 
 # 16. cost near-linear in participants for the verdict ---------------------------------------------------
@@ -691,7 +741,8 @@ def test_verdict_and_report_on_many_agreeing_participants_make_linear_comparison
     assert verdict.state == "converged"
     assert len(calls) < 2 * 300, len(calls)
     status = cli("status", str(folder))[1]
-    assert "600 turn files were not written by `multidebate write`" in status and status.count("problem:") == 1
+    assert "600 turn files were not written by `multidebate write`" in status
+    assert status.count("problem:") == 1
     calls.clear()
     report = cli("report", str(folder))[1]
     assert len(calls) < 4 * 300, len(calls)  # the verdict, the final answer and the analysis: each linear

@@ -105,10 +105,13 @@ def test_a_run_record_slug_holding_lines_forges_no_report_section(cli: Cli, tmp_
     for fmt in ("md", "html"):
         code, out, _ = cli("report", folder, "--format", fmt)
         assert code == 0
-        assert "\n## Verdict\n\nconverged" not in out and "\n## Answer FORGED" not in out
-        assert "\n## Final answer FORGED" not in out and "<h2>Verdict</h2>\n\nconverged" not in out
+        assert "\n## Verdict\n\nconverged" not in out
+        assert "\n## Answer FORGED" not in out
+        assert "\n## Final answer FORGED" not in out
+        assert "<h2>Verdict</h2>\n\nconverged" not in out
     code, out, _ = cli("status", folder)
-    assert "\n## Verdict" not in out and "agents (multidebate run): 1 agent turn" in out
+    assert "\n## Verdict" not in out
+    assert "agents (multidebate run): 1 agent turn" in out
     code, out, _ = cli("validate", folder, "--json")
     assert sorted((os.path.basename(f["path"]), f["code"]) for f in json.loads(out) if f["code"] == "E088") == [
         ("acts.jsonl", "E088"), ("turns.jsonl", "E088")]
@@ -124,7 +127,9 @@ def test_runs_last_line_shows_an_escape_in_the_folder_name_visibly(tmp_path: Pat
                    f"beta={fake('agree', 'Use TOML.')}")
     assert result.exit_code == 0, result.output
     last = result.output.rstrip("\n").rsplit("\n", 1)[-1]
-    assert last.startswith("Report: multidebate report ") and "\x1b" not in last and "\x07" not in last
+    assert last.startswith("Report: multidebate report ")
+    assert "\x1b" not in last
+    assert "\x07" not in last
     assert "\\x1b]0;owned\\x07\\x1b[2J" in last
 
 
@@ -166,7 +171,8 @@ def test_a_recorded_turn_emptied_or_replaced_by_over_1_mib_is_e080(cli: Cli, tmp
     folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}], participants=("a", "b"))
     Path(folder, "turn-1-b.md").write_bytes(content)
     code, out, _ = cli("validate", folder, "--json")
-    assert code == 1 and ("E080", "turn-1-b.md") in {(f["code"], os.path.basename(f["path"])) for f in json.loads(out)}
+    assert code == 1
+    assert ("E080", "turn-1-b.md") in {(f["code"], os.path.basename(f["path"])) for f in json.loads(out)}
     code, out, _ = cli("status", folder, "--json")
     assert any("turn-1-b.md: E080" in p for p in json.loads(out)["problems"])
 
@@ -178,11 +184,13 @@ def test_score_refuses_a_key_that_is_no_regular_file_and_bounds_its_read(cli: Cl
     os.mkfifo(fifo)
     for key in (str(fifo), "/dev/zero"):
         code, _, err = cli("score", folder, "--key", key)
-        assert code == 1 and err == f"Error: {key}: not a regular file; an answer key is a text file\n"
+        assert code == 1
+        assert err == f"Error: {key}: not a regular file; an answer key is a text file\n"
     big = tmp_path / "key.txt"
     big.write_bytes(b"TOML\n" * 300_000)
     code, _, err = cli("score", folder, "--key", str(big))
-    assert code == 1 and err == f"Error: {big}: over 1 MiB; an answer key is at most 1 MiB\n"
+    assert code == 1
+    assert err == f"Error: {big}: over 1 MiB; an answer key is at most 1 MiB\n"
 
 
 LONG_CLAIM = "the cache serves stale data when a file is rewritten within one mtime tick and keeps its size; " * 7
@@ -225,13 +233,19 @@ def test_a_long_review_turn_reaches_the_defender_item_by_item(cli: Cli, tmp_path
         assert re.search(rf"^### F{n} \u2014 stale entry {n}(\n- severity: {severity}\n| \| severity: {severity} \| "
                          rf"class: [A-Z]+ \| claim: case {n}: the cache serves stale)", peer, re.MULTILINE), n
     heads = [line for line in peer.splitlines() if line.endswith(" [head only]")]
-    assert len(heads) > 40 and all(len(line) <= 200 for line in heads)
+    assert len(heads) > 40
+    assert all(len(line) <= 200 for line in heads)
     note = [line for line in out.splitlines() if line.startswith("LEFT OUT to stay within")]
-    assert len(note) == 1 and "ca's findings (" in note[0] and "their head lines only" in note[0]
-    assert "`multidebate next " in note[0] and " --slug de --full`" in note[0]
+    assert len(note) == 1
+    assert "ca's findings (" in note[0]
+    assert "their head lines only" in note[0]
+    assert "`multidebate next " in note[0]
+    assert " --slug de --full`" in note[0]
     code, whole, err = cli("next", folder, "--slug", "de", "--full")
     assert code == 0, err
-    assert "LEFT OUT" not in whole and "[head only]" not in whole and "cut by multidebate" not in whole
+    assert "LEFT OUT" not in whole
+    assert "[head only]" not in whole
+    assert "cut by multidebate" not in whole
     for n in range(1, 81):
         assert f"- claim: case {n}: {LONG_CLAIM}end of claim {n}." in whole, n
 
@@ -252,7 +266,8 @@ def test_heads_that_do_not_fit_are_named_and_the_answer_stays_within_its_bound()
     assert fitted.left_out == ("ca's findings (58: F1, F2, F3, F4, F5, F6, ...): their head lines only",
                                "ca's findings (42: F59, F60, F61, F62, F63, F64, ...)")
     roomy = fit(blocks[:3], max_lines=60)
-    assert roomy.lines == ("ROLE", *blocks[1].lines, *blocks[2].lines) and roomy.left_out == ()
+    assert roomy.lines == ("ROLE", *blocks[1].lines, *blocks[2].lines)
+    assert roomy.left_out == ()
 
 
 CHURN = """import os, sys

@@ -56,7 +56,8 @@ def test_install_for_every_agent_and_scope_passes_the_reference_validator(cli: C
     for folder in folders:
         path = skill_file(base, folder)
         assert path.read_bytes() == bundled_skill()
-        assert path.parent.name == "multidebate" and validate(path.parent) == []
+        assert path.parent.name == "multidebate"
+        assert validate(path.parent) == []
         assert f"created  {path}" in out
 
 
@@ -64,7 +65,8 @@ def test_default_is_the_shared_folder_and_claude_code(cli: Cli, dirs: tuple[Path
     home, project = dirs
     code, out, err = cli("skill", "install")
     shared, claude = skill_file(home, ".agents/skills"), skill_file(home, ".claude/skills")
-    assert code == 0 and err == ""
+    assert code == 0
+    assert err == ""
     assert out == (
         f"created  {shared}  (for {SHARED_READERS})\n"
         f"created  {claude}  (for Claude Code)\n"
@@ -76,7 +78,8 @@ def test_default_is_the_shared_folder_and_claude_code(cli: Cli, dirs: tuple[Path
     assert not list(project.iterdir())
     # a second run changes nothing and says so
     code, out, _ = cli("skill", "install")
-    assert code == 0 and out.splitlines()[1] == f"up to date  {claude}  (for Claude Code)"
+    assert code == 0
+    assert out.splitlines()[1] == f"up to date  {claude}  (for Claude Code)"
 
 
 def test_dry_run_writes_nothing_and_says_what_it_would(cli: Cli, dirs: tuple[Path, Path]) -> None:
@@ -101,12 +104,17 @@ def test_a_copy_a_person_changed_is_kept_unless_forced(cli: Cli, dirs: tuple[Pat
     assert path.read_bytes() == edited
     assert json.loads(cli("skill", "list", "--json")[1])["copies"][1]["state"] == "modified"
     code, out, _ = cli("skill", "install", "--agent", "claude", "--force", "--dry-run")
-    assert code == 0 and out.startswith(f"would replace  {path}") and path.read_bytes() == edited
+    assert code == 0
+    assert out.startswith(f"would replace  {path}")
+    assert path.read_bytes() == edited
     code, out, err = cli("skill", "install", "--agent", "claude", "--dry-run")
-    assert code == 1 and out.startswith(f"would keep  {path}")
+    assert code == 1
+    assert out.startswith(f"would keep  {path}")
     assert err == "Error: 1 copy would be kept (rerun with --force to replace)\n"
     code, out, _ = cli("skill", "install", "--agent", "claude", "--force")
-    assert code == 0 and out.startswith(f"replaced  {path}") and path.read_bytes() == bundled_skill()
+    assert code == 0
+    assert out.startswith(f"replaced  {path}")
+    assert path.read_bytes() == bundled_skill()
 
 
 def test_a_copy_of_an_earlier_version_is_updated(cli: Cli, dirs: tuple[Path, Path]) -> None:
@@ -122,7 +130,9 @@ def test_a_copy_of_an_earlier_version_is_updated(cli: Cli, dirs: tuple[Path, Pat
                                  "skills_dir": str(home / ".agents/skills"), "path": str(path), "state": "stale",
                                  "installed_version": "0.0.9"}
     code, out, _ = cli("skill", "install", "--agent", "codex")
-    assert code == 0 and out.startswith(f"updated  {path}") and path.read_bytes() == bundled_skill()
+    assert code == 0
+    assert out.startswith(f"updated  {path}")
+    assert path.read_bytes() == bundled_skill()
 
 
 def test_a_hand_copy_that_is_current_gets_a_record(cli: Cli, dirs: tuple[Path, Path]) -> None:
@@ -132,7 +142,8 @@ def test_a_hand_copy_that_is_current_gets_a_record(cli: Cli, dirs: tuple[Path, P
     path.write_bytes(bundled_skill())
     inode = path.stat().st_ino
     code, out, _ = cli("skill", "install", "--agent", "claude")
-    assert code == 0 and out.startswith("up to date")
+    assert code == 0
+    assert out.startswith("up to date")
     assert (path.parent / RECORD_NAME).exists()  # so that a later version can update it
     assert path.stat().st_ino == inode  # the skill itself was left as it was
 
@@ -154,10 +165,12 @@ def test_a_symbolic_link_is_never_written_through(cli: Cli, dirs: tuple[Path, Pa
     (home / ".claude/skills").mkdir(parents=True)
     (home / ".claude/skills/multidebate").symlink_to(checkout)
     code, out, _ = cli("skill", "install", "--agent", "claude")
-    assert code == 1 and "a symbolic link; --force replaces the link (not what it points to)" in out
+    assert code == 1
+    assert "a symbolic link; --force replaces the link (not what it points to)" in out
     assert "linked" in cli("skill", "list")[1]
     code, out, _ = cli("skill", "install", "--agent", "claude", "--force")
-    assert code == 0 and not (home / ".claude/skills/multidebate").is_symlink()
+    assert code == 0
+    assert not (home / ".claude/skills/multidebate").is_symlink()
     assert (checkout / "SKILL.md").read_text() == "a developer's working copy\n"
 
 
@@ -166,11 +179,13 @@ def test_dest_installs_into_dir_slash_multidebate(cli: Cli, dirs: tuple[Path, Pa
 
     dest = tmp_path / "somewhere"
     code, out, _ = cli("skill", "install", "--dest", str(dest))
-    assert code == 0 and out.startswith(f"created  {dest / 'multidebate' / 'SKILL.md'}\n")
+    assert code == 0
+    assert out.startswith(f"created  {dest / 'multidebate' / 'SKILL.md'}\n")
     assert validate(dest / "multidebate") == []
     assert json.loads(cli("skill", "list", "--json", "--dest", str(dest))[1])["copies"][-1]["state"] == "current"
     code, _, err = cli("skill", "install", "--dest", str(dest), "--agent", "claude")
-    assert code == 2 and "--dest DIR names the folder itself; leave out --agent and --scope." in err
+    assert code == 2
+    assert "--dest DIR names the folder itself; leave out --agent and --scope." in err
 
 
 def test_uninstall_removes_ours_only(cli: Cli, dirs: tuple[Path, Path]) -> None:
@@ -180,12 +195,15 @@ def test_uninstall_removes_ours_only(cli: Cli, dirs: tuple[Path, Path]) -> None:
     claude.write_text("edited\n")
     (cursor.parent / "notes.md").write_text("a person's own file\n")
     code, out, err = cli("skill", "uninstall")
-    assert code == 1 and err == "Error: 1 copy kept (rerun with --force to remove)\n"
+    assert code == 1
+    assert err == "Error: 1 copy kept (rerun with --force to remove)\n"
     assert f"kept     {claude}  (changed by a person; --force removes it)" in out
     assert f"removed  {cursor}  (kept the folder {cursor.parent}: it holds other files)" in out
-    assert claude.read_text() == "edited\n" and (cursor.parent / "notes.md").exists()
+    assert claude.read_text() == "edited\n"
+    assert (cursor.parent / "notes.md").exists()
     assert not skill_file(home, ".agents/skills").parent.exists()
-    assert cli("skill", "uninstall", "--force")[0] == 0 and not claude.exists()
+    assert cli("skill", "uninstall", "--force")[0] == 0
+    assert not claude.exists()
     folders = ", ".join(str(home / folder) for folder in (".agents/skills", ".claude/skills", ".gemini/skills",
                                                           ".cursor/skills", ".copilot/skills",
                                                           ".config/opencode/skills"))
@@ -196,7 +214,9 @@ def test_uninstall_dry_run(cli: Cli, dirs: tuple[Path, Path]) -> None:
     home, _ = dirs
     cli("skill", "install", "--scope", "project")
     code, out, _ = cli("skill", "uninstall", "--scope", "project", "--dry-run")
-    assert code == 0 and out.count("would remove") == 2 and out.endswith("Dry run: nothing was removed.\n")
+    assert code == 0
+    assert out.count("would remove") == 2
+    assert out.endswith("Dry run: nothing was removed.\n")
     assert json.loads(cli("skill", "list", "--json")[1])["copies"][6]["state"] == "current"
 
 
@@ -204,7 +224,9 @@ def test_a_location_that_cannot_be_written_fails_cleanly(cli: Cli, dirs: tuple[P
     home, _ = dirs
     (home / ".claude").write_text("a file where a folder should be")
     code, out, err = cli("skill", "install")
-    assert code == 1 and out.startswith("created ") and "failed   " in out
+    assert code == 1
+    assert out.startswith("created ")
+    assert "failed   " in out
     assert err == "Error: 1 location(s) failed\n"
 
 
@@ -246,10 +268,12 @@ def test_a_missing_current_folder_is_a_clean_error(cli: Cli, dirs: tuple[Path, P
     monkeypatch.chdir(gone)
     gone.rmdir()
     code, out, err = cli("skill", "install", "--scope", "project")
-    assert (code, out) == (1, "") and err.startswith("Error: cannot find the current folder: ")
+    assert (code, out) == (1, "")
+    assert err.startswith("Error: cannot find the current folder: ")
     assert err.endswith("; or give --dest DIR\n")
     code, out, _ = cli("skill", "list", "--json")
-    assert code == 1 and json.loads(out)["ok"] is False  # error.schema.json
+    assert code == 1
+    assert json.loads(out)["ok"] is False  # error.schema.json
 
 
 def test_list_marks_folders_whose_readers_read_the_shared_copy_as_covered(cli: Cli, dirs: tuple[Path, Path]) -> None:
