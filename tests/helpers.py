@@ -1,20 +1,29 @@
-"""Building debate folders for tests: turns written the way sessions write them, through `write`."""
+"""Building debate folders for tests: turns written the way sessions write them, through `write`.
+
+A session keeps the key its first `write` handed it; a `Debate` does the same for each slug of one folder, in
+that folder's own small store (a file named for the folder in this process's key folder), so `make_debate`,
+`key_of`, `write_keyed` and the `debate` fixture of conftest.py all see the same keys, and no dict keyed by
+every folder of the run is kept in memory."""
 
 from __future__ import annotations
 
+import atexit
+import hashlib
+import json
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
 
 from multidebate.state.task import create_task, render_task
 from multidebate.turns.briefing import brief
 from multidebate.turns.write import WriteResult, write_turn
 
+# each folder's keys live here, never in the debate folder itself (a stray file there would be read by commands)
+_KEYS_HOME = tempfile.mkdtemp(prefix="multidebate-test-keys-")
+atexit.register(shutil.rmtree, _KEYS_HOME, True)
 
-def _served(folder: str, slug: str, key: str | None) -> None:
-    """Run `next` first, as a session does (turn 1 too, before any key): `write` records as read only the peer
-    files `next` served.  (A folder without TASK.md, as some tests build, gets no turn-1 `next`: it would need
-    the task, which would create TASK.md.)"""
-    if key is not None or os.path.exists(os.path.join(folder, "TASK.md")):
-        brief(folder, slug, key=key)
+Turns = list[dict[str, str | tuple[str, bool]]]
 
 
 def turn_body(turn: int, answer: str, confidence: int = 70, converged: bool = False,
@@ -28,39 +37,109 @@ def turn_body(turn: int, answer: str, confidence: int = 70, converged: bool = Fa
     return "\n".join(parts)
 
 
-KEYS: dict[tuple[str, str], str] = {}
+class Debate:
+    """One debate folder and the sessions that write in it: each slug's key, kept from its first `write`."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        where = os.path.abspath(folder)
+        self._store = os.path.join(_KEYS_HOME, hashlib.sha256(where.encode()).hexdigest() + ".json")
+        self._where = where
+
+    def __fspath__(self) -> str:
+        return self.folder
+
+    def __str__(self) -> str:
+        return self.folder
+
+    @property
+    def keys(self) -> dict[str, str]:
+        """slug -> the key `write` handed it (empty before any write)."""
+        try:
+            with open(self._store, encoding="utf-8") as handle:
+                kept: dict[str, str] = json.load(handle)["keys"]
+        except FileNotFoundError:
+            return {}
+        return kept
+
+    def key(self, slug: str) -> str:
+        """The key `write` handed `slug` here (KeyError if it has not written)."""
+        return self.keys[slug]
+
+    def _keep(self, slug: str, key: str) -> None:
+        keys = self.keys
+        keys[slug] = key
+        with open(self._store, "w", encoding="utf-8") as handle:
+            json.dump({"folder": self._where, "keys": keys}, handle)
+
+    def _served(self, slug: str) -> None:
+        """Run `next` first, as a session does (turn 1 too, before any key): `write` records as read only the
+        peer files `next` served.  (A folder without TASK.md, as some tests build, gets no turn-1 `next`: it
+        would need the task, which would create TASK.md.)"""
+        key = self.keys.get(slug)
+        if key is not None or os.path.exists(os.path.join(self.folder, "TASK.md")):
+            brief(self.folder, slug, key=key)
+
+    def write(self, slug: str, content: bytes | str) -> WriteResult:
+        """`next` then `write` as the session that owns `slug`, keeping the key its first write hands out."""
+        self._served(slug)
+        data = content.encode() if isinstance(content, str) else content
+        result = write_turn(self.folder, slug, data, self.keys.get(slug))
+        if result.key:
+            self._keep(slug, result.key)
+        return result
+
+    def create(self, task: str = "Pick a config format.", participants: tuple[str, ...] | None = None,
+               max_turns: int | None = None, min_turns: int | None = None, sealed: bool = False) -> Debate:
+        """The folder and its TASK.md, as `init` writes it."""
+        os.makedirs(self.folder, exist_ok=True)
+        create_task(self.folder, render_task(task, participants, max_turns, min_turns, sealed=sealed))
+        return self
+
+    def play(self, turns: Turns) -> Debate:
+        """Write `turns`: a list of {slug: answer} or {slug: (answer, converged)} per turn, turn 1 first."""
+        for number, row in enumerate(turns, start=1):
+            for slug, value in row.items():
+                answer, converged = value if isinstance(value, tuple) else (value, False)
+                self.write(slug, turn_body(number, answer, converged=converged and number > 1))
+        return self
+
+
+class _Keys(Mapping[tuple[str, str], str]):
+    """The old `KEYS[(absolute folder, slug)]` lookup, read from each folder's own store."""
+
+    def __getitem__(self, where: tuple[str, str]) -> str:
+        folder, slug = where
+        return Debate(folder).key(slug)
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        for name in sorted(os.listdir(_KEYS_HOME)):
+            with open(os.path.join(_KEYS_HOME, name), encoding="utf-8") as handle:
+                kept = json.load(handle)
+            yield from ((kept["folder"], slug) for slug in kept["keys"])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+KEYS: Mapping[tuple[str, str], str] = _Keys()
 
 
 def key_of(folder: str, slug: str) -> str:
     """The key `write` handed `slug` in `folder` (made by make_debate)."""
-    return KEYS[(os.path.abspath(folder), slug)]
+    return Debate(folder).key(slug)
 
 
-def make_debate(folder: str, turns: list[dict[str, str | tuple[str, bool]]], task: str = "Pick a config format.",
+def make_debate(folder: str, turns: Turns, task: str = "Pick a config format.",
                 participants: tuple[str, ...] | None = None, max_turns: int | None = None,
                 sealed: bool = False, min_turns: int | None = None) -> str:
     """Write a debate: `turns` is a list of {slug: answer} or {slug: (answer, converged)} per turn.
 
     `min_turns=2` keeps a debate whose turn-1 lines are one line going (it would end `unanimous` at turn 1)."""
-    os.makedirs(folder, exist_ok=True)
-    create_task(folder, render_task(task, participants, max_turns, min_turns, sealed=sealed))
-    for number, row in enumerate(turns, start=1):
-        for slug, value in row.items():
-            answer, converged = value if isinstance(value, tuple) else (value, False)
-            where = (os.path.abspath(folder), slug)
-            _served(folder, slug, KEYS.get(where))
-            result = write_turn(folder, slug, turn_body(number, answer, converged=converged and number > 1).encode(),
-                                KEYS.get(where))
-            if result.key:
-                KEYS[where] = result.key
+    Debate(folder).create(task, participants, max_turns, min_turns, sealed).play(turns)
     return folder
 
 
 def write_keyed(folder: str, slug: str, content: bytes) -> WriteResult:
     """`write_turn` as the session that owns `slug` (keeping the key its first write handed out)."""
-    where = (os.path.abspath(folder), slug)
-    _served(folder, slug, KEYS.get(where))
-    result = write_turn(folder, slug, content, KEYS.get(where))
-    if result.key:
-        KEYS[where] = result.key
-    return result
+    return Debate(folder).write(slug, content)

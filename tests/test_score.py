@@ -13,13 +13,14 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import Cli
 from helpers import make_debate
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from multidebate.analysis.answer_key import AnswerKey, normalise, parse_key
 from multidebate.analysis.score import Sheet, numbered_items, score
-from multidebate.cli import cli
+from multidebate.cli import cli as cli_group
 from multidebate.protocol.errors import KeyFileError
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "score"
@@ -51,24 +52,21 @@ def scored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--color", "never", "score", *args])
-    return result.exit_code, result.stdout, result.stderr
-
-
 # -- the command ------------------------------------------------------------------
 
 
-def test_human_output_is_the_golden_file(scored: Path) -> None:
-    code, out, err = run("debate", "--key", "key.txt")
+def test_human_output_is_the_golden_file(cli: Cli, scored: Path) -> None:
+    code, out, err = cli("score", "debate", "--key", "key.txt", color="never")
     assert (code, err) == (0, "")
     assert out == (FIXTURES / "expected.txt").read_text(encoding="utf-8")
 
 
-def test_json_has_every_figure(scored: Path) -> None:
-    code, out, _err = run("debate", "--key", "key.txt", "--json")
+def test_json_has_every_figure(cli: Cli, scored: Path) -> None:
+    code, out, _err = cli("score", "debate", "--key", "key.txt", "--json", color="never")
     data = json.loads(out)
-    assert code == 0 and data["items"] == 5 and data["participants"] == list(ROSTER)
+    assert code == 0
+    assert data["items"] == 5
+    assert data["participants"] == list(ROSTER)
     first = data["turns"][0]
     assert {s: (c["right"], c["missing"]) for s, c in first["participants"].items()} == \
         {"alpha": (4, 0), "beta": (3, 1), "gamma": (2, 0)}
@@ -82,31 +80,34 @@ def test_json_has_every_figure(scored: Path) -> None:
     assert moved == {"alpha": (1, 1), "beta": (0, 1), "gamma": (0, 2)}
     assert (data["vote_to_final"]["right_to_wrong"], data["vote_to_final"]["wrong_to_right"]) == (0, 1)
     q5 = data["item_rows"][4]
-    assert q5["key"] == "7" and q5["final"] == {"answer": "8", "right": False}
+    assert q5["key"] == "7"
+    assert q5["final"] == {"answer": "8", "right": False}
     assert [v["tie"] for v in q5["votes"]] == [True, False, False]
     assert {(a["slug"], a["answer"]) for a in q5["answers"] if a["turn"] == 1} == \
         {("alpha", "7 days"), ("beta", None), ("gamma", "8")}
 
 
-def test_a_split_final_answer_scores_every_item_wrong(tmp_path: Path) -> None:
+def test_a_split_final_answer_scores_every_item_wrong(cli: Cli, tmp_path: Path) -> None:
     """Not converged and no answer most held: the report names no final answer, so none is scored."""
     debate_with(tmp_path / "d", [{"alpha": "**Q1: 1, Q2: 2**", "beta": "**Q1: 1, Q2: 3**", "gamma": "**Q1: 4, Q2: 2**"},
                                  {"alpha": "**Q1: 1, Q2: 2**", "beta": "**Q1: 1, Q2: 3**", "gamma": "**Q1: 4, Q2: 2**"}],
                 max_turns=2)
     (tmp_path / "key.txt").write_text("1\n2\n", encoding="utf-8")
-    code, out, _err = run(str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"))
+    code, out, _err = cli("score", str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"), color="never")
     assert code == 0
     assert "final answer: none (turn 2 is split: no answer is most held); every item counts as wrong: 0/2   0%" in out
     assert "turn-1 vote (majority of 3 answers): 2/2 100%" in out
-    data = json.loads(run(str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"), "--json")[1])
-    assert data["final"]["kind"] == "split" and data["final"]["missing"] == 2
+    data = json.loads(cli("score", str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"), "--json", color="never")[1])
+    assert data["final"]["kind"] == "split"
+    assert data["final"]["missing"] == 2
 
 
-def test_a_folder_with_no_turn_yet(tmp_path: Path) -> None:
+def test_a_folder_with_no_turn_yet(cli: Cli, tmp_path: Path) -> None:
     make_debate(str(tmp_path / "d"), [], participants=ROSTER)
     (tmp_path / "key.txt").write_text("A\n", encoding="utf-8")
-    code, out, _err = run(str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"))
-    assert code == 0 and out.endswith("1 items, 3 participants\nno turn files yet\n")
+    code, out, _err = cli("score", str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"), color="never")
+    assert code == 0
+    assert out.endswith("1 items, 3 participants\nno turn files yet\n")
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -118,27 +119,33 @@ def test_a_folder_with_no_turn_yet(tmp_path: Path) -> None:
     ("A\n\n...\n", "key.txt:3: `...` is no value once quotes and punctuation are taken off"),
     ("# nothing\n\n", "key.txt: no items (one line per item: `Q1: A`, or the value alone)"),
 ])
-def test_a_malformed_key_names_its_file_and_line(scored: Path, text: str, message: str) -> None:
+def test_a_malformed_key_names_its_file_and_line(cli: Cli, scored: Path, text: str, message: str) -> None:
     (scored / "key.txt").write_text(text, encoding="utf-8")
-    assert run("debate", "--key", "key.txt") == (1, "", f"Error: {message}\n")
-    code, out, _err = run("debate", "--key", "key.txt", "--json")
-    assert code == 1 and json.loads(out) == {"ok": False, "error": message, "problems": []}
+    assert cli("score", "debate", "--key", "key.txt", color="never") == (1, "", f"Error: {message}\n")
+    code, out, _err = cli("score", "debate", "--key", "key.txt", "--json", color="never")
+    assert code == 1
+    assert json.loads(out) == {"ok": False, "error": message, "problems": []}
 
 
-def test_unreadable_keys_and_folders_are_errors(scored: Path) -> None:
-    assert run("debate", "--key", "nope.txt") == (
+def test_unreadable_keys_and_folders_are_errors(cli: Cli, scored: Path) -> None:
+    assert cli("score", "debate", "--key", "nope.txt", color="never") == (
         1, "", "Error: cannot read the answer key nope.txt: No such file or directory\n")
     (scored / "latin1.txt").write_bytes("Q1: caf\xe9\n".encode("latin-1"))
-    assert run("debate", "--key", "latin1.txt") == (1, "", "Error: latin1.txt: not UTF-8 text\n")
-    code, _out, err = run("nowhere", "--key", "key.txt")
-    assert code == 1 and err.startswith("Error: ") and "nowhere" in err
-    code, _out, err = run("debate")
-    assert code == 2 and "Missing option '--key'" in err
+    assert cli("score", "debate", "--key", "latin1.txt", color="never") == (1, "", "Error: latin1.txt: not UTF-8 text\n")
+    code, _out, err = cli("score", "nowhere", "--key", "key.txt", color="never")
+    assert code == 1
+    assert err.startswith("Error: ")
+    assert "nowhere" in err
+    code, _out, err = cli("score", "debate", color="never")
+    assert code == 2
+    assert "Missing option '--key'" in err
 
 
 def test_help_says_who_it_is_for() -> None:
-    result = CliRunner().invoke(cli, ["score", "--help"])
-    assert result.exit_code == 0 and "multidebate run" in result.stdout and "Example:" in result.stdout
+    result = CliRunner().invoke(cli_group, ["score", "--help"])
+    assert result.exit_code == 0
+    assert "multidebate run" in result.stdout
+    assert "Example:" in result.stdout
 
 
 # -- comparing an answer with the key -------------------------------------------------
@@ -178,7 +185,8 @@ def test_the_bold_line_decides_over_a_body_that_annotates_an_item() -> None:
     line = ", ".join(f"Q{n}: option {n} with a longer value" for n in range(1, 20)) + ", Q20: C"
     answer = f"**{line}**\n\n- Q19: x\n- Q20: C (429)\n"
     assert len(line) > 400
-    assert numbered_items(answer)[20] == "C" and numbered_items(answer)[19] == "option 19 with a longer value"
+    assert numbered_items(answer)[20] == "C"
+    assert numbered_items(answer)[19] == "option 19 with a longer value"
     key = AnswerKey("k", tuple(f"option {n} with a longer value" for n in range(1, 20)) + ("C",))
     assert score(sheet([{"a": answer}], answer), key).final.tally.right == 20
     # a line with no items leaves the body to say them
@@ -199,7 +207,8 @@ def test_a_vote_needs_a_strict_majority_of_those_who_wrote() -> None:
     assert (silent.turns[0].vote.tally.right, silent.turns[0].vote.ties) == (1, 1)
     assert silent.turns[0].participants["b"] == (1, 2, 1)
     unreadable = score(sheet([{"a": "Q1: A\nQ2: B", "b": None, "c": "Q1: A\nQ2: B"}]), key)
-    assert unreadable.turns[0].participants["b"] == (0, 2, 2) and unreadable.turns[0].vote.tally.right == 2
+    assert unreadable.turns[0].participants["b"] == (0, 2, 2)
+    assert unreadable.turns[0].vote.tally.right == 2
 
 
 # -- properties ---------------------------------------------------------------------
@@ -233,7 +242,8 @@ def test_a_key_scored_against_itself_is_all_right(values: list[str]) -> None:
     assert all(key.is_right(n, v) for n, v in enumerate(values, start=1))
     written = "\n".join(f"Q{n}: {v.strip()}" for n, v in enumerate(values, start=1))
     result = score(sheet([{"a": written, "b": written, "c": written}], final=written), key)
-    assert result.turns[0].vote.tally.right == len(values) and result.final.tally.right == len(values)
+    assert result.turns[0].vote.tally.right == len(values)
+    assert result.final.tally.right == len(values)
     assert all(c.right == len(values) for c in result.single.values())
 
 
@@ -243,6 +253,7 @@ def test_the_key_file_form_round_trips(tmp_path: Path) -> None:
     from multidebate.analysis.answer_key import read_key
 
     key = read_key(str(path))
-    assert key.values == ("12", "(C)", "1,234") and key.path == str(path)
+    assert key.values == ("12", "(C)", "1,234")
+    assert key.path == str(path)
     with pytest.raises(KeyFileError):
         read_key(os.fspath(tmp_path / "missing.txt"))

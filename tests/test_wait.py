@@ -8,17 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from conftest import Cli
 from helpers import key_of, make_debate, turn_body, write_keyed
 from processes import Running
 
-from multidebate.cli import cli
 from multidebate.turns.waiting import brief_when_ready
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture
@@ -44,11 +38,13 @@ def test_released_when_the_peer_writes(debate: str, running: list[Running]) -> N
     write_keyed(debate, "b", turn_body(2, "**Use TOML after all**").encode())
     assert proc.finish() == 0
     briefing = json.loads("\n".join(proc.seen))
-    assert briefing["turn"] == 3 and briefing["waiting"] == []
+    assert briefing["turn"] == 3
+    assert briefing["waiting"] == []
     assert [(p["slug"], p["turn"]) for p in briefing["peers"]] == [("b", 2)]
     assert "TOML after all" in briefing["peers"][0]["text"]
     # said in the briefing (stdout), where a session reads it in order, not only on stderr
-    assert len(briefing["notes"]) == 1 and briefing["notes"][0].startswith("Waited ")
+    assert len(briefing["notes"]) == 1
+    assert briefing["notes"][0].startswith("Waited ")
     assert briefing["notes"][0].endswith(" s: b has now written turn 2.")
 
 
@@ -61,31 +57,42 @@ def test_timeout_answers_with_what_exists(debate: str, running: list[Running]) -
     # d75: a hands-free session wrote ahead of a missing peer on "answer with the files that exist"
     assert "after 10 minutes in all, stop and tell the user who is missing" in text
     assert "write this turn without it only if the user tells you to" in text
-    assert ": turn 3;" in text and "Not yet written turn 2: b." in text
+    assert ": turn 3;" in text
+    assert "Not yet written turn 2: b." in text
 
 
-def test_timeout_in_process_stops_its_threads(debate: str) -> None:
-    code, out, err = run("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--wait", "--timeout", "0.2", "--json")
-    assert code == 3 and err == ""  # a wait under a second is not announced; the NOTE says what happened
+def test_timeout_in_process_stops_its_threads(cli: Cli, debate: str) -> None:
+    code, out, err = cli("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--wait", "--timeout", "0.2", "--json")
+    assert code == 3
+    assert err == ""  # a wait under a second is not announced; the NOTE says what happened
     data = json.loads(out)
-    assert data["waiting"] == ["b"] and any("b did not write turn 2" in note for note in data["notes"])
+    assert data["waiting"] == ["b"]
+    assert any("b did not write turn 2" in note for note in data["notes"])
 
 
-def test_no_wait_when_nothing_is_missing(tmp_path: Path) -> None:
+def test_no_wait_when_nothing_is_missing(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**TOML**", "b": "**YAML**"}], participants=("a", "b"))
-    code, out, err = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--wait", "--timeout", "30", "--json")
-    assert code == 0 and err == "" and json.loads(out)["turn"] == 2
-    code, out, err = run("next", str(tmp_path / "new"), "--slug", "a", "--task", "Pick one.", "--wait",
+    code, out, err = cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--wait", "--timeout", "30", "--json")
+    assert code == 0
+    assert err == ""
+    assert json.loads(out)["turn"] == 2
+    code, out, err = cli("next", str(tmp_path / "new"), "--slug", "a", "--task", "Pick one.", "--wait",
                          "--timeout", "30")
-    assert code == 0 and err == "" and ": turn 1;" in out  # turn 1 never waits
+    assert code == 0
+    assert err == ""
+    assert ": turn 1;" in out  # turn 1 never waits
 
 
-def test_a_peer_two_turns_behind_is_absent_not_awaited(tmp_path: Path) -> None:
+def test_a_peer_two_turns_behind_is_absent_not_awaited(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**TOML**", "b": "**YAML**"}, {"a": "**TOML**", "b": "**TOML**"}],
                          participants=("a", "b", "c"))
-    code, out, err = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--wait", "--timeout", "30", "--json")
+    code, out, err = cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--wait", "--timeout", "30", "--json")
     data = json.loads(out)
-    assert code == 0 and err == "" and data["turn"] == 3 and data["absent"] == ["c"] and data["waiting"] == []
+    assert code == 0
+    assert err == ""
+    assert data["turn"] == 3
+    assert data["absent"] == ["c"]
+    assert data["waiting"] == []
 
 
 def test_an_empty_peer_file_is_not_written_yet(debate: str) -> None:
@@ -94,9 +101,10 @@ def test_an_empty_peer_file_is_not_written_yet(debate: str) -> None:
     assert briefing.notes[-1].startswith("Waited 0.3 s (`next --wait`, exit status 3): b did not write turn 2.")
 
 
-def test_timeout_needs_wait(debate: str) -> None:
-    code, _, err = run("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--timeout", "5")
-    assert code == 2 and "Invalid value for --timeout: only applies with --wait" in err
+def test_timeout_needs_wait(cli: Cli, debate: str) -> None:
+    code, _, err = cli("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--timeout", "5")
+    assert code == 2
+    assert "Invalid value for --timeout: only applies with --wait" in err
 
 
 def test_released_when_an_empty_peer_file_is_filled(debate: str, running: list[Running], tmp_path: Path) -> None:
@@ -110,7 +118,8 @@ def test_released_when_an_empty_peer_file_is_filled(debate: str, running: list[R
     target.write_bytes(full)
     assert proc.finish() == 0
     briefing = json.loads("\n".join(proc.seen))
-    assert len(briefing["notes"]) == 1 and briefing["notes"][0].endswith(" s: b has now written turn 2.")
+    assert len(briefing["notes"]) == 1
+    assert briefing["notes"][0].endswith(" s: b has now written turn 2.")
     assert "TOML now" in briefing["peers"][0]["text"]
 
 
@@ -120,7 +129,8 @@ def test_sigint_while_waiting_exits_130(debate: str, running: list[Running]) -> 
     proc.expect_stdout("Waiting up to 600 s")  # text output: on stdout, ahead of the answer
     proc.proc.send_signal(signal.SIGINT)
     assert proc.finish() == 130
-    assert proc.seen == ["Waiting up to 600 s for b to write turn 2 (Ctrl-C to stop)..."] and proc.errors == []
+    assert proc.seen == ["Waiting up to 600 s for b to write turn 2 (Ctrl-C to stop)..."]
+    assert proc.errors == []
 
 
 def test_no_roster_and_no_peer_yet_waits_for_the_first_peer(tmp_path: Path, running: list[Running]) -> None:
@@ -136,15 +146,16 @@ def test_no_roster_and_no_peer_yet_waits_for_the_first_peer(tmp_path: Path, runn
     assert briefing["notes"][-1].endswith(" s: a peer has now written turn 1.")
 
 
-def test_no_peer_before_the_timeout_says_so(tmp_path: Path) -> None:
+def test_no_peer_before_the_timeout_says_so(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML**"}])
-    code, out, _err = run("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--wait", "--timeout", "0.3")
-    assert code == 3 and "NOTE: Waited 0.3 s (`next --wait`, exit status 3): no peer wrote turn 1." in out
+    code, out, _err = cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--wait", "--timeout", "0.3")
+    assert code == 3
+    assert "NOTE: Waited 0.3 s (`next --wait`, exit status 3): no peer wrote turn 1." in out
 
 
-def test_giving_up_names_the_command_that_goes_on_without_the_peer(debate: str) -> None:
+def test_giving_up_names_the_command_that_goes_on_without_the_peer(cli: Cli, debate: str) -> None:
     """A session stopped after turn 2 and its peers waited 10 minutes a turn: nothing named `retire`."""
-    code, out, _ = run("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--wait", "--timeout", "0.2")
+    code, out, _ = cli("next", debate, "--slug", "a", "--key", key_of(debate, "a"), "--wait", "--timeout", "0.2")
     assert code == 3
     note = next(line for line in out.splitlines() if line.startswith("NOTE: Waited 0.2 s"))
     assert note.endswith(f" If b has dropped out, the user (not you) runs `multidebate retire {debate} b` to go on "

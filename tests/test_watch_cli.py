@@ -7,76 +7,83 @@ import subprocess
 import sys
 from pathlib import Path
 
-from click.testing import CliRunner
+from conftest import Cli
 from helpers import make_debate
 
-from multidebate.cli import cli
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
-
-
-def test_help_lists_options_and_exit_codes() -> None:
-    code, out, _ = run("watch", "--help")
+def test_help_lists_options_and_exit_codes(cli: Cli) -> None:
+    code, out, _ = cli("watch", "--help")
     assert code == 0
     for text in ("--json", "--until [converged|end]", "--timeout SECONDS", "--poll [SECONDS]", "130"):
         assert text in out, text
 
 
-def test_option_errors(tmp_path: Path) -> None:
+def test_option_errors(cli: Cli, tmp_path: Path) -> None:
     folder = str(tmp_path)
-    code, _, err = run("watch", folder, "--until", "forever")
-    assert code == 2 and "'forever' is not one of 'converged', 'end'" in err
-    code, _, err = run("watch", folder, "--timeout", "0")
-    assert code == 2 and "--timeout" in err
-    code, _, err = run("watch", "--poll", folder)  # --poll takes the next word as its value
-    assert code == 2 and "is not a valid float" in err
-    code, _, err = run("watch", folder, "--poll", "0")
-    assert code == 2 and "--poll" in err
+    code, _, err = cli("watch", folder, "--until", "forever")
+    assert code == 2
+    assert "'forever' is not one of 'converged', 'end'" in err
+    code, _, err = cli("watch", folder, "--timeout", "0")
+    assert code == 2
+    assert "--timeout" in err
+    code, _, err = cli("watch", "--poll", folder)  # --poll takes the next word as its value
+    assert code == 2
+    assert "is not a valid float" in err
+    code, _, err = cli("watch", folder, "--poll", "0")
+    assert code == 2
+    assert "--poll" in err
 
 
-def test_missing_folder_exits_1(tmp_path: Path) -> None:
-    code, out, err = run("watch", str(tmp_path / "nope"))
-    assert (code, out) == (1, "") and err == f"Error: no such folder: {tmp_path / 'nope'}\n"
-    code, out, err = run("watch", str(tmp_path / "nope"), "--json")
-    assert code == 1 and json.loads(out)["type"] == "error" and err.startswith("Error: no such folder")
+def test_missing_folder_exits_1(cli: Cli, tmp_path: Path) -> None:
+    code, out, err = cli("watch", str(tmp_path / "nope"))
+    assert (code, out) == (1, "")
+    assert err == f"Error: no such folder: {tmp_path / 'nope'}\n"
+    code, out, err = cli("watch", str(tmp_path / "nope"), "--json")
+    assert code == 1
+    assert json.loads(out)["type"] == "error"
+    assert err.startswith("Error: no such folder")
     (tmp_path / "file").write_text("x")
-    code, out, err = run("watch", str(tmp_path / "file"))
-    assert code == 1 and err == f"Error: not a folder: {tmp_path / 'file'}\n"
+    code, out, err = cli("watch", str(tmp_path / "file"))
+    assert code == 1
+    assert err == f"Error: not a folder: {tmp_path / 'file'}\n"
 
 
-def test_timeout_prints_state_and_exits_3(tmp_path: Path) -> None:
+def test_timeout_prints_state_and_exits_3(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML**", "b": "**Use YAML**"}])
-    code, out, _ = run("watch", folder, "--json", "--timeout", "0.2")
+    code, out, _ = cli("watch", folder, "--json", "--timeout", "0.2")
     assert code == 3
     lines = [json.loads(line) for line in out.splitlines()]
     assert len(lines) == 1
     state = lines[0]
-    assert state["type"] == "state" and state["current_turn"] == 1 and state["written"] == ["a", "b"]
-    assert state["verdict"]["state"] == "in_progress" and state["time"].endswith("Z")
+    assert state["type"] == "state"
+    assert state["current_turn"] == 1
+    assert state["written"] == ["a", "b"]
+    assert state["verdict"]["state"] == "in_progress"
+    assert state["time"].endswith("Z")
 
 
-def test_poll_without_value_polls_every_second(tmp_path: Path) -> None:
+def test_poll_without_value_polls_every_second(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [])
-    code, out, _ = run("watch", folder, "--timeout", "0.2", "--poll")
-    assert code == 3 and "(polling every 1 s)" in out and "no turn files yet" in out
+    code, out, _ = cli("watch", folder, "--timeout", "0.2", "--poll")
+    assert code == 3
+    assert "(polling every 1 s)" in out
+    assert "no turn files yet" in out
 
 
-def test_until_end_on_a_finished_debate(tmp_path: Path) -> None:
+def test_until_end_on_a_finished_debate(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**TOML**", "b": "**YAML**"}], max_turns=1)
-    code, out, _ = run("watch", folder, "--until", "end")
-    assert code == 0 and "verdict max_turns at turn 1" in out
-    code, _, err = run("watch", folder, "--until", "converged", "--timeout", "60")
+    code, out, _ = cli("watch", folder, "--until", "end")
+    assert code == 0
+    assert "verdict max_turns at turn 1" in out
+    code, _, err = cli("watch", folder, "--until", "converged", "--timeout", "60")
     assert code == 3  # at once: a final verdict never becomes converged (#34)
     assert err == "Stopped: the debate ended max_turns at turn 1, so it will never reach --until converged (exit 3).\n"
 
 
-def test_timeout_says_why_it_stopped(tmp_path: Path) -> None:
+def test_timeout_says_why_it_stopped(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML**", "b": "**Use YAML**"}])
     for extra in ([], ["--json"]):
-        code, _, err = run("watch", folder, "--timeout", "0.2", *extra)
+        code, _, err = cli("watch", folder, "--timeout", "0.2", *extra)
         assert (code, err) == (3, "Stopped: --timeout 0.2 s passed; the verdict is in_progress (exit 3).\n")
 
 
