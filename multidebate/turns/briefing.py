@@ -18,7 +18,7 @@ from ..analysis.verdict import (
     one_line_at,
     proposed_line,
 )
-from ..protocol.bold_line import display_line, same_line
+from ..protocol.bold_line import same_line
 from ..protocol.errors import FolderError, TaskError
 from ..protocol.front_matter import strip_frontmatter
 from ..protocol.naming import TurnName
@@ -40,6 +40,7 @@ from ..state.task import (
 )
 from .briefing_value import PEER_PREAMBLE, Briefing, PeerFile
 from .fence import fence_id
+from .notes import Note, note, shown_line
 from .review_briefing import render_judge, render_review
 
 if TYPE_CHECKING:
@@ -52,8 +53,6 @@ __all__ = ["PeerFile", "Briefing", "BriefingPlan", "Served", "brief", "fence_id"
 # much of each peer file, and say so when a file was cut.
 MAX_SERVED_CHARS = 24_000
 
-# the verdict's stall (verdict.py, rule 6) in the words SKILL.md uses
-STALL_RULE = "no recommendation and no Converged yes/no changed"
 
 
 class Served(NamedTuple):
@@ -70,6 +69,7 @@ class BriefingPlan(NamedTuple):
     briefing: Briefing
     served: Served | None = None  # None: nothing served to record (a judge whose judgment is not due)
     task: str | None = None  # the task text to record as TASK.md: the folder has none and the session gave it
+    notes: tuple[Note, ...] = ()  # what the briefing's notes say, as values (notes.py renders them)
 
 
 def _served(turn: int, peers: tuple[PeerFile, ...]) -> Served:
@@ -94,18 +94,15 @@ def _record_task(folder: str, slug: str, text: str) -> bool:
     return True
 
 
-def _task_text(debate: Debate, slug: str, turn: int, given: str | None, notes: list[str],
+def _task_text(debate: Debate, slug: str, turn: int, given: str | None, notes: list[Note],
                recorded: bool) -> str | None:
     """The task the session debates: TASK.md's (it wins over a differing one given), else the one given."""
     task = debate.task
     if task is not None:
         if given and task.text and not same_task(given, task.text):
-            notes.append(
-                f"You were given a task text that differs from this debate's {TASK_FILE}. Every session must "
-                f"debate the same task: debate the {TASK_FILE} task below and tell the user about the difference."
-            )
+            notes.append(note("task-differs"))
         if recorded:
-            notes.append(f"Recorded your task in {TASK_FILE} so that every session debates the same text.")
+            notes.append(note("task-recorded"))
         return task.text or None
     if given:
         return given.strip()  # the plan says to record it (BriefingPlan.task)
@@ -114,7 +111,7 @@ def _task_text(debate: Debate, slug: str, turn: int, given: str | None, notes: l
             f"this debate has no {TASK_FILE} and no task was given. Rerun with the user's task: "
             f"multidebate next {shlex.quote(debate.folder)} --slug {slug} --task \"<the task, as the user gave it>\""
         )
-    notes.append(f"No task is recorded ({TASK_FILE} is missing); go on from the peers' answers.")
+    notes.append(note("task-missing"))
     return None
 
 
@@ -209,10 +206,6 @@ def _cut(bodies: dict[str, str], chosen: list[str], text: str, limit: int = MAX_
     return served[:MAX_SERVED_CHARS]
 
 
-def _shown(line: str) -> str:
-    """A bold line as `next` shows it to be copied: as written (its own `**` kept, so that copying it gives the
-    same line), on one line.  The tool's tags stand before the colon, where a line's text cannot reach."""
-    return one_line(display_line(line))
 
 
 def section_names(spec: str) -> tuple[str, ...]:
@@ -281,14 +274,13 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     check_identity(folder, debate.scan, debate.task, slug, key, "next")
     if debate.task is not None and debate.task.judge == slug:
         return _judge_plan(folder, slug, debate, key)
-    notes: list[str] = []
+    notes: list[Note] = []
     if slug not in debate.participants and not (debate.task and debate.task.participants):
         import difflib
 
         close = difflib.get_close_matches(slug, debate.participants, n=1, cutoff=0.75)
-        if close:  # a typo would silently add a participant whose turns nobody writes
-            notes.append(f"`{slug}` is not a participant yet, and writing under it adds one; did you mean "
-                         f"`{close[0]}`? If so, run `next` with `--slug {close[0]}`.")
+        if close:
+            notes.append(note("slug-typo", slug=slug, close=close[0]))
     sealed_count, sealed_answer = _own_sealed(folder, slug, debate)
     turn = next_turn_number(debate.scan, slug, sealed_count)
     task_text = _task_text(debate, slug, turn, task, notes, task_recorded)
@@ -303,46 +295,22 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         own_answer = None  # a review turn has no Answer: its findings or responses are in the ROLE block
     older = debate.entry(turn - 2, slug) if turn > 2 else None
     own_line = line_of(debate, own) if own is not None else ""
-    advice: list[str] = []  # for the turn to write: dropped once the debate has ended
+    advice: list[Note] = []  # for the turn to write: dropped once the debate has ended
     if own is not None and older is not None and own_line and not same_line(own_line, line_of(debate, older)):
-        # turns are written at the same time: what peers wrote at N-1 answers the line this session left.
-        # Sessions read "you changed your line" as a reproach when they had reused a peer's line as asked:
-        # name what they did.
         source = next((p for p in sorted(debate.participants) if p != slug
                        and (e := debate.entry(turn - 2, p)) is not None and same_line(line_of(debate, e), own_line)), "")
-        # "reused" read as "copied" to a session that wrote the same line on its own (d62): say what is seen
-        # h02: "changed to x's line" read as "copied" again to a session that worked its line out alone
-        done = (f"At turn {turn - 1} your bold line changed; it is now, word for word, `{source}`'s turn "
-                f"{turn - 2} line" if source
-                else f"At turn {turn - 1} you gave a new bold line")
-        advice.append(f"{done}. Your peers wrote turn {turn - 1} at the same time, so their Disagreements answer "
-                      f"your turn {turn - 2} line, not this one.")
+        advice.append(note("line-changed", turn=turn, source=source))
         swapped = [p for p in debate.participants if p != slug and _swapped(debate, slug, p, turn - 1)]
         if swapped:
-            # two sessions that each adopt the other's line cross again next turn: one must hold still
-            peer = swapped[0]
-            keeper = min(slug, peer)
-            keep = "keep your turn" if keeper == slug else f"adopt `{peer}`'s turn"
-            advice.append(f"You and `{peer}` swapped positions at turn {turn - 1} (each took the other's line), so "
-                         f"you still differ. To stop crossing, `{keeper}` (first by name) holds its line: {keep} "
-                         f"{turn - 1} line word for word if you accept it, or say why not.")
+            advice.append(note("swapped-positions", turn=turn, slug=slug, peer=swapped[0]))
     limit = debate.task.max_turns if debate.task else None
     reviewing = debate.task is not None and debate.task.review  # #27: critics and a defender write no bold line
     if turn >= 3 and not reviewing and (limit is None or turn < limit) and _unchanged(debate, turn - 1):
-        # sessions were surprised that a debate with turns left ended as stalled: say it before the turn
-        # d67: "three turns" after naming two read as a miscount, and the note as pressure to move
-        advice.append(f"From turn {turn - 2} to turn {turn - 1}, {STALL_RULE}. If none changes at turn {turn} "
-                      f"either (turns {turn - 2} to {turn}), the debate ends as stalled. Hold your line if you "
-                      "still hold it: a stall is a fair end.")
+        advice.append(note("stall-warning", turn=turn))
     if limit and limit >= 2 and turn == limit - 1 and not one_line_at(debate, turn - 1):
-        # (not when every turn N-1 line is already one line: h01, h02, a01 sessions read it as a call to act)
-        # d57: two sessions switched at the last turn; all six lines ended identical, every session had to
-        # say no to the lines it had been shown, and the debate ended at max_turns: say it a turn earlier
-        advice.append(f"Turn {limit}, the next, is the last: a bold line changed then cannot be confirmed. If a "
-                      "peer's argument convinces you, change your line now.")
+        advice.append(note("next-is-last", limit=limit))
     if sealed_count:
-        notes.append(f"Turn {turn - 1} is sealed until every participant has written it; wait for it to be "
-                     "published (run `next` again) before you write.")
+        notes.append(note("sealed-turn", turn=turn))
     peers: list[PeerFile] = []
     absent: list[str] = []
     waiting: list[str] = []
@@ -366,58 +334,35 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     verdict = settle(debate, problems).verdict  # a turn written by hand after the end does not reopen it
     if not verdict.final:
         notes.extend(advice)
-    notes.extend(f"{note}. It names you: ask the user to remove it (then run `next` again)."
-                 for note in verdict.notes if note.startswith(tuple(f"turn-{t}-{slug}.md is left out"
-                                                                    for t in range(max(1, turn - 2), turn + 1))))
+    notes.extend(note("left-out-names-you", finding=finding)
+                 for finding in verdict.notes if finding.startswith(tuple(f"turn-{t}-{slug}.md is left out"
+                                                                          for t in range(max(1, turn - 2), turn + 1))))
+    wrote = turn > 1 or debate.scan.own_count(slug) > 0
     if verdict.review is not None and verdict.final:
-        notes.insert(0, f"The review ended ({verdict.state}) after round {verdict.turn}: {verdict.review.summary()}. "
-                        "Do not write another turn; tell the user (`multidebate report` shows the case).")
+        notes.insert(0, note("review-ended", state=verdict.state, turn=verdict.turn, summary=verdict.review.summary()))
     elif verdict.state == "unanimous":
-        wrote = turn > 1 or debate.scan.own_count(slug) > 0
-        notes.insert(0, "The debate ended at turn 1: every session answered alike, independently (unanimous)" + (
-            ": do not write another turn." if wrote else ", before you joined: do not write a turn.")
-            + f" Tell the user; `multidebate report {shlex.quote(os.path.abspath(folder))}` shows the answer.")
+        notes.insert(0, note("unanimous", wrote=wrote, folder=folder))
     elif verdict.state == "converged":
-        # what to tell: a session that joined after the end has seen no answer at all
-        # d66: a late joiner read "another turn" as if it had written one
-        wrote = turn > 1 or debate.scan.own_count(slug) > 0
-        notes.insert(0, f"The debate converged at turn {verdict.turn}" + (
-            ": do not write another turn." if wrote else " before you joined: do not write a turn.")
-            + f" Tell the user; `multidebate report {shlex.quote(os.path.abspath(folder))}` shows the agreed answer.")
+        notes.insert(0, note("converged", turn=verdict.turn, wrote=wrote, folder=folder))
     elif verdict.final:
-        # only the bold lines follow: the peers' last Disagreements are in the report (sessions did not know)
-        notes.insert(0, f"The debate ended: {verdict.state} at turn {verdict.turn} ({verdict.detail}). Do not write "
-                        f"another turn (`write` refuses it); tell the user. {_report_has(folder)}")
+        notes.insert(0, note("debate-ended", state=verdict.state, turn=verdict.turn, detail=verdict.detail,
+                             folder=folder))
     elif waiting and role is not None and role.kind == "defender":
-        # #27: `write` refuses the defender's round until every critic wrote it: there is no going on without them
-        notes.append(f"{', '.join(waiting)} ha{'s' if len(waiting) == 1 else 've'} not written round {read_turn} yet: "
-                     "wait for them (`next --wait`); `write` refuses your turn until every critic has written it.")
+        notes.append(note("defender-waiting", waiting=tuple(waiting), turn=read_turn))
     elif waiting:
-        unwritten = [p for p in waiting if p not in sealed_written]
-        notes.append(
-            (f"{', '.join(unwritten)} ha{'s' if len(unwritten) == 1 else 've'} not written turn {read_turn} yet"
-             if unwritten else f"Turn {read_turn} is not published yet")
-            + (f" ({', '.join(sealed_written)} ha{'s' if len(sealed_written) == 1 else 've'} written it, sealed "
-               "until every participant has)" if sealed_written else "")
-            + ". Wait for them (run `next` again) unless the user told you to go on without them."
-        )
+        notes.append(note("waiting-peers", turn=read_turn, unwritten=tuple(p for p in waiting if p not in sealed_written),
+                          sealed_written=tuple(sealed_written)))
     if verdict.final:
         pass  # the ending note says it all
     elif limit and turn > limit:
-        notes.append(f"This debate's turn limit is {limit}; turn {turn} is beyond it: write nothing, tell the user. "
-                     + _report_has(folder))
+        notes.append(note("beyond-turn-limit", limit=limit, turn=turn, folder=folder))
     elif limit and turn == limit:
-        notes.append(f"This is the last turn (max_turns {limit}): state your final position. The debate converges "
-                     "only if every session says yes now; no turn follows in which peers could answer a line you "
-                     "change now.")
+        notes.append(note("last-turn", limit=limit))
     roster = bool(debate.task and debate.task.participants)
     asked = verdict.proposed_line if verdict.turn == turn - 1 and verdict.state in ("unconfirmed", "in_progress") \
         else ""
     if asked and not verdict.final:
-        # #32: a second all-yes turn with lines that are not one line ends the debate: say it before the turn
-        notes.append(f"At turn {turn - 1} every session said yes, but the bold lines were not one line. If you hold "
-                     f"the same answer, open your Answer with this line, word for word: {_shown(asked)} . If every "
-                     "session says yes again to lines that are not one line, the debate ends hollow.")
+        notes.append(note("all-yes-not-one-line", turn=turn, line=asked))
     lines, proposal = _previous_lines(debate, slug, turn, tuple(p.slug for p in peers), asked) if role is None \
         else ((), "")
     settled: tuple[tuple[str, str], ...] = ()
@@ -425,15 +370,10 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         peers, settled = _served_less(debate, slug, turn, entries, peers, own_line, proposal or asked)
     whole = sum(len(peer.text) for peer in peers)
     if sections is None and role is None and len(peers) > 1 and whole > LARGE_BRIEFING:
-        # d59, d60: six or seven peers' files were 26,000-31,000 characters, and most sessions' shells cut
-        # the middle out of them, silently; a Reasoning cut where it says so beats a hole nobody sees
         # (a file served in part already is kept as it is)
         peers = [peer if peer.left_out else _serve(debate, entry, None, LARGE_BRIEFING // len(entries))
                  for entry, peer in zip(entries, peers)]
-        notes.append(f"The {len(peers)} peer files are {whole:,} characters, more than many tools show of one "
-                     "command: each long Reasoning is cut (where it says so); every other section is whole. "
-                     "Running `next` again with `--sections reasoning` shows the Reasonings whole (it changes "
-                     "nothing).")
+        notes.append(note("large-briefing", peers=len(peers), chars=whole))
     instructions, served_proposal, proposal_sha, seen = "", None, "", False
     if role is not None and task_ is not None:
         from ..analysis.review_case import proposal_findings
@@ -444,7 +384,8 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         changed = proposal_findings(folder, task_.proposal, task_.proposal_sha256)
         # served whole on its turn 1: read once, and unchanged since (W101 says when not)
         seen = turn > 1 and not changed
-        notes.extend(f"{task_.proposal}: {f.message} ({f.code}). Tell the user before you go on." for f in changed)
+        notes.extend(note("proposal-finding", proposal=task_.proposal, message=f.message, finding=f.code)
+                     for f in changed)
     briefing = Briefing(
         folder=folder,
         slug=slug,
@@ -462,7 +403,7 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         participants=tuple(dict.fromkeys(debate.participants + (slug,))),
         roster=roster,
         task_source=TASK_FILE if task_text is not None else "",
-        notes=tuple(notes),
+        notes=tuple(n.text for n in notes),
         lines=lines,
         proposed_line=proposal,
         role=role.kind if role else "",
@@ -476,7 +417,8 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
         settled=settled,
         full=full,
     )
-    return BriefingPlan(briefing, _served(turn, briefing.peers), task.strip() if debate.task is None and task else None)
+    return BriefingPlan(briefing, _served(turn, briefing.peers), task.strip() if debate.task is None and task else None,
+                        tuple(notes))
 
 
 def _served_less(debate: Debate, slug: str, turn: int, entries: list[Entry], peers: list[PeerFile],
@@ -560,11 +502,6 @@ def _progress(debate: Debate, review: bool) -> str:
             + (f"; waiting for {', '.join(waiting)}" if waiting else ""))
 
 
-def _report_has(folder: str) -> str:
-    return (f"`multidebate report {shlex.quote(os.path.abspath(folder))}` has the final answers and the peers' last "
-            "Disagreements.")
-
-
 def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> BriefingPlan:
     """The judge's briefing: wait while the debate runs; once a judgment is due, every final turn."""
     from ..analysis.verdict import judgment_due
@@ -574,7 +511,7 @@ def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> Brie
     task = debate.task
     debate, _problems, verdict = settle(debate)
     unit = "round" if task is not None and task.review else "turn"
-    notes: list[str] = []
+    notes: list[Note] = []
     peers: list[PeerFile] = []
     instructions = ""
     served: Served | None = None  # recorded only once the judgment is due
@@ -582,20 +519,16 @@ def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> Brie
 
     judged = check_judgment(debate, verdict)
     if judged.judgment is not None:
-        notes.append(f"You wrote your judgment ({judgment_name(slug)}): nothing more to do. Tell the user.")
+        notes.append(note("judgment-written", name=judgment_name(slug)))
     elif judged.present:
         problem = next((f.message for f in judged.findings if f.code == "E111"), "")
-        notes.append(f"{judgment_name(slug)} is there, but it is not your judgment (E111: {problem}). Ask the user "
-                     "to remove it; then write your own once it is due.")
+        notes.append(note("judgment-not-yours", name=judgment_name(slug), problem=problem))
     if judged.judgment is not None:
         pass
     elif not verdict.final:
-        from .role_briefing import JUDGE_WAITING
-
-        notes.append(f"You are the judge; the debate runs: {_progress(debate, unit == 'round')}. {JUDGE_WAITING}")
+        notes.append(note("judge-waiting", progress=_progress(debate, unit == 'round')))
     elif not judgment_due(task, verdict):
-        notes.append(f"The debate ended {verdict.state}: the participants agree, so no judgment is needed. "
-                     "Tell the user; `multidebate report` shows the outcome.")
+        notes.append(note("no-judgment-needed", state=verdict.state))
     else:
         for peer in debate.participants:
             own = [t for (t, s) in debate.entries if s == peer]
@@ -612,10 +545,11 @@ def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> Brie
     briefing = Briefing(folder=folder, slug=slug, turn=verdict.turn, task=task.text if task else None,
                         today=date.today().isoformat(), own_previous_answer=None, peers=tuple(peers), absent=(),
                         waiting=(), verdict=verdict, key=key, participants=debate.participants,
-                        roster=bool(task and task.participants), task_source=TASK_FILE, notes=tuple(notes),
+                        roster=bool(task and task.participants), task_source=TASK_FILE,
+                        notes=tuple(n.text for n in notes),
                         role="judge", instructions=instructions, read_turn=verdict.turn, proposal_file=proposal_file,
                         proposal=proposal, proposal_sha256=proposal_sha)
-    return BriefingPlan(briefing, served)
+    return BriefingPlan(briefing, served, notes=tuple(notes))
 
 
 def _swapped(debate: Debate, a: str, b: str, turn: int) -> bool:
@@ -713,7 +647,7 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
         if b.lines:  # what everyone ended on: sessions asked to see the peer's last position
             lines += ["", f"BOLD LINES OF TURN {b.turn - 1}:"]
             # in slug order, as during the debate (d62: a list in another order each turn made "first" unclear)
-            lines += [f"- {s}{' (you)' if s == b.slug else ''}: {_shown(line)}" for s, line in sorted(b.lines)]
+            lines += [f"- {s}{' (you)' if s == b.slug else ''}: {shown_line(line)}" for s, line in sorted(b.lines)]
         return "\n".join(lines)
     # Every line here is paid for in tokens on every turn: keep the framing short.
     limit = f" of at most {b.max_turns}" if b.max_turns else ""
@@ -800,11 +734,11 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
             # the tool's tag stands between the slug and the colon, where a line's own text cannot reach (a line
             # ending `** (identical to yours)` would otherwise carry the tag itself)
             out += [f"- {s}" + (" (yours)" if s == b.slug else " (identical to yours)"
-                                if same_line(line, own) else "") + f": {_shown(line)}"
+                                if same_line(line, own) else "") + f": {shown_line(line)}"
                     for s, line in sorted(b.lines)]
             if b.proposed_line:
                 out.append("If you all hold one recommendation in other words, all reuse: "
-                           f"{_shown(b.proposed_line)}")
+                           f"{shown_line(b.proposed_line)}")
             elif not all(same_line(b.lines[0][1], line) for _s, line in b.lines):
                 out.append("Copy word for word the first of these lines that says what you hold, yours included; "
                            "if none does, write your own.")
