@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..analysis.ending import settle
 from ..analysis.verdict import (
+    Verdict,
     debate_context,
     line_of,
     one_line_at,
@@ -20,11 +21,12 @@ from ..analysis.verdict import (
 )
 from ..protocol.bold_line import same_line
 from ..protocol.errors import FolderError, TaskError
+from ..protocol.findings import Finding
 from ..protocol.front_matter import strip_frontmatter
 from ..protocol.naming import TurnName
 from ..protocol.oneline import one_line
 from ..protocol.profile import PROFILE_V1
-from ..protocol.roles import reads
+from ..protocol.roles import Role, reads
 from ..protocol.textfile import read_text
 from ..state.debate import Debate, Entry, load_debate, read_entry
 from ..state.folder import TurnFile
@@ -267,158 +269,244 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     `task_recorded`: `brief` has just recorded it (the briefing says so); `full`: every peer file whole (without
     it, reading.py's rules serve less).  Raises what `brief` raises
     for a slug that may not be used, a missing task on turn 1 or a gap in the slug's turns.
+
+    In steps: the seat (which turn, which role, what it reads), the session's own last turn, advice for the
+    turn to write, the peer files, the verdict and where the debate stands, what is served of the peers, and
+    a review's role; each step gives its notes, which are rendered once, at the end.
     """
-    folder = debate.folder
     require_readable(debate.task)
     check_slug(slug, debate.task)
-    check_identity(folder, debate.scan, debate.task, slug, key, "next")
+    check_identity(debate.folder, debate.scan, debate.task, slug, key, "next")
     if debate.task is not None and debate.task.judge == slug:
-        return _judge_plan(folder, slug, debate, key)
-    notes: list[Note] = []
-    if slug not in debate.participants and not (debate.task and debate.task.participants):
-        import difflib
+        return _judge_plan(debate.folder, slug, debate, key)
+    notes = _slug_notes(debate, slug)
+    sealed_count, sealed_answer = _own_sealed(debate.folder, slug, debate)
+    seat = _seat(debate, slug, next_turn_number(debate.scan, slug, sealed_count))
+    task_text = _task_text(debate, slug, seat.turn, task, notes, task_recorded)
+    own = _own_turn(seat, sealed_answer)
+    advice = _advice(seat, own)
+    if sealed_count:
+        notes.append(note("sealed-turn", turn=seat.turn))
+    gathered = _gather(seat, sections)
+    verdict = settle(debate, own.problems).verdict  # a turn written by hand after the end does not reopen it
+    ending, standing = _standing(seat, verdict, gathered)
+    notes = ([ending] if ending else []) + notes + ([] if verdict.final else advice) + _names_you(seat, verdict) \
+        + standing
+    asked = verdict.proposed_line if verdict.turn == seat.turn - 1 and verdict.state in ("unconfirmed", "in_progress") \
+        else ""
+    if asked and not verdict.final:
+        notes.append(note("all-yes-not-one-line", turn=seat.turn, line=asked))
+    served = _served_peers(seat, gathered, own.line, asked, sections, full)
+    notes += served.notes
+    review = _review_part(seat, verdict)
+    briefing = Briefing(
+        folder=debate.folder, slug=slug, turn=seat.turn, task=task_text, today=date.today().isoformat(),
+        own_previous_answer=own.answer, peers=served.peers, absent=gathered.absent, waiting=gathered.waiting,
+        sealed_written=gathered.sealed_written, verdict=verdict, key=key, max_turns=seat.limit,
+        participants=tuple(dict.fromkeys(debate.participants + (slug,))),
+        roster=bool(debate.task and debate.task.participants),
+        task_source=TASK_FILE if task_text is not None else "", notes=tuple(n.text for n in notes + list(review.notes)),
+        lines=served.lines, proposed_line=served.proposal, role=seat.role.kind if seat.role else "",
+        instructions=review.instructions, read_turn=seat.read_turn, proposal=review.proposal,
+        proposal_file=review.proposal_file, proposal_sha256=review.proposal_sha256, proposal_seen=review.seen,
+        task_seen=seat.role is None and seat.turn > 1 and task_text is not None and _task_seen(debate, slug),
+        settled=served.settled, full=full)
+    return BriefingPlan(briefing, _served(seat.turn, briefing.peers),
+                        task.strip() if debate.task is None and task else None, tuple(notes) + review.notes)
 
-        close = difflib.get_close_matches(slug, debate.participants, n=1, cutoff=0.75)
-        if close:
-            notes.append(note("slug-typo", slug=slug, close=close[0]))
-    sealed_count, sealed_answer = _own_sealed(folder, slug, debate)
-    turn = next_turn_number(debate.scan, slug, sealed_count)
-    task_text = _task_text(debate, slug, turn, task, notes, task_recorded)
+
+class _Seat(NamedTuple):
+    """Where the session sits: the turn it writes, its role in a review, and whose turn it reads."""
+
+    debate: Debate
+    slug: str
+    turn: int
+    role: Role | None  # a review's critic or defender; None in an open debate
+    read_turn: int  # the turn whose peer files are served
+    readers: tuple[str, ...] | None  # whose files, in a review; None: every other participant
+    limit: int | None  # max_turns
+
+
+def _seat(debate: Debate, slug: str, turn: int) -> _Seat:
+    task = debate.task
+    role = task.role_map.get(slug) if task is not None and task.review else None
+    read_turn, readers = reads(task.role_map, slug, turn) if task is not None and role else (turn - 1, None)
+    return _Seat(debate, slug, turn, role, read_turn, readers, task.max_turns if task else None)
+
+
+def _slug_notes(debate: Debate, slug: str) -> list[Note]:
+    """A slug close to a participant's, in a debate without a roster: a typo would silently add a participant
+    whose turns nobody writes."""
+    if slug in debate.participants or (debate.task and debate.task.participants):
+        return []
+    import difflib
+
+    close = difflib.get_close_matches(slug, debate.participants, n=1, cutoff=0.75)
+    return [note("slug-typo", slug=slug, close=close[0])] if close else []
+
+
+class _Own(NamedTuple):
+    entry: Entry | None  # the session's turn N-1, unless the file under its slug is not its own
+    line: str  # that turn's bold line ("" for none)
+    answer: str | None  # its Answer as `next` quotes it back
+    problems: dict[tuple[int, str], Finding]  # every file's integrity problems (the verdict takes them too)
+
+
+def _own_turn(seat: _Seat, sealed_answer: str | None) -> _Own:
     from ..analysis.integrity import disowned, file_problems
 
+    debate, turn = seat.debate, seat.turn
     problems = file_problems(debate)
-    own = debate.entry(turn - 1, slug)
-    if own is not None and (turn - 1, slug) in disowned(problems):
+    own = debate.entry(turn - 1, seat.slug)
+    if own is not None and (turn - 1, seat.slug) in disowned(problems):
         own = None  # a hand-written or copied file under this slug (E085, E022) is no answer of this session
-    own_answer = debate.details(own).answer if own else sealed_answer
+    answer = debate.details(own).answer if own else sealed_answer
     if debate.task is not None and debate.task.review:
-        own_answer = None  # a review turn has no Answer: its findings or responses are in the ROLE block
+        answer = None  # a review turn has no Answer: its findings or responses are in the ROLE block
+    return _Own(own, line_of(debate, own) if own is not None else "", answer, problems)
+
+
+def _advice(seat: _Seat, own: _Own) -> list[Note]:
+    """Notes for the turn to write (dropped once the debate has ended): the session's line changed (and
+    crossed a peer's), a stall ahead, the last turn ahead."""
+    debate, slug, turn, limit = seat.debate, seat.slug, seat.turn, seat.limit
+    advice: list[Note] = []
     older = debate.entry(turn - 2, slug) if turn > 2 else None
-    own_line = line_of(debate, own) if own is not None else ""
-    advice: list[Note] = []  # for the turn to write: dropped once the debate has ended
-    if own is not None and older is not None and own_line and not same_line(own_line, line_of(debate, older)):
+    if own.entry is not None and older is not None and own.line and not same_line(own.line, line_of(debate, older)):
         source = next((p for p in sorted(debate.participants) if p != slug
-                       and (e := debate.entry(turn - 2, p)) is not None and same_line(line_of(debate, e), own_line)), "")
+                       and (e := debate.entry(turn - 2, p)) is not None and same_line(line_of(debate, e), own.line)),
+                      "")
         advice.append(note("line-changed", turn=turn, source=source))
         swapped = [p for p in debate.participants if p != slug and _swapped(debate, slug, p, turn - 1)]
         if swapped:
             advice.append(note("swapped-positions", turn=turn, slug=slug, peer=swapped[0]))
-    limit = debate.task.max_turns if debate.task else None
     reviewing = debate.task is not None and debate.task.review  # #27: critics and a defender write no bold line
     if turn >= 3 and not reviewing and (limit is None or turn < limit) and _unchanged(debate, turn - 1):
         advice.append(note("stall-warning", turn=turn))
     if limit and limit >= 2 and turn == limit - 1 and not one_line_at(debate, turn - 1):
         advice.append(note("next-is-last", limit=limit))
-    if sealed_count:
-        notes.append(note("sealed-turn", turn=turn))
+    return advice
+
+
+class _Gathered(NamedTuple):
+    entries: tuple[Entry, ...]  # the peers' turns served, in order
+    peers: tuple[PeerFile, ...]  # as first served (before reading.py's rules and the large-briefing cut)
+    absent: tuple[str, ...]
+    waiting: tuple[str, ...]
+    sealed_written: tuple[str, ...]
+
+
+def _gather(seat: _Seat, sections: tuple[str, ...] | None) -> _Gathered:
+    """The peer files of the turn the session reads, and who has not written it (absent, awaited, sealed)."""
+    debate = seat.debate
+    entries: list[Entry] = []
     peers: list[PeerFile] = []
     absent: list[str] = []
     waiting: list[str] = []
     sealed_written: list[str] = []
-    task_ = debate.task
-    role = task_.role_map.get(slug) if task_ is not None and task_.review else None
-    read_turn, readers = reads(task_.role_map, slug, turn) if task_ is not None and role else (turn - 1, None)
-    entries: list[Entry] = []
-    if read_turn >= 1:
-        for peer in readers if readers is not None else debate.participants:
-            if peer == slug:
+    if seat.read_turn >= 1:
+        for peer in seat.readers if seat.readers is not None else debate.participants:
+            if peer == seat.slug:
                 continue
-            entry = debate.entry(read_turn, peer)
+            entry = debate.entry(seat.read_turn, peer)
             if entry is None:
-                (waiting if debate.scan.own_count(peer) >= read_turn - 1 else absent).append(peer)
-                if peer in debate.sealed_pending.get(read_turn, ()):
+                (waiting if debate.scan.own_count(peer) >= seat.read_turn - 1 else absent).append(peer)
+                if peer in debate.sealed_pending.get(seat.read_turn, ()):
                     sealed_written.append(peer)
                 continue
             entries.append(entry)
-            peers.append(_serve(debate, entry, sections, None if role is not None else MAX_SERVED_CHARS))
-    verdict = settle(debate, problems).verdict  # a turn written by hand after the end does not reopen it
-    if not verdict.final:
-        notes.extend(advice)
-    notes.extend(note("left-out-names-you", finding=finding)
-                 for finding in verdict.notes if finding.startswith(tuple(f"turn-{t}-{slug}.md is left out"
-                                                                          for t in range(max(1, turn - 2), turn + 1))))
-    wrote = turn > 1 or debate.scan.own_count(slug) > 0
+            peers.append(_serve(debate, entry, sections, None if seat.role is not None else MAX_SERVED_CHARS))
+    return _Gathered(tuple(entries), tuple(peers), tuple(absent), tuple(waiting), tuple(sealed_written))
+
+
+def _names_you(seat: _Seat, verdict: Verdict) -> list[Note]:
+    """The verdict's notes on a recent file of this slug's that it left out."""
+    own = tuple(f"turn-{t}-{seat.slug}.md is left out" for t in range(max(1, seat.turn - 2), seat.turn + 1))
+    return [note("left-out-names-you", finding=finding) for finding in verdict.notes if finding.startswith(own)]
+
+
+def _standing(seat: _Seat, verdict: Verdict, gathered: _Gathered) -> tuple[Note | None, list[Note]]:
+    """Where the debate stands: the ending note (first of all notes), else whom the session waits for, and the
+    turn limit."""
+    debate, turn, limit, folder = seat.debate, seat.turn, seat.limit, seat.debate.folder
+    wrote = turn > 1 or debate.scan.own_count(seat.slug) > 0
+    waiting, sealed_written = gathered.waiting, gathered.sealed_written
     if verdict.review is not None and verdict.final:
-        notes.insert(0, note("review-ended", state=verdict.state, turn=verdict.turn, summary=verdict.review.summary()))
-    elif verdict.state == "unanimous":
-        notes.insert(0, note("unanimous", wrote=wrote, folder=folder))
-    elif verdict.state == "converged":
-        notes.insert(0, note("converged", turn=verdict.turn, wrote=wrote, folder=folder))
-    elif verdict.final:
-        notes.insert(0, note("debate-ended", state=verdict.state, turn=verdict.turn, detail=verdict.detail,
-                             folder=folder))
-    elif waiting and role is not None and role.kind == "defender":
-        notes.append(note("defender-waiting", waiting=tuple(waiting), turn=read_turn))
-    elif waiting:
-        notes.append(note("waiting-peers", turn=read_turn, unwritten=tuple(p for p in waiting if p not in sealed_written),
-                          sealed_written=tuple(sealed_written)))
+        return note("review-ended", state=verdict.state, turn=verdict.turn, summary=verdict.review.summary()), []
+    if verdict.state == "unanimous":
+        return note("unanimous", wrote=wrote, folder=folder), []
+    if verdict.state == "converged":
+        return note("converged", turn=verdict.turn, wrote=wrote, folder=folder), []
     if verdict.final:
-        pass  # the ending note says it all
-    elif limit and turn > limit:
-        notes.append(note("beyond-turn-limit", limit=limit, turn=turn, folder=folder))
+        return note("debate-ended", state=verdict.state, turn=verdict.turn, detail=verdict.detail, folder=folder), []
+    standing: list[Note] = []
+    if waiting and seat.role is not None and seat.role.kind == "defender":
+        standing.append(note("defender-waiting", waiting=waiting, turn=seat.read_turn))
+    elif waiting:
+        standing.append(note("waiting-peers", turn=seat.read_turn,
+                             unwritten=tuple(p for p in waiting if p not in sealed_written),
+                             sealed_written=sealed_written))
+    if limit and turn > limit:
+        standing.append(note("beyond-turn-limit", limit=limit, turn=turn, folder=folder))
     elif limit and turn == limit:
-        notes.append(note("last-turn", limit=limit))
-    roster = bool(debate.task and debate.task.participants)
-    asked = verdict.proposed_line if verdict.turn == turn - 1 and verdict.state in ("unconfirmed", "in_progress") \
-        else ""
-    if asked and not verdict.final:
-        notes.append(note("all-yes-not-one-line", turn=turn, line=asked))
+        standing.append(note("last-turn", limit=limit))
+    return None, standing
+
+
+class _ServedPeers(NamedTuple):
+    peers: tuple[PeerFile, ...]
+    lines: tuple[tuple[str, str], ...]  # turn N-1's bold lines
+    proposal: str  # a line for all to reuse
+    settled: tuple[tuple[str, str], ...]
+    notes: tuple[Note, ...]
+
+
+def _served_peers(seat: _Seat, gathered: _Gathered, own_line: str, asked: str,
+                  sections: tuple[str, ...] | None, full: bool) -> _ServedPeers:
+    """What is served of the peer files: reading.py's rules (settled items, unchanged agreement), then, when
+    they are still more than a shell shows, each long Reasoning cut to its share."""
+    debate, slug, turn, role = seat.debate, seat.slug, seat.turn, seat.role
+    peers, entries = list(gathered.peers), list(gathered.entries)
     lines, proposal = _previous_lines(debate, slug, turn, tuple(p.slug for p in peers), asked) if role is None \
         else ((), "")
     settled: tuple[tuple[str, str], ...] = ()
     if role is None and sections is None and not full and turn >= 2 and peers:
         peers, settled = _served_less(debate, slug, turn, entries, peers, own_line, proposal or asked)
     whole = sum(len(peer.text) for peer in peers)
+    notes: tuple[Note, ...] = ()
     if sections is None and role is None and len(peers) > 1 and whole > LARGE_BRIEFING:
         # (a file served in part already is kept as it is)
         peers = [peer if peer.left_out else _serve(debate, entry, None, LARGE_BRIEFING // len(entries))
                  for entry, peer in zip(entries, peers)]
-        notes.append(note("large-briefing", peers=len(peers), chars=whole))
-    instructions, served_proposal, proposal_sha, seen = "", None, "", False
-    if role is not None and task_ is not None:
-        from ..analysis.review_case import proposal_findings
-        from .role_briefing import role_instructions
+        notes = (note("large-briefing", peers=len(peers), chars=whole),)
+    return _ServedPeers(tuple(peers), lines, proposal, settled, notes)
 
-        instructions = role_instructions(role, slug, turn, task_.rounds, verdict.review, task_.role_map)
-        served_proposal, proposal_sha = _proposal_now(folder, task_.proposal)
-        changed = proposal_findings(folder, task_.proposal, task_.proposal_sha256)
-        # served whole on its turn 1: read once, and unchanged since (W101 says when not)
-        seen = turn > 1 and not changed
-        notes.extend(note("proposal-finding", proposal=task_.proposal, message=f.message, finding=f.code)
-                     for f in changed)
-    briefing = Briefing(
-        folder=folder,
-        slug=slug,
-        turn=turn,
-        task=task_text,
-        today=date.today().isoformat(),
-        own_previous_answer=own_answer,
-        peers=tuple(peers),
-        absent=tuple(absent),
-        waiting=tuple(waiting),
-        sealed_written=tuple(sealed_written),
-        verdict=verdict,
-        key=key,
-        max_turns=limit,
-        participants=tuple(dict.fromkeys(debate.participants + (slug,))),
-        roster=roster,
-        task_source=TASK_FILE if task_text is not None else "",
-        notes=tuple(n.text for n in notes),
-        lines=lines,
-        proposed_line=proposal,
-        role=role.kind if role else "",
-        instructions=instructions,
-        read_turn=read_turn,
-        proposal=served_proposal,
-        proposal_file=task_.proposal or "" if task_ is not None and role else "",
-        proposal_sha256=proposal_sha,
-        proposal_seen=seen,
-        task_seen=role is None and turn > 1 and task_text is not None and _task_seen(debate, slug),
-        settled=settled,
-        full=full,
-    )
-    return BriefingPlan(briefing, _served(turn, briefing.peers), task.strip() if debate.task is None and task else None,
-                        tuple(notes))
+
+class _ReviewPart(NamedTuple):
+    instructions: str = ""
+    proposal: str | None = None
+    proposal_file: str = ""
+    proposal_sha256: str = ""
+    seen: bool = False
+    notes: tuple[Note, ...] = ()
+
+
+def _review_part(seat: _Seat, verdict: Verdict) -> _ReviewPart:
+    """A review's critic or defender: its role's instructions, the proposal as it is now, and what changed in it."""
+    task = seat.debate.task
+    if seat.role is None or task is None:
+        return _ReviewPart()
+    from ..analysis.review_case import proposal_findings
+    from .role_briefing import role_instructions
+
+    folder = seat.debate.folder
+    instructions = role_instructions(seat.role, seat.slug, seat.turn, task.rounds, verdict.review, task.role_map)
+    proposal, proposal_sha = _proposal_now(folder, task.proposal)
+    changed = proposal_findings(folder, task.proposal, task.proposal_sha256)
+    # served whole on its turn 1: read once, and unchanged since (W101 says when not)
+    return _ReviewPart(instructions, proposal, task.proposal or "", proposal_sha, seat.turn > 1 and not changed,
+                       tuple(note("proposal-finding", proposal=task.proposal, message=f.message, finding=f.code)
+                             for f in changed))
 
 
 def _served_less(debate: Debate, slug: str, turn: int, entries: list[Entry], peers: list[PeerFile],
