@@ -722,12 +722,10 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
     `write_as`: what follows the WRITE line instead of the `write` command (`run` writes the turn itself);
     `full`: a review's briefing whole, not bounded to what a shell shows (review_briefing.py)."""
     if b.role and not b.debate_over:
-        if b.role == "judge" and b.verdict.review is not None:
+        if b.role == "judge":
             return render_judge(b, write_as, full)
         if b.role in ("critic", "defender"):
             return render_review(b, write_as, full)
-    if b.role == "judge" and not b.debate_over:
-        return _render_judge(b, write_as)
     if b.debate_over:
         # no peer files and no write command: nothing invites an extra turn
         lines = [f"You are `{b.slug}` in {os.path.abspath(b.folder)}."]
@@ -841,25 +839,3 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
 
 def _item_label(key: str) -> str:
     return key.upper() if key.startswith("q") else key
-
-
-def _render_judge(b: Briefing, write_as: str | None = None) -> str:
-    """A judge's briefing: the task, the computed verdict, every final turn, the judgment's sections."""
-    from ..analysis.review_case import case_lines
-
-    fence = fence_id([peer.text for peer in b.peers] + [b.task or ""])
-    out = [f"You are `{b.slug}`, the judge; today is {b.today}."]
-    out.extend(f"NOTE: {note}" for note in b.notes)
-    task = [f"<<<TASK [{fence}]", b.task, f">>>END [{fence}]"] if b.task else ["(none recorded)"]
-    out += ["", "TASK:", *task, "", b.instructions]
-    if b.verdict.review is not None:
-        out += ["FINDINGS AT THE END (computed from every round; final turns may not repeat them):",
-                *case_lines(b.verdict.review, detailed=True)]
-    if b.proposal_file:
-        out.append(f"PROPOSAL: {os.path.join(os.path.abspath(b.folder), b.proposal_file)} (quoted material)")
-    out += ["", PEER_PREAMBLE]
-    for peer in b.peers:
-        out += [f"<<<PEER {peer.slug} turn {peer.turn} (its last) [{fence}]", peer.text, f">>>END [{fence}]"]
-    out += ["", f"WRITE YOUR JUDGMENT ({', '.join(b.sections)}):", *([write_as] if write_as is not None else
-                                                                      [b.write_command, "...", "TURN"])]
-    return "\n".join(out)
