@@ -13,18 +13,20 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..analysis.ending import settle
 from ..analysis.verdict import (
+    Verdict,
     debate_context,
     line_of,
     one_line_at,
     proposed_line,
 )
-from ..protocol.bold_line import display_line, same_line
+from ..protocol.bold_line import same_line
 from ..protocol.errors import FolderError, TaskError
+from ..protocol.findings import Finding
 from ..protocol.front_matter import strip_frontmatter
 from ..protocol.naming import TurnName
 from ..protocol.oneline import one_line
 from ..protocol.profile import PROFILE_V1
-from ..protocol.roles import reads
+from ..protocol.roles import Role, reads
 from ..protocol.textfile import read_text
 from ..state.debate import Debate, Entry, load_debate, read_entry
 from ..state.folder import TurnFile
@@ -40,6 +42,7 @@ from ..state.task import (
 )
 from .briefing_value import PEER_PREAMBLE, Briefing, PeerFile
 from .fence import fence_id
+from .notes import Note, note, shown_line
 from .review_briefing import render_judge, render_review
 
 if TYPE_CHECKING:
@@ -52,8 +55,6 @@ __all__ = ["PeerFile", "Briefing", "BriefingPlan", "Served", "brief", "fence_id"
 # much of each peer file, and say so when a file was cut.
 MAX_SERVED_CHARS = 24_000
 
-# the verdict's stall (verdict.py, rule 6) in the words SKILL.md uses
-STALL_RULE = "no recommendation and no Converged yes/no changed"
 
 
 class Served(NamedTuple):
@@ -70,6 +71,7 @@ class BriefingPlan(NamedTuple):
     briefing: Briefing
     served: Served | None = None  # None: nothing served to record (a judge whose judgment is not due)
     task: str | None = None  # the task text to record as TASK.md: the folder has none and the session gave it
+    notes: tuple[Note, ...] = ()  # what the briefing's notes say, as values (notes.py renders them)
 
 
 def _served(turn: int, peers: tuple[PeerFile, ...]) -> Served:
@@ -94,18 +96,15 @@ def _record_task(folder: str, slug: str, text: str) -> bool:
     return True
 
 
-def _task_text(debate: Debate, slug: str, turn: int, given: str | None, notes: list[str],
+def _task_text(debate: Debate, slug: str, turn: int, given: str | None, notes: list[Note],
                recorded: bool) -> str | None:
     """The task the session debates: TASK.md's (it wins over a differing one given), else the one given."""
     task = debate.task
     if task is not None:
         if given and task.text and not same_task(given, task.text):
-            notes.append(
-                f"You were given a task text that differs from this debate's {TASK_FILE}. Every session must "
-                f"debate the same task: debate the {TASK_FILE} task below and tell the user about the difference."
-            )
+            notes.append(note("task-differs"))
         if recorded:
-            notes.append(f"Recorded your task in {TASK_FILE} so that every session debates the same text.")
+            notes.append(note("task-recorded"))
         return task.text or None
     if given:
         return given.strip()  # the plan says to record it (BriefingPlan.task)
@@ -114,7 +113,7 @@ def _task_text(debate: Debate, slug: str, turn: int, given: str | None, notes: l
             f"this debate has no {TASK_FILE} and no task was given. Rerun with the user's task: "
             f"multidebate next {shlex.quote(debate.folder)} --slug {slug} --task \"<the task, as the user gave it>\""
         )
-    notes.append(f"No task is recorded ({TASK_FILE} is missing); go on from the peers' answers.")
+    notes.append(note("task-missing"))
     return None
 
 
@@ -209,10 +208,6 @@ def _cut(bodies: dict[str, str], chosen: list[str], text: str, limit: int = MAX_
     return served[:MAX_SERVED_CHARS]
 
 
-def _shown(line: str) -> str:
-    """A bold line as `next` shows it to be copied: as written (its own `**` kept, so that copying it gives the
-    same line), on one line.  The tool's tags stand before the colon, where a line's text cannot reach."""
-    return one_line(display_line(line))
 
 
 def section_names(spec: str) -> tuple[str, ...]:
@@ -274,209 +269,244 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     `task_recorded`: `brief` has just recorded it (the briefing says so); `full`: every peer file whole (without
     it, reading.py's rules serve less).  Raises what `brief` raises
     for a slug that may not be used, a missing task on turn 1 or a gap in the slug's turns.
+
+    In steps: the seat (which turn, which role, what it reads), the session's own last turn, advice for the
+    turn to write, the peer files, the verdict and where the debate stands, what is served of the peers, and
+    a review's role; each step gives its notes, which are rendered once, at the end.
     """
-    folder = debate.folder
     require_readable(debate.task)
     check_slug(slug, debate.task)
-    check_identity(folder, debate.scan, debate.task, slug, key, "next")
+    check_identity(debate.folder, debate.scan, debate.task, slug, key, "next")
     if debate.task is not None and debate.task.judge == slug:
-        return _judge_plan(folder, slug, debate, key)
-    notes: list[str] = []
-    if slug not in debate.participants and not (debate.task and debate.task.participants):
-        import difflib
+        return _judge_plan(debate.folder, slug, debate, key)
+    notes = _slug_notes(debate, slug)
+    sealed_count, sealed_answer = _own_sealed(debate.folder, slug, debate)
+    seat = _seat(debate, slug, next_turn_number(debate.scan, slug, sealed_count))
+    task_text = _task_text(debate, slug, seat.turn, task, notes, task_recorded)
+    own = _own_turn(seat, sealed_answer)
+    advice = _advice(seat, own)
+    if sealed_count:
+        notes.append(note("sealed-turn", turn=seat.turn))
+    gathered = _gather(seat, sections)
+    verdict = settle(debate, own.problems).verdict  # a turn written by hand after the end does not reopen it
+    ending, standing = _standing(seat, verdict, gathered)
+    notes = ([ending] if ending else []) + notes + ([] if verdict.final else advice) + _names_you(seat, verdict) \
+        + standing
+    asked = verdict.proposed_line if verdict.turn == seat.turn - 1 and verdict.state in ("unconfirmed", "in_progress") \
+        else ""
+    if asked and not verdict.final:
+        notes.append(note("all-yes-not-one-line", turn=seat.turn, line=asked))
+    served = _served_peers(seat, gathered, own.line, asked, sections, full)
+    notes += served.notes
+    review = _review_part(seat, verdict)
+    briefing = Briefing(
+        folder=debate.folder, slug=slug, turn=seat.turn, task=task_text, today=date.today().isoformat(),
+        own_previous_answer=own.answer, peers=served.peers, absent=gathered.absent, waiting=gathered.waiting,
+        sealed_written=gathered.sealed_written, verdict=verdict, key=key, max_turns=seat.limit,
+        participants=tuple(dict.fromkeys(debate.participants + (slug,))),
+        roster=bool(debate.task and debate.task.participants),
+        task_source=TASK_FILE if task_text is not None else "", notes=tuple(n.text for n in notes + list(review.notes)),
+        lines=served.lines, proposed_line=served.proposal, role=seat.role.kind if seat.role else "",
+        instructions=review.instructions, read_turn=seat.read_turn, proposal=review.proposal,
+        proposal_file=review.proposal_file, proposal_sha256=review.proposal_sha256, proposal_seen=review.seen,
+        task_seen=seat.role is None and seat.turn > 1 and task_text is not None and _task_seen(debate, slug),
+        settled=served.settled, full=full)
+    return BriefingPlan(briefing, _served(seat.turn, briefing.peers),
+                        task.strip() if debate.task is None and task else None, tuple(notes) + review.notes)
 
-        close = difflib.get_close_matches(slug, debate.participants, n=1, cutoff=0.75)
-        if close:  # a typo would silently add a participant whose turns nobody writes
-            notes.append(f"`{slug}` is not a participant yet, and writing under it adds one; did you mean "
-                         f"`{close[0]}`? If so, run `next` with `--slug {close[0]}`.")
-    sealed_count, sealed_answer = _own_sealed(folder, slug, debate)
-    turn = next_turn_number(debate.scan, slug, sealed_count)
-    task_text = _task_text(debate, slug, turn, task, notes, task_recorded)
+
+class _Seat(NamedTuple):
+    """Where the session sits: the turn it writes, its role in a review, and whose turn it reads."""
+
+    debate: Debate
+    slug: str
+    turn: int
+    role: Role | None  # a review's critic or defender; None in an open debate
+    read_turn: int  # the turn whose peer files are served
+    readers: tuple[str, ...] | None  # whose files, in a review; None: every other participant
+    limit: int | None  # max_turns
+
+
+def _seat(debate: Debate, slug: str, turn: int) -> _Seat:
+    task = debate.task
+    role = task.role_map.get(slug) if task is not None and task.review else None
+    read_turn, readers = reads(task.role_map, slug, turn) if task is not None and role else (turn - 1, None)
+    return _Seat(debate, slug, turn, role, read_turn, readers, task.max_turns if task else None)
+
+
+def _slug_notes(debate: Debate, slug: str) -> list[Note]:
+    """A slug close to a participant's, in a debate without a roster: a typo would silently add a participant
+    whose turns nobody writes."""
+    if slug in debate.participants or (debate.task and debate.task.participants):
+        return []
+    import difflib
+
+    close = difflib.get_close_matches(slug, debate.participants, n=1, cutoff=0.75)
+    return [note("slug-typo", slug=slug, close=close[0])] if close else []
+
+
+class _Own(NamedTuple):
+    entry: Entry | None  # the session's turn N-1, unless the file under its slug is not its own
+    line: str  # that turn's bold line ("" for none)
+    answer: str | None  # its Answer as `next` quotes it back
+    problems: dict[tuple[int, str], Finding]  # every file's integrity problems (the verdict takes them too)
+
+
+def _own_turn(seat: _Seat, sealed_answer: str | None) -> _Own:
     from ..analysis.integrity import disowned, file_problems
 
+    debate, turn = seat.debate, seat.turn
     problems = file_problems(debate)
-    own = debate.entry(turn - 1, slug)
-    if own is not None and (turn - 1, slug) in disowned(problems):
+    own = debate.entry(turn - 1, seat.slug)
+    if own is not None and (turn - 1, seat.slug) in disowned(problems):
         own = None  # a hand-written or copied file under this slug (E085, E022) is no answer of this session
-    own_answer = debate.details(own).answer if own else sealed_answer
+    answer = debate.details(own).answer if own else sealed_answer
     if debate.task is not None and debate.task.review:
-        own_answer = None  # a review turn has no Answer: its findings or responses are in the ROLE block
+        answer = None  # a review turn has no Answer: its findings or responses are in the ROLE block
+    return _Own(own, line_of(debate, own) if own is not None else "", answer, problems)
+
+
+def _advice(seat: _Seat, own: _Own) -> list[Note]:
+    """Notes for the turn to write (dropped once the debate has ended): the session's line changed (and
+    crossed a peer's), a stall ahead, the last turn ahead."""
+    debate, slug, turn, limit = seat.debate, seat.slug, seat.turn, seat.limit
+    advice: list[Note] = []
     older = debate.entry(turn - 2, slug) if turn > 2 else None
-    own_line = line_of(debate, own) if own is not None else ""
-    advice: list[str] = []  # for the turn to write: dropped once the debate has ended
-    if own is not None and older is not None and own_line and not same_line(own_line, line_of(debate, older)):
-        # turns are written at the same time: what peers wrote at N-1 answers the line this session left.
-        # Sessions read "you changed your line" as a reproach when they had reused a peer's line as asked:
-        # name what they did.
+    if own.entry is not None and older is not None and own.line and not same_line(own.line, line_of(debate, older)):
         source = next((p for p in sorted(debate.participants) if p != slug
-                       and (e := debate.entry(turn - 2, p)) is not None and same_line(line_of(debate, e), own_line)), "")
-        # "reused" read as "copied" to a session that wrote the same line on its own (d62): say what is seen
-        # h02: "changed to x's line" read as "copied" again to a session that worked its line out alone
-        done = (f"At turn {turn - 1} your bold line changed; it is now, word for word, `{source}`'s turn "
-                f"{turn - 2} line" if source
-                else f"At turn {turn - 1} you gave a new bold line")
-        advice.append(f"{done}. Your peers wrote turn {turn - 1} at the same time, so their Disagreements answer "
-                      f"your turn {turn - 2} line, not this one.")
+                       and (e := debate.entry(turn - 2, p)) is not None and same_line(line_of(debate, e), own.line)),
+                      "")
+        advice.append(note("line-changed", turn=turn, source=source))
         swapped = [p for p in debate.participants if p != slug and _swapped(debate, slug, p, turn - 1)]
         if swapped:
-            # two sessions that each adopt the other's line cross again next turn: one must hold still
-            peer = swapped[0]
-            keeper = min(slug, peer)
-            keep = "keep your turn" if keeper == slug else f"adopt `{peer}`'s turn"
-            advice.append(f"You and `{peer}` swapped positions at turn {turn - 1} (each took the other's line), so "
-                         f"you still differ. To stop crossing, `{keeper}` (first by name) holds its line: {keep} "
-                         f"{turn - 1} line word for word if you accept it, or say why not.")
-    limit = debate.task.max_turns if debate.task else None
+            advice.append(note("swapped-positions", turn=turn, slug=slug, peer=swapped[0]))
     reviewing = debate.task is not None and debate.task.review  # #27: critics and a defender write no bold line
     if turn >= 3 and not reviewing and (limit is None or turn < limit) and _unchanged(debate, turn - 1):
-        # sessions were surprised that a debate with turns left ended as stalled: say it before the turn
-        # d67: "three turns" after naming two read as a miscount, and the note as pressure to move
-        advice.append(f"From turn {turn - 2} to turn {turn - 1}, {STALL_RULE}. If none changes at turn {turn} "
-                      f"either (turns {turn - 2} to {turn}), the debate ends as stalled. Hold your line if you "
-                      "still hold it: a stall is a fair end.")
+        advice.append(note("stall-warning", turn=turn))
     if limit and limit >= 2 and turn == limit - 1 and not one_line_at(debate, turn - 1):
-        # (not when every turn N-1 line is already one line: h01, h02, a01 sessions read it as a call to act)
-        # d57: two sessions switched at the last turn; all six lines ended identical, every session had to
-        # say no to the lines it had been shown, and the debate ended at max_turns: say it a turn earlier
-        advice.append(f"Turn {limit}, the next, is the last: a bold line changed then cannot be confirmed. If a "
-                      "peer's argument convinces you, change your line now.")
-    if sealed_count:
-        notes.append(f"Turn {turn - 1} is sealed until every participant has written it; wait for it to be "
-                     "published (run `next` again) before you write.")
+        advice.append(note("next-is-last", limit=limit))
+    return advice
+
+
+class _Gathered(NamedTuple):
+    entries: tuple[Entry, ...]  # the peers' turns served, in order
+    peers: tuple[PeerFile, ...]  # as first served (before reading.py's rules and the large-briefing cut)
+    absent: tuple[str, ...]
+    waiting: tuple[str, ...]
+    sealed_written: tuple[str, ...]
+
+
+def _gather(seat: _Seat, sections: tuple[str, ...] | None) -> _Gathered:
+    """The peer files of the turn the session reads, and who has not written it (absent, awaited, sealed)."""
+    debate = seat.debate
+    entries: list[Entry] = []
     peers: list[PeerFile] = []
     absent: list[str] = []
     waiting: list[str] = []
     sealed_written: list[str] = []
-    task_ = debate.task
-    role = task_.role_map.get(slug) if task_ is not None and task_.review else None
-    read_turn, readers = reads(task_.role_map, slug, turn) if task_ is not None and role else (turn - 1, None)
-    entries: list[Entry] = []
-    if read_turn >= 1:
-        for peer in readers if readers is not None else debate.participants:
-            if peer == slug:
+    if seat.read_turn >= 1:
+        for peer in seat.readers if seat.readers is not None else debate.participants:
+            if peer == seat.slug:
                 continue
-            entry = debate.entry(read_turn, peer)
+            entry = debate.entry(seat.read_turn, peer)
             if entry is None:
-                (waiting if debate.scan.own_count(peer) >= read_turn - 1 else absent).append(peer)
-                if peer in debate.sealed_pending.get(read_turn, ()):
+                (waiting if debate.scan.own_count(peer) >= seat.read_turn - 1 else absent).append(peer)
+                if peer in debate.sealed_pending.get(seat.read_turn, ()):
                     sealed_written.append(peer)
                 continue
             entries.append(entry)
-            peers.append(_serve(debate, entry, sections, None if role is not None else MAX_SERVED_CHARS))
-    verdict = settle(debate, problems).verdict  # a turn written by hand after the end does not reopen it
-    if not verdict.final:
-        notes.extend(advice)
-    notes.extend(f"{note}. It names you: ask the user to remove it (then run `next` again)."
-                 for note in verdict.notes if note.startswith(tuple(f"turn-{t}-{slug}.md is left out"
-                                                                    for t in range(max(1, turn - 2), turn + 1))))
+            peers.append(_serve(debate, entry, sections, None if seat.role is not None else MAX_SERVED_CHARS))
+    return _Gathered(tuple(entries), tuple(peers), tuple(absent), tuple(waiting), tuple(sealed_written))
+
+
+def _names_you(seat: _Seat, verdict: Verdict) -> list[Note]:
+    """The verdict's notes on a recent file of this slug's that it left out."""
+    own = tuple(f"turn-{t}-{seat.slug}.md is left out" for t in range(max(1, seat.turn - 2), seat.turn + 1))
+    return [note("left-out-names-you", finding=finding) for finding in verdict.notes if finding.startswith(own)]
+
+
+def _standing(seat: _Seat, verdict: Verdict, gathered: _Gathered) -> tuple[Note | None, list[Note]]:
+    """Where the debate stands: the ending note (first of all notes), else whom the session waits for, and the
+    turn limit."""
+    debate, turn, limit, folder = seat.debate, seat.turn, seat.limit, seat.debate.folder
+    wrote = turn > 1 or debate.scan.own_count(seat.slug) > 0
+    waiting, sealed_written = gathered.waiting, gathered.sealed_written
     if verdict.review is not None and verdict.final:
-        notes.insert(0, f"The review ended ({verdict.state}) after round {verdict.turn}: {verdict.review.summary()}. "
-                        "Do not write another turn; tell the user (`multidebate report` shows the case).")
-    elif verdict.state == "unanimous":
-        wrote = turn > 1 or debate.scan.own_count(slug) > 0
-        notes.insert(0, "The debate ended at turn 1: every session answered alike, independently (unanimous)" + (
-            ": do not write another turn." if wrote else ", before you joined: do not write a turn.")
-            + f" Tell the user; `multidebate report {shlex.quote(os.path.abspath(folder))}` shows the answer.")
-    elif verdict.state == "converged":
-        # what to tell: a session that joined after the end has seen no answer at all
-        # d66: a late joiner read "another turn" as if it had written one
-        wrote = turn > 1 or debate.scan.own_count(slug) > 0
-        notes.insert(0, f"The debate converged at turn {verdict.turn}" + (
-            ": do not write another turn." if wrote else " before you joined: do not write a turn.")
-            + f" Tell the user; `multidebate report {shlex.quote(os.path.abspath(folder))}` shows the agreed answer.")
-    elif verdict.final:
-        # only the bold lines follow: the peers' last Disagreements are in the report (sessions did not know)
-        notes.insert(0, f"The debate ended: {verdict.state} at turn {verdict.turn} ({verdict.detail}). Do not write "
-                        f"another turn (`write` refuses it); tell the user. {_report_has(folder)}")
-    elif waiting and role is not None and role.kind == "defender":
-        # #27: `write` refuses the defender's round until every critic wrote it: there is no going on without them
-        notes.append(f"{', '.join(waiting)} ha{'s' if len(waiting) == 1 else 've'} not written round {read_turn} yet: "
-                     "wait for them (`next --wait`); `write` refuses your turn until every critic has written it.")
-    elif waiting:
-        unwritten = [p for p in waiting if p not in sealed_written]
-        notes.append(
-            (f"{', '.join(unwritten)} ha{'s' if len(unwritten) == 1 else 've'} not written turn {read_turn} yet"
-             if unwritten else f"Turn {read_turn} is not published yet")
-            + (f" ({', '.join(sealed_written)} ha{'s' if len(sealed_written) == 1 else 've'} written it, sealed "
-               "until every participant has)" if sealed_written else "")
-            + ". Wait for them (run `next` again) unless the user told you to go on without them."
-        )
+        return note("review-ended", state=verdict.state, turn=verdict.turn, summary=verdict.review.summary()), []
+    if verdict.state == "unanimous":
+        return note("unanimous", wrote=wrote, folder=folder), []
+    if verdict.state == "converged":
+        return note("converged", turn=verdict.turn, wrote=wrote, folder=folder), []
     if verdict.final:
-        pass  # the ending note says it all
-    elif limit and turn > limit:
-        notes.append(f"This debate's turn limit is {limit}; turn {turn} is beyond it: write nothing, tell the user. "
-                     + _report_has(folder))
+        return note("debate-ended", state=verdict.state, turn=verdict.turn, detail=verdict.detail, folder=folder), []
+    standing: list[Note] = []
+    if waiting and seat.role is not None and seat.role.kind == "defender":
+        standing.append(note("defender-waiting", waiting=waiting, turn=seat.read_turn))
+    elif waiting:
+        standing.append(note("waiting-peers", turn=seat.read_turn,
+                             unwritten=tuple(p for p in waiting if p not in sealed_written),
+                             sealed_written=sealed_written))
+    if limit and turn > limit:
+        standing.append(note("beyond-turn-limit", limit=limit, turn=turn, folder=folder))
     elif limit and turn == limit:
-        notes.append(f"This is the last turn (max_turns {limit}): state your final position. The debate converges "
-                     "only if every session says yes now; no turn follows in which peers could answer a line you "
-                     "change now.")
-    roster = bool(debate.task and debate.task.participants)
-    asked = verdict.proposed_line if verdict.turn == turn - 1 and verdict.state in ("unconfirmed", "in_progress") \
-        else ""
-    if asked and not verdict.final:
-        # #32: a second all-yes turn with lines that are not one line ends the debate: say it before the turn
-        notes.append(f"At turn {turn - 1} every session said yes, but the bold lines were not one line. If you hold "
-                     f"the same answer, open your Answer with this line, word for word: {_shown(asked)} . If every "
-                     "session says yes again to lines that are not one line, the debate ends hollow.")
+        standing.append(note("last-turn", limit=limit))
+    return None, standing
+
+
+class _ServedPeers(NamedTuple):
+    peers: tuple[PeerFile, ...]
+    lines: tuple[tuple[str, str], ...]  # turn N-1's bold lines
+    proposal: str  # a line for all to reuse
+    settled: tuple[tuple[str, str], ...]
+    notes: tuple[Note, ...]
+
+
+def _served_peers(seat: _Seat, gathered: _Gathered, own_line: str, asked: str,
+                  sections: tuple[str, ...] | None, full: bool) -> _ServedPeers:
+    """What is served of the peer files: reading.py's rules (settled items, unchanged agreement), then, when
+    they are still more than a shell shows, each long Reasoning cut to its share."""
+    debate, slug, turn, role = seat.debate, seat.slug, seat.turn, seat.role
+    peers, entries = list(gathered.peers), list(gathered.entries)
     lines, proposal = _previous_lines(debate, slug, turn, tuple(p.slug for p in peers), asked) if role is None \
         else ((), "")
     settled: tuple[tuple[str, str], ...] = ()
     if role is None and sections is None and not full and turn >= 2 and peers:
         peers, settled = _served_less(debate, slug, turn, entries, peers, own_line, proposal or asked)
     whole = sum(len(peer.text) for peer in peers)
+    notes: tuple[Note, ...] = ()
     if sections is None and role is None and len(peers) > 1 and whole > LARGE_BRIEFING:
-        # d59, d60: six or seven peers' files were 26,000-31,000 characters, and most sessions' shells cut
-        # the middle out of them, silently; a Reasoning cut where it says so beats a hole nobody sees
         # (a file served in part already is kept as it is)
         peers = [peer if peer.left_out else _serve(debate, entry, None, LARGE_BRIEFING // len(entries))
                  for entry, peer in zip(entries, peers)]
-        notes.append(f"The {len(peers)} peer files are {whole:,} characters, more than many tools show of one "
-                     "command: each long Reasoning is cut (where it says so); every other section is whole. "
-                     "Running `next` again with `--sections reasoning` shows the Reasonings whole (it changes "
-                     "nothing).")
-    instructions, served_proposal, proposal_sha, seen = "", None, "", False
-    if role is not None and task_ is not None:
-        from ..analysis.review_case import proposal_findings
-        from .role_briefing import role_instructions
+        notes = (note("large-briefing", peers=len(peers), chars=whole),)
+    return _ServedPeers(tuple(peers), lines, proposal, settled, notes)
 
-        instructions = role_instructions(role, slug, turn, task_.rounds, verdict.review, task_.role_map)
-        served_proposal, proposal_sha = _proposal_now(folder, task_.proposal)
-        changed = proposal_findings(folder, task_.proposal, task_.proposal_sha256)
-        # served whole on its turn 1: read once, and unchanged since (W101 says when not)
-        seen = turn > 1 and not changed
-        notes.extend(f"{task_.proposal}: {f.message} ({f.code}). Tell the user before you go on." for f in changed)
-    briefing = Briefing(
-        folder=folder,
-        slug=slug,
-        turn=turn,
-        task=task_text,
-        today=date.today().isoformat(),
-        own_previous_answer=own_answer,
-        peers=tuple(peers),
-        absent=tuple(absent),
-        waiting=tuple(waiting),
-        sealed_written=tuple(sealed_written),
-        verdict=verdict,
-        key=key,
-        max_turns=limit,
-        participants=tuple(dict.fromkeys(debate.participants + (slug,))),
-        roster=roster,
-        task_source=TASK_FILE if task_text is not None else "",
-        notes=tuple(notes),
-        lines=lines,
-        proposed_line=proposal,
-        role=role.kind if role else "",
-        instructions=instructions,
-        read_turn=read_turn,
-        proposal=served_proposal,
-        proposal_file=task_.proposal or "" if task_ is not None and role else "",
-        proposal_sha256=proposal_sha,
-        proposal_seen=seen,
-        task_seen=role is None and turn > 1 and task_text is not None and _task_seen(debate, slug),
-        settled=settled,
-        full=full,
-    )
-    return BriefingPlan(briefing, _served(turn, briefing.peers), task.strip() if debate.task is None and task else None)
+
+class _ReviewPart(NamedTuple):
+    instructions: str = ""
+    proposal: str | None = None
+    proposal_file: str = ""
+    proposal_sha256: str = ""
+    seen: bool = False
+    notes: tuple[Note, ...] = ()
+
+
+def _review_part(seat: _Seat, verdict: Verdict) -> _ReviewPart:
+    """A review's critic or defender: its role's instructions, the proposal as it is now, and what changed in it."""
+    task = seat.debate.task
+    if seat.role is None or task is None:
+        return _ReviewPart()
+    from ..analysis.review_case import proposal_findings
+    from .role_briefing import role_instructions
+
+    folder = seat.debate.folder
+    instructions = role_instructions(seat.role, seat.slug, seat.turn, task.rounds, verdict.review, task.role_map)
+    proposal, proposal_sha = _proposal_now(folder, task.proposal)
+    changed = proposal_findings(folder, task.proposal, task.proposal_sha256)
+    # served whole on its turn 1: read once, and unchanged since (W101 says when not)
+    return _ReviewPart(instructions, proposal, task.proposal or "", proposal_sha, seat.turn > 1 and not changed,
+                       tuple(note("proposal-finding", proposal=task.proposal, message=f.message, finding=f.code)
+                             for f in changed))
 
 
 def _served_less(debate: Debate, slug: str, turn: int, entries: list[Entry], peers: list[PeerFile],
@@ -560,11 +590,6 @@ def _progress(debate: Debate, review: bool) -> str:
             + (f"; waiting for {', '.join(waiting)}" if waiting else ""))
 
 
-def _report_has(folder: str) -> str:
-    return (f"`multidebate report {shlex.quote(os.path.abspath(folder))}` has the final answers and the peers' last "
-            "Disagreements.")
-
-
 def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> BriefingPlan:
     """The judge's briefing: wait while the debate runs; once a judgment is due, every final turn."""
     from ..analysis.verdict import judgment_due
@@ -574,7 +599,7 @@ def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> Brie
     task = debate.task
     debate, _problems, verdict = settle(debate)
     unit = "round" if task is not None and task.review else "turn"
-    notes: list[str] = []
+    notes: list[Note] = []
     peers: list[PeerFile] = []
     instructions = ""
     served: Served | None = None  # recorded only once the judgment is due
@@ -582,20 +607,16 @@ def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> Brie
 
     judged = check_judgment(debate, verdict)
     if judged.judgment is not None:
-        notes.append(f"You wrote your judgment ({judgment_name(slug)}): nothing more to do. Tell the user.")
+        notes.append(note("judgment-written", name=judgment_name(slug)))
     elif judged.present:
         problem = next((f.message for f in judged.findings if f.code == "E111"), "")
-        notes.append(f"{judgment_name(slug)} is there, but it is not your judgment (E111: {problem}). Ask the user "
-                     "to remove it; then write your own once it is due.")
+        notes.append(note("judgment-not-yours", name=judgment_name(slug), problem=problem))
     if judged.judgment is not None:
         pass
     elif not verdict.final:
-        from .role_briefing import JUDGE_WAITING
-
-        notes.append(f"You are the judge; the debate runs: {_progress(debate, unit == 'round')}. {JUDGE_WAITING}")
+        notes.append(note("judge-waiting", progress=_progress(debate, unit == 'round')))
     elif not judgment_due(task, verdict):
-        notes.append(f"The debate ended {verdict.state}: the participants agree, so no judgment is needed. "
-                     "Tell the user; `multidebate report` shows the outcome.")
+        notes.append(note("no-judgment-needed", state=verdict.state))
     else:
         for peer in debate.participants:
             own = [t for (t, s) in debate.entries if s == peer]
@@ -612,10 +633,11 @@ def _judge_plan(folder: str, slug: str, debate: Debate, key: str | None) -> Brie
     briefing = Briefing(folder=folder, slug=slug, turn=verdict.turn, task=task.text if task else None,
                         today=date.today().isoformat(), own_previous_answer=None, peers=tuple(peers), absent=(),
                         waiting=(), verdict=verdict, key=key, participants=debate.participants,
-                        roster=bool(task and task.participants), task_source=TASK_FILE, notes=tuple(notes),
+                        roster=bool(task and task.participants), task_source=TASK_FILE,
+                        notes=tuple(n.text for n in notes),
                         role="judge", instructions=instructions, read_turn=verdict.turn, proposal_file=proposal_file,
                         proposal=proposal, proposal_sha256=proposal_sha)
-    return BriefingPlan(briefing, served)
+    return BriefingPlan(briefing, served, notes=tuple(notes))
 
 
 def _swapped(debate: Debate, a: str, b: str, turn: int) -> bool:
@@ -700,12 +722,10 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
     `write_as`: what follows the WRITE line instead of the `write` command (`run` writes the turn itself);
     `full`: a review's briefing whole, not bounded to what a shell shows (review_briefing.py)."""
     if b.role and not b.debate_over:
-        if b.role == "judge" and b.verdict.review is not None:
+        if b.role == "judge":
             return render_judge(b, write_as, full)
         if b.role in ("critic", "defender"):
             return render_review(b, write_as, full)
-    if b.role == "judge" and not b.debate_over:
-        return _render_judge(b, write_as)
     if b.debate_over:
         # no peer files and no write command: nothing invites an extra turn
         lines = [f"You are `{b.slug}` in {os.path.abspath(b.folder)}."]
@@ -713,7 +733,7 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
         if b.lines:  # what everyone ended on: sessions asked to see the peer's last position
             lines += ["", f"BOLD LINES OF TURN {b.turn - 1}:"]
             # in slug order, as during the debate (d62: a list in another order each turn made "first" unclear)
-            lines += [f"- {s}{' (you)' if s == b.slug else ''}: {_shown(line)}" for s, line in sorted(b.lines)]
+            lines += [f"- {s}{' (you)' if s == b.slug else ''}: {shown_line(line)}" for s, line in sorted(b.lines)]
         return "\n".join(lines)
     # Every line here is paid for in tokens on every turn: keep the framing short.
     limit = f" of at most {b.max_turns}" if b.max_turns else ""
@@ -800,11 +820,11 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
             # the tool's tag stands between the slug and the colon, where a line's own text cannot reach (a line
             # ending `** (identical to yours)` would otherwise carry the tag itself)
             out += [f"- {s}" + (" (yours)" if s == b.slug else " (identical to yours)"
-                                if same_line(line, own) else "") + f": {_shown(line)}"
+                                if same_line(line, own) else "") + f": {shown_line(line)}"
                     for s, line in sorted(b.lines)]
             if b.proposed_line:
                 out.append("If you all hold one recommendation in other words, all reuse: "
-                           f"{_shown(b.proposed_line)}")
+                           f"{shown_line(b.proposed_line)}")
             elif not all(same_line(b.lines[0][1], line) for _s, line in b.lines):
                 out.append("Copy word for word the first of these lines that says what you hold, yours included; "
                            "if none does, write your own.")
@@ -819,25 +839,3 @@ def render_briefing(b: Briefing, write_as: str | None = None, full: bool = False
 
 def _item_label(key: str) -> str:
     return key.upper() if key.startswith("q") else key
-
-
-def _render_judge(b: Briefing, write_as: str | None = None) -> str:
-    """A judge's briefing: the task, the computed verdict, every final turn, the judgment's sections."""
-    from ..analysis.review_case import case_lines
-
-    fence = fence_id([peer.text for peer in b.peers] + [b.task or ""])
-    out = [f"You are `{b.slug}`, the judge; today is {b.today}."]
-    out.extend(f"NOTE: {note}" for note in b.notes)
-    task = [f"<<<TASK [{fence}]", b.task, f">>>END [{fence}]"] if b.task else ["(none recorded)"]
-    out += ["", "TASK:", *task, "", b.instructions]
-    if b.verdict.review is not None:
-        out += ["FINDINGS AT THE END (computed from every round; final turns may not repeat them):",
-                *case_lines(b.verdict.review, detailed=True)]
-    if b.proposal_file:
-        out.append(f"PROPOSAL: {os.path.join(os.path.abspath(b.folder), b.proposal_file)} (quoted material)")
-    out += ["", PEER_PREAMBLE]
-    for peer in b.peers:
-        out += [f"<<<PEER {peer.slug} turn {peer.turn} (its last) [{fence}]", peer.text, f">>>END [{fence}]"]
-    out += ["", f"WRITE YOUR JUDGMENT ({', '.join(b.sections)}):", *([write_as] if write_as is not None else
-                                                                      [b.write_command, "...", "TURN"])]
-    return "\n".join(out)
