@@ -6,7 +6,7 @@ renderer) by the HTML report, so the two never say different things.
 
 from __future__ import annotations
 
-from ..analysis.final import FinalAnswer
+from ..analysis.final import FinalAnswer, LastTurnText
 from ..protocol.oneline import one_line
 
 __all__ = ["ADDED_SHOWN", "consensus_markdown"]
@@ -49,14 +49,19 @@ def consensus_markdown(final: FinalAnswer) -> list[str]:
     if added:
         out += [f"**Added at the last turn, not read by peers** (turn {final.turn})" if not final.line_only else
                 f"**Each session's turn-{final.turn} Answer, not read by peers**", ""]
-        for item in added:
-            out.append(f"- {item.slug}:")
-            out += [f"  - {one_line(line.strip(), 240)}" for line in item.lines[:ADDED_SHOWN]]
-            if len(item.lines) > ADDED_SHOWN:
-                out.append(f"  - … and {len(item.lines) - ADDED_SHOWN} more lines (`report --format json` has them "
-                           "all)")
-        out.append("")
+        out += _per_session(added)
     return out
+
+
+def _per_session(texts: list[LastTurnText]) -> list[str]:
+    """Each session's lines, at most ADDED_SHOWN of them shown, then a blank line."""
+    out = []
+    for item in texts:
+        out.append(f"- {item.slug}:")
+        out += [f"  - {one_line(line.strip(), 240)}" for line in item.lines[:ADDED_SHOWN]]
+        if len(item.lines) > ADDED_SHOWN:
+            out.append(f"  - … and {len(item.lines) - ADDED_SHOWN} more lines (`report --format json` has them all)")
+    return out + [""]
 
 
 def _unanimous_markdown(final: FinalAnswer, end: str) -> list[str]:
@@ -67,12 +72,5 @@ def _unanimous_markdown(final: FinalAnswer, end: str) -> list[str]:
            "answer, so nobody accepted another's text: each session's turn-1 Answer is its own.", "",
            final.answer.strip(), ""]
     if final.added:
-        out += ["**The other sessions' turn-1 Answers, each its own**", ""]
-        for item in final.added:
-            out.append(f"- {item.slug}:")
-            out += [f"  - {one_line(line.strip(), 240)}" for line in item.lines[:ADDED_SHOWN]]
-            if len(item.lines) > ADDED_SHOWN:
-                out.append(f"  - … and {len(item.lines) - ADDED_SHOWN} more lines (`report --format json` has them "
-                           "all)")
-        out.append("")
+        out += ["**The other sessions' turn-1 Answers, each its own**", ""] + _per_session(list(final.added))
     return out
