@@ -24,9 +24,9 @@ from typing import Any
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from cost import FINAL  # noqa: E402
+from cost import folders as shipped  # noqa: E402
 from verdicts import ROOT, verdict_at  # noqa: E402
-
-FINAL = {"converged", "hollow", "stalled", "max_turns"}
 
 
 def _group(folder: str) -> str:
@@ -37,18 +37,8 @@ def _group(folder: str) -> str:
 
 
 def folders() -> list[str]:
-    found = []
-    for parent in ("bench/corpus/debates", "bench/dogfood", "bench/accuracy/debates"):
-        for name in sorted(os.listdir(os.path.join(ROOT, parent))):
-            path = os.path.join(ROOT, parent, name)
-            task = os.path.join(path, "TASK.md")
-            if not os.path.isfile(task):
-                continue
-            with open(task, encoding="utf-8") as handle:
-                if "\nmode: review\n" in handle.read():
-                    continue
-            found.append(f"{parent}/{name}")
-    return found
+    """Every shipped open debate (reviews end by their own rules), as bench/cost.py lists them."""
+    return shipped(ROOT)
 
 
 def turns_of(folder: str) -> int:
