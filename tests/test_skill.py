@@ -79,7 +79,7 @@ def test_the_wait_timeout_advice_covers_a_shell_limit_equal_to_the_default() -> 
     """Sessions whose shell stopped commands at exactly 600 s did not know whether `--timeout` was for them; the
     accuracy debates' sessions still asked, so the skill names no default: every session gives one."""
     _, body = _frontmatter_and_body()
-    assert "add `--timeout` below your shell's command limit, e.g. `--timeout 100`, and rerun" in body
+    assert "add `--timeout` below your shell's command limit, e.g. `--timeout 90`, and rerun" in body
     assert "600" not in body
     assert "or after 10 minutes in all of waiting for one turn" in body
 

@@ -160,3 +160,17 @@ def test_giving_up_names_the_command_that_goes_on_without_the_peer(cli: Cli, deb
     note = next(line for line in out.splitlines() if line.startswith("NOTE: Waited 0.2 s"))
     assert note.endswith(f" If b has dropped out, the user (not you) runs `multidebate retire {debate} b` to go on "
                          "without it; tell the user so.")
+
+
+def test_watchdogs_own_errors_never_reach_a_sessions_output() -> None:
+    """d80: stopping the observer while its thread read events logged watchdog's "InotifyEmitter.queue_events()
+    called when the thread is inactive", which Python's last-resort handler printed into `next --wait`'s output."""
+    import subprocess
+    import sys
+
+    code = ("import logging, multidebate.state.observe\n"
+            "logging.getLogger('watchdog.observers.inotify').error("
+            "'InotifyEmitter.queue_events() called when the thread is inactive')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""

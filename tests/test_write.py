@@ -128,7 +128,7 @@ def test_a_write_result_says_what_write_prints_without_the_cli(tmp_path: Path) -
         f"Wrote {folder}/turn-1-a.md (turn 1, confidence 70, converged no).",
         "Turn 1: 1 of 2 written; waiting for b.",
         f"Next: multidebate next {tmp_path / 'd'} --slug a --key {result.key} (hands-free: add --wait, and --timeout "
-        "SECONDS below your shell's command limit, e.g. --timeout 100); it shows your peers' turn and where the "
+        "SECONDS below your shell's command limit, e.g. --timeout 90); it shows your peers' turn and where the "
         "debate stands."]
     data = result.as_dict()
     assert data["progress"] == {"written": 1, "waiting": ["b"]}

@@ -202,7 +202,7 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
 
     \b
     Example:
-      multidebate next my-debate --slug gpt-5-5 --key <key> --wait --timeout 100
+      multidebate next my-debate --slug gpt-5-5 --key <key> --wait --timeout 90
     """
     from ..views.terminal import printable
 

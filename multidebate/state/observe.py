@@ -8,6 +8,7 @@ keeps that logic testable without threads.
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import stat
@@ -30,6 +31,11 @@ from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
 from ..protocol.errors import FolderError
+
+# watchdog logs an error when an observer is stopped while its thread reads events (`next --wait` stops and
+# restarts its observer while other files churn): with no handler anywhere, Python's last-resort handler printed
+# it to stderr, into a session's `next` output (d80).  Its errors are not the user's to read: say nothing.
+logging.getLogger("watchdog").addHandler(logging.NullHandler())
 
 __all__ = ["FALLBACK_POLL", "NOISE", "SETTLE", "FolderEvents", "FileLook", "look"]
 

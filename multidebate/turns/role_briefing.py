@@ -109,7 +109,7 @@ def _defender(case: Case | None) -> list[str]:
 
 
 JUDGE_WAITING = ("You write nothing while the debate runs: run `next --wait` (with `--timeout` below your shell's "
-                 "command limit, e.g. `--timeout 100`). It answers when the debate has ended, or at the timeout with "
+                 "command limit, e.g. `--timeout 90`). It answers when the debate has ended, or at the timeout with "
                  "exit status 3 and how far the debate has got: run it again while a round advances. If a whole "
                  "hour passes with no round advancing, tell the user who is awaited and stop. Once `next` serves "
                  "the final turns, write your judgment once; then stop.")

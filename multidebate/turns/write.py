@@ -181,7 +181,7 @@ class WriteResult:
                 lines.append(f"{next_step}; {shows}.")
                 return lines
             lines.append(f"Next: multidebate next {folder} --slug {self.slug}{key_option} (hands-free: add --wait, "
-                         f"and --timeout SECONDS below your shell's command limit, e.g. --timeout 100); {shows}.")
+                         f"and --timeout SECONDS below your shell's command limit, e.g. --timeout 90); {shows}.")
         return lines
 
     def _progress(self) -> str:
