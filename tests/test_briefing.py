@@ -80,3 +80,54 @@ def test_peer_files_too_long_for_a_shell_have_their_reasoning_cut_and_the_note_s
     # one long peer file stays under the limit: served whole, no note
     whole = plan_briefing(debate, "b", key=key_of(folder, "b")).briefing
     assert reasoning.strip() in whole.peers[1].text and not [n for n in whole.notes if "--sections" in n]
+
+
+def _long_reasonings(tmp_path: Path, sizes: dict[str, int]) -> tuple[str, list[object]]:
+    """A debate whose peers' turn-1 Reasonings are `sizes` characters long (every place unique), and what `a`
+    is served at turn 2."""
+    from helpers import turn_body, write_keyed
+
+    folder = make_debate(str(tmp_path / "d"), [], participants=("a", *sizes))
+    write_keyed(folder, "a", turn_body(1, "**Use YAML.**").encode())
+    for slug, size in sizes.items():
+        reasoning = "".join(f"{slug} reason {n:05d}. " for n in range(size // 18 + 1))[:size]
+        write_keyed(folder, slug, turn_body(1, "**Use TOML.**").replace("Thinking for turn 1.", reasoning).encode())
+    plan = plan_briefing(load_debate(folder), "a", key=key_of(folder, "a"))
+    return folder, [plan.briefing, plan.notes]
+
+
+def _reasoning_shown(text: str) -> int:
+    reasoning = text.split("## Reasoning\n", 1)[1].split("\n\n## Answer", 1)[0]
+    return len(reasoning.split("\n[Reasoning cut by multidebate")[0])
+
+
+def test_the_room_a_short_reasoning_leaves_goes_to_the_long_one(tmp_path: Path) -> None:
+    """One long Reasoning beside two short: it gets the room they leave (an even third would cut it to about
+    6,600 characters), the others are whole, and the note names the one that is cut."""
+    from multidebate.turns.briefing import LARGE_BRIEFING
+
+    _folder, (briefing, notes) = _long_reasonings(tmp_path, {"b": 30_000, "c": 900, "d": 900})
+    served = {p.slug: p for p in briefing.peers}
+    assert sum(len(p.text) for p in briefing.peers) <= LARGE_BRIEFING
+    assert _reasoning_shown(served["b"].text) > LARGE_BRIEFING // 2
+    assert served["b"].cut_from
+    assert not served["c"].cut_from
+    assert not served["d"].cut_from
+    (large,) = [n for n in notes if n.code == "large-briefing"]
+    assert large.field("cut") == ("b",)
+    assert large.field("peers") == 3
+
+
+def test_long_reasonings_share_the_room_evenly_and_one_that_fits_is_whole(tmp_path: Path) -> None:
+    """Two equally long Reasonings are cut to the same length (within one chunk); a middling one that needs
+    less than its share is served whole."""
+    from multidebate.turns.briefing import LARGE_BRIEFING, REASONING_CHUNK
+
+    _folder, (briefing, notes) = _long_reasonings(tmp_path, {"b": 15_000, "c": 15_000, "d": 3_000})
+    served = {p.slug: p for p in briefing.peers}
+    assert sum(len(p.text) for p in briefing.peers) <= LARGE_BRIEFING
+    assert abs(_reasoning_shown(served["b"].text) - _reasoning_shown(served["c"].text)) <= REASONING_CHUNK
+    assert _reasoning_shown(served["b"].text) > LARGE_BRIEFING // 3  # d's unused share went to b and c
+    assert not served["d"].cut_from
+    (large,) = [n for n in notes if n.code == "large-briefing"]
+    assert large.field("cut") == ("b", "c")

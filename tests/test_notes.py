@@ -37,7 +37,7 @@ SAMPLES: dict[str, dict[str, object]] = {
     "beyond-turn-limit": {"limit": 3, "turn": 4, "folder": "/tmp/d"},
     "last-turn": {"limit": 3},
     "all-yes-not-one-line": {"turn": 3, "line": "**TOML, read\nwith tomllib.**"},
-    "large-briefing": {"peers": 6, "chars": 31_234},
+    "large-briefing": {"peers": 6, "chars": 31_234, "cut": ("b", "e")},
     "proposal-finding": {"proposal": "PROPOSAL.md", "message": "changed since round 1", "finding": "W101"},
     "judgment-written": {"name": "JUDGMENT-j.md"},
     "judgment-not-yours": {"name": "JUDGMENT-j.md", "problem": "not written by `write`"},

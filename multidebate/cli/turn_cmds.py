@@ -172,7 +172,8 @@ def setup_errors() -> Iterator[None]:
 @key_options
 @click.option("--sections", "sections_spec", metavar="LIST",
               help="Serve only these sections of each peer file, e.g. reasoning,agreements.  Without it, when "
-                   "the peer files exceed 20,000 characters in all, each long Reasoning is cut to fit.")
+                   "the peer files exceed 20,000 characters in all, the Reasonings share the room evenly and the "
+                   "longest are cut to fit.")
 @click.option("--wait", is_flag=True, help="Block until every peer has written the previous turn, then answer.")
 @click.option("--timeout", type=click.FloatRange(min=0), metavar="SECONDS",
               help="With --wait: stop waiting after SECONDS (default 600), answer with what exists and exit 3. If "

@@ -170,9 +170,11 @@ CATALOGUE: dict[str, Callable[..., str]] = {
         "session says yes again to lines that are not one line, the debate ends hollow."),
     # d59, d60: six or seven peers' files were 26,000-31,000 characters, and most sessions' shells cut
     # the middle out of them, silently; a Reasoning cut where it says so beats a hole nobody sees
-    "large-briefing": lambda peers, chars: (
+    # the names: one Reasoning may be whole where another is cut (the room goes first to the shortest)
+    "large-briefing": lambda peers, chars, cut: (
         f"The {peers} peer files are {chars:,} characters, more than many tools show of one "
-        "command: each long Reasoning is cut (where it says so); every other section is whole. "
+        f"command: the Reasoning of {', '.join(f'`{slug}`' for slug in cut)} is cut (where it says so), the "
+        "room shared out evenly; every other section is whole. "
         "Running `next` again with `--sections reasoning` shows the Reasonings whole (it changes "
         "nothing)."),
     # #27: a change to the proposal since the review began (W101 and its kin)
