@@ -7,11 +7,10 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from helpers import KEYS, write_keyed
+from conftest import Cli
+from helpers import key_of, write_keyed
 
 from multidebate.analysis.review_case import review_case
-from multidebate.cli import cli
 from multidebate.protocol.errors import InvalidTurn
 from multidebate.protocol.review_items import read_findings, read_responses
 from multidebate.state.debate import load_debate
@@ -28,19 +27,15 @@ Shards are written atomically with a rename.
 EVIDENCE = '"We key the parse cache on each file\'s size and mtime"'
 
 
-def run(*args: str, input: str | None = None) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, list(args), input=input)
-    return result.exit_code, result.output
-
-
 def review(tmp_path: Path, critics: tuple[str, ...] = ("ca",), *extra: str) -> str:
     proposal = tmp_path / "design.md"
     proposal.write_text(PROPOSAL)
     folder = str(tmp_path / "review")
     roles = [f"--role={c}=critic" for c in critics] + ["--role=de=defender"]
-    code, out = run("init", folder, "--mode", "review", "--proposal", str(proposal), "--task", "Review it.",
-                    *roles, *extra)
-    assert code == 0, out
+    # a plain function, not a fixture: test_hardening2 and test_review_fit build reviews with it too
+    code, out, err = Cli()("init", folder, "--mode", "review", "--proposal", str(proposal), "--task", "Review it.",
+                           *roles, *extra)
+    assert code == 0, out + err
     return folder
 
 
@@ -161,7 +156,7 @@ def test_deferred_and_rebutted_findings(tmp_path: Path) -> None:
     assert {f.key: f.klass for f in case.findings}["ca/F2"] == "MINOR"  # the class follows the adjusted severity
 
 
-def test_a_re_raise_reopens_and_max_rounds_stops(tmp_path: Path) -> None:
+def test_a_re_raise_reopens_and_max_rounds_stops(cli: Cli, tmp_path: Path) -> None:
     folder = review(tmp_path, ("ca",), "--max-rounds", "2")
     write_keyed(folder, "ca", critic(new_finding("F1", 7, "MATERIAL")))
     write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 3, "by design")))
@@ -176,7 +171,7 @@ def test_a_re_raise_reopens_and_max_rounds_stops(tmp_path: Path) -> None:
     assert (case.stop, case.rounds, case.verdict) == ("max_rounds", 2, "defense_wins")
     status = debate_status(folder)
     assert status.verdict.state == "max_rounds"
-    code, out = run("report", folder)
+    code, out, _ = cli("report", folder)
     assert code == 0 and "the critic re-raised it and the defender still rebuts it" in out
 
 
@@ -241,14 +236,14 @@ def test_the_defender_reads_the_critics_turn_n_and_that_is_no_reading_rule_break
     assert "- ca/F1 [9 FATAL] open" in render_briefing(served)
     write_keyed(folder, "de", defender(response("F1", "CONCEDE", 9, "clamp")))
     assert not [f for f in validate_debate(load_debate(folder)) if f.code == "E083"]
-    later = render_briefing(brief(folder, "ca", key=KEYS[(os.path.abspath(folder), "ca")]))
+    later = render_briefing(brief(folder, "ca", key=key_of(folder, "ca")))
     # #27: a short proposal is served whole every round (sessions quoted it from memory when it was not)
     assert "YOUR FINDINGS, most severe first" in later and "next id (F2" in later and "We key the parse cache" in later
 
 
-def test_next_json_of_a_review_has_the_role(tmp_path: Path) -> None:
+def test_next_json_of_a_review_has_the_role(cli: Cli, tmp_path: Path) -> None:
     folder = review(tmp_path)
-    code, out = run("next", folder, "--slug", "ca", "--json")
+    code, out, _ = cli("next", folder, "--slug", "ca", "--json")
     data = json.loads(out)
     assert code == 0 and data["role"] == "critic" and data["sections"] == ["Reasoning", "Findings"]
     assert data["proposal_file"] == "PROPOSAL.md" and "Cache design" in data["proposal"]
@@ -268,20 +263,20 @@ def test_next_json_of_a_review_has_the_role(tmp_path: Path) -> None:
     (["--mode", "review", "--role", "a=critic", "--role", "b=defender", "--proposal", "P", "--sealed",
       "--participants", "a,b"], "cannot be --sealed"),
 ])
-def test_init_refuses_a_broken_setup(tmp_path: Path, args: list[str], message: str) -> None:
+def test_init_refuses_a_broken_setup(cli: Cli, tmp_path: Path, args: list[str], message: str) -> None:
     (tmp_path / "P").write_text("text")
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:
-        code, out = run("init", "d", "--task", "t", *args)
+        code, _, err = cli("init", "d", "--task", "t", *args)
     finally:
         os.chdir(cwd)
-    assert code == 2 and message in out and not (tmp_path / "d" / "TASK.md").exists()
+    assert code == 2 and message in err and not (tmp_path / "d" / "TASK.md").exists()
 
 
-def test_init_records_roles_lens_and_proposal(tmp_path: Path) -> None:
+def test_init_records_roles_lens_and_proposal(cli: Cli, tmp_path: Path) -> None:
     folder = review(tmp_path, ("ca",), "--max-rounds", "3")
-    code, _ = run("init", str(tmp_path / "x"), "--task", "t", "--role", "ca=critic:cost and latency")
+    code, _, _ = cli("init", str(tmp_path / "x"), "--task", "t", "--role", "ca=critic:cost and latency")
     assert code == 2  # a critic needs --mode review
     task = load_task(folder)
     assert task is not None and task.review and task.participants == ("ca", "de") and task.rounds == (2, 3)
@@ -292,11 +287,11 @@ def test_init_records_roles_lens_and_proposal(tmp_path: Path) -> None:
 # --- the judge ----------------------------------------------------------------------------------------------------
 
 
-def test_a_judge_writes_only_once_an_open_debate_ended_unresolved(tmp_path: Path) -> None:
+def test_a_judge_writes_only_once_an_open_debate_ended_unresolved(cli: Cli, tmp_path: Path) -> None:
     folder = str(tmp_path / "open")
-    code, out = run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "2",
-                    "--role", "j=judge")
-    assert code == 0, out
+    code, _, err = cli("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "2",
+                       "--role", "j=judge")
+    assert code == 0, err
     from helpers import turn_body
 
     early = render_briefing(brief(folder, "j"))
@@ -317,16 +312,16 @@ def test_a_judge_writes_only_once_an_open_debate_ended_unresolved(tmp_path: Path
     assert result.judgment and os.path.basename(result.path) == "judgment-j.md"
     status = debate_status(folder)
     assert status.judgment is not None and status.judgment.decision == "Use TOML."
-    code, out = run("status", folder)
+    code, out, _ = cli("status", folder)
     assert "judgment by j: Use TOML." in out
-    code, out = run("report", folder)
+    code, out, _ = cli("report", folder)
     assert "## Judgment by j" in out and "**Use TOML.**" in out
-    assert "wrote your judgment" in render_briefing(brief(folder, "j", key=KEYS[(os.path.abspath(folder), "j")]))
+    assert "wrote your judgment" in render_briefing(brief(folder, "j", key=key_of(folder, "j")))
 
 
-def test_no_judgment_is_due_when_the_debate_converged(tmp_path: Path) -> None:
+def test_no_judgment_is_due_when_the_debate_converged(cli: Cli, tmp_path: Path) -> None:
     folder = str(tmp_path / "open")
-    run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--role", "j=judge", "--min-turns", "2")
+    cli("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--role", "j=judge", "--min-turns", "2")
     from helpers import turn_body
 
     for turn in (1, 2):
@@ -342,26 +337,26 @@ def test_no_judgment_is_due_when_the_debate_converged(tmp_path: Path) -> None:
 # --- status and report ------------------------------------------------------------------------------------------
 
 
-def test_status_and_report_of_a_review(tmp_path: Path) -> None:
+def test_status_and_report_of_a_review(cli: Cli, tmp_path: Path) -> None:
     folder = review(tmp_path)
     write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL"), new_finding("F2", 7, "MATERIAL")))
     write_keyed(folder, "de", defender(response("F1", "CONCEDE", 9, "hash the bytes"),
                                        response("F2", "REBUT-DESIGN", 6, "ctime covers it")))
     write_keyed(folder, "ca", critic())
-    code, out = run("status", folder)
+    code, out, _ = cli("status", folder)
     assert code == 0 and "2 findings" in out and "2 responses" in out
     assert "verdict: fully_resolved" in out and "critique_wins (ca/F1 conceded at severity 9)" in out
-    code, out = run("status", folder, "--json")
+    code, out, _ = cli("status", folder, "--json")
     review_ = json.loads(out)["verdict"]["review"]
     assert review_["verdict"] == "critique_wins" and review_["stop_reason"] == "fully_resolved"
-    code, out = run("report", folder)
+    code, out, _ = cli("report", folder)
     assert out.startswith("# Review report")
     assert out.index("## Decision summary") < out.index("## Task") < out.index("## Details")
     assert "**Blocked: do not ship the proposal as written" in out and "Do not ship as written" in out
     assert "| BLOCKER | Fix: hash the bytes | ca/F1 |" in out
     assert "ca/F2 (title of F2), raised at severity 7" in out  # dissent worth reconsidering
     assert "## Final answer" not in out
-    code, out = run("report", folder, "--format", "json")
+    code, out, _ = cli("report", folder, "--format", "json")
     assert json.loads(out)["summary"]["actions"][0] == {"priority": "BLOCKER", "action": "Fix: hash the bytes",
                                                          "finding": "ca/F1"}
 
@@ -377,20 +372,20 @@ def test_the_verdict_of_one_finding(state: str, severity: int, verdict: str) -> 
     assert FindingState("c", "F1", "t", severity, "", "", "", "", state).verdict == verdict
 
 
-def test_review_outputs_match_the_schemas(tmp_path: Path) -> None:
+def test_review_outputs_match_the_schemas(cli: Cli, tmp_path: Path) -> None:
     from test_schemas import check
 
     folder = review(tmp_path, ("ca",), "--role", "j=judge", "--max-rounds", "2")
     write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL")))
-    check("next", json.loads(run("next", folder, "--slug", "de", "--json")[1]))
+    check("next", cli.json("next", folder, "--slug", "de"))
     write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 3, "no")))
     write_keyed(folder, "ca", critic("### F1 \u2014 t\n- answer: re-raise\n- new evidence: more\n- severity: 9\n"))
     write_keyed(folder, "de", defender(response("F1", "DEFER", 9, "measure it")))
-    check("next", json.loads(run("next", folder, "--slug", "j", "--json")[1]))
+    check("next", cli.json("next", folder, "--slug", "j"))
     write_keyed(folder, "j", b"## Decision\n**Run the test.**\n\n## Reasoning\nr\n\n## What each side got right\n"
                              b"- ca: x\n\n## Contested points\n- whether 2 s matters\n")
     for name, args in (("status", ("status", folder, "--json")), ("report", ("report", folder, "--format", "json"))):
-        data = json.loads(run(*args)[1])
+        data = cli(*args).json()
         check(name, data)
     assert data["judgment"]["decision"] == "Run the test." and data["verdict"]["state"] == "max_rounds"
     assert {"point": "whether 2 s matters (the judge)", "options": []} in data["summary"]["decisions"]
@@ -399,7 +394,7 @@ def test_review_outputs_match_the_schemas(tmp_path: Path) -> None:
 # --- rated disagreements and cruxes --------------------------------------------------------------------------------
 
 
-def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(tmp_path: Path) -> None:
+def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(cli: Cli, tmp_path: Path) -> None:
     from helpers import turn_body
 
     from multidebate.protocol.parse import parse_turn
@@ -407,7 +402,7 @@ def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(tmp_path
 
     folder = str(tmp_path / "open")
     # three turns: the refused turn-3 write below is refused for its tag, not for coming after the end
-    run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "3")
+    cli("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "3")
     write_keyed(folder, "a", turn_body(1, "**Use TOML.**").encode())
     write_keyed(folder, "b", turn_body(1, "**Use YAML.**").encode())
     write_keyed(folder, "a", turn_body(2, "**Use TOML.**", disagreements=(
@@ -417,7 +412,7 @@ def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(tmp_path
     cruxes = build_report(folder).cruxes
     assert [(c.severity, c.slug) for c in cruxes] == [("critical", "a"), ("unrated", "b"), ("minor", "a")]
     assert cruxes[0].resolves_if == "a test parses no as a string"
-    code, out = run("report", folder)
+    code, out, _ = cli("report", folder)
     assert "## Cruxes" in out and "- **critical** a vs b:" in out
     # a label a reader cannot look up is explained, and as no fault of the writer: the skill never asks for it
     assert "an item without a `[critical]`, `[major]` or `[minor]` tag is listed as not rated" in out
@@ -428,19 +423,19 @@ def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(tmp_path
         write_keyed(str(tmp_path / "open"), "a", turn_body(3, "**x**", disagreements="- With b [huge]: y").encode())
 
 
-def test_cruxes_keep_a_disagreements_sub_bullets_and_say_resolves_if_once(tmp_path: Path) -> None:
+def test_cruxes_keep_a_disagreements_sub_bullets_and_say_resolves_if_once(cli: Cli, tmp_path: Path) -> None:
     """A real report showed "I hold 3.10, for three reasons:" and nothing after it, and `resolves if:` twice."""
     from helpers import turn_body
 
     folder = str(tmp_path / "open")
-    run("init", folder, "--task", "Pick a Python.", "--participants", "a,b", "--max-turns", "2")
+    cli("init", folder, "--task", "Pick a Python.", "--participants", "a,b", "--max-turns", "2")
     write_keyed(folder, "a", turn_body(1, "**Use 3.10.**").encode())
     write_keyed(folder, "b", turn_body(1, "**Use 3.12.**").encode())
     reasons = ("- With b [major]: I hold 3.10, for three reasons:\n  - Debian 12 ships it\n  - our CI image has it\n"
                "  - nothing we need is newer; resolves if: a dependency needs 3.11\n- With b [minor]: naming")
     write_keyed(folder, "a", turn_body(2, "**Use 3.10.**", disagreements=reasons).encode())
     write_keyed(folder, "b", turn_body(2, "**Use 3.12.**", disagreements="- With a: they argued 3.10").encode())
-    code, out = run("report", folder)
+    code, out, _ = cli("report", folder)
     whole = ("I hold 3.10, for three reasons:\n  - Debian 12 ships it\n  - our CI image has it\n  - nothing we need "
              "is newer; resolves if: a dependency needs 3.11")
     assert code == 0 and f"- **major** a vs b: With b [major]: {whole}\n" in out
@@ -466,12 +461,12 @@ def test_an_edited_judgment_is_found(tmp_path: Path) -> None:
                                          for f in validate_debate(load_debate(folder))}
 
 
-def test_the_html_summary_fetches_nothing_a_session_wrote(tmp_path: Path) -> None:
+def test_the_html_summary_fetches_nothing_a_session_wrote(cli: Cli, tmp_path: Path) -> None:
     folder = review(tmp_path)
     write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL", claim='<img src="http://evil.example/a.png">')))
     write_keyed(folder, "de", defender(response("F1", "CONCEDE", 9, "![x](http://evil.example/b.png) <script>x</script>")))
     out = tmp_path / "r.html"
-    code, _ = run("report", folder, "--format", "html", "-o", str(out))
+    code, _, _ = cli("report", folder, "--format", "html", "-o", str(out))
     page = out.read_text()
     assert code == 0 and "Decision summary" in page
     assert "<img" not in page and "<script" not in page and "evil.example/b.png" in page
@@ -556,7 +551,7 @@ def test_an_action_is_as_urgent_as_the_flaw_it_fixes_and_a_fix_keeps_no_line_bre
 
 @pytest.mark.parametrize("move, what", [("REBUT-DESIGN", "by design"), ("DEFER", "measure it on FAT"),
                                         ("REBUT-DESIGN", "As ca/F1, answered there.")])
-def test_a_fatal_finding_answered_in_the_last_round_is_not_reviewed_and_needs_a_decision(
+def test_a_fatal_finding_answered_in_the_last_round_is_not_reviewed_and_needs_a_decision(cli: Cli, 
         tmp_path: Path, move: str, what: str) -> None:
     """A FATAL finding the defender rebuts, defers or calls a duplicate in the last round, which its critic never
     answers, came out `fixes_agreed`, listed under "What was resolved", with "Nothing needs your decision"."""
@@ -569,7 +564,7 @@ def test_a_fatal_finding_answered_in_the_last_round_is_not_reviewed_and_needs_a_
     f2 = next(f for f in case.findings if f.key == "ca/F2")
     assert case.stop == "max_rounds" and f2.duplicate_of == ""  # the defender's word alone makes no duplicate
     assert (case.verdict, case.deciding) == ("undecided", "ca/F2")
-    code, out = run("report", folder, "--format", "json")
+    code, out, _ = cli("report", folder, "--format", "json")
     data = json.loads(out)
     assert code == 0 and data["decision_summary"]["verdict"] == "your decision"
     assert data["decision_summary"]["instead"] is None
@@ -578,7 +573,7 @@ def test_a_fatal_finding_answered_in_the_last_round_is_not_reviewed_and_needs_a_
     assert any(line.startswith("ca/F2") for line in data["summary"]["unreviewed"])
     found = {f["finding"]: f for f in data["verdict"]["review"]["findings"]}
     assert found["ca/F2"]["needs_decision"] is True and found["ca/F2"]["reviewed"] is False
-    code, out = run("report", folder)
+    code, out, _ = cli("report", folder)
     screen = out.split("## Details")[0]
     assert "Nothing needs your decision" not in screen and "**What needs your decision** (1)" in screen
     assert "- ca/F2 (title of F2) was" in screen and "not reviewed" in screen
@@ -586,7 +581,7 @@ def test_a_fatal_finding_answered_in_the_last_round_is_not_reviewed_and_needs_a_
     assert "ca/F2" not in resolved and "ca/F1" in resolved
 
 
-def test_a_severe_out_of_scope_rebuttal_needs_a_decision_even_once_its_critic_accepts_it(tmp_path: Path) -> None:
+def test_a_severe_out_of_scope_rebuttal_needs_a_decision_even_once_its_critic_accepts_it(cli: Cli, tmp_path: Path) -> None:
     """REBUT-SCOPE "not our problem" at severity 10 came out `defense_wins`, resolved, nothing to decide."""
     folder = review(tmp_path, ("ca",), "--max-rounds", "3")
     write_keyed(folder, "ca", critic(new_finding("F1", 10, "FATAL")))
@@ -594,7 +589,7 @@ def test_a_severe_out_of_scope_rebuttal_needs_a_decision_even_once_its_critic_ac
     write_keyed(folder, "ca", critic())  # the critic lists nothing: it accepts; the review ends fully_resolved
     case = case_of(folder)
     assert (case.stop, case.verdict, case.deciding) == ("fully_resolved", "undecided", "ca/F1")
-    data = json.loads(run("report", folder, "--format", "json")[1])
+    data = cli("report", folder, "--format", "json").json()
     assert data["summary"]["resolved"] == [] and data["decision_summary"]["verdict"] == "your decision"
     assert data["decision_summary"]["decisions"][0]["point"].startswith("ca/F1 (title of F1) was rebutted as out of")
     assert data["summary"]["unreviewed"] == []  # its critic did answer: reviewed, and still the person's
