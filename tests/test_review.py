@@ -110,7 +110,8 @@ def test_a_conceded_severity_9_finding_decides_the_case(tmp_path: Path) -> None:
     # round 2: the critic accepts everything, so the review ends without a defender turn 2
     assert (case.verdict, case.rounds, case.stop) == ("critique_wins", 2, "fully_resolved")
     verdict = debate_status(folder).verdict
-    assert verdict.final and (verdict.state, verdict.turn) == ("fully_resolved", 2)
+    assert verdict.final
+    assert (verdict.state, verdict.turn) == ("fully_resolved", 2)
     assert verdict.detail.startswith("ended in round 2: the critics raised and reopened nothing, so the defender had "
                                      "nothing left to answer; critique_wins")
 
@@ -121,7 +122,8 @@ def test_a_running_review_says_which_round_who_is_awaited_and_what_is_open(tmp_p
     v = debate_status(folder).verdict
     assert (v.state, v.turn, v.missing) == ("in_progress", 0, ("de",))
     assert v.detail == "round 1 of 2-4 running; case so far: critique_wins (ca/F1 open at severity 9); open: ca/F1"
-    assert v.review is not None and v.review.findings[0].key == "ca/F1"
+    assert v.review is not None
+    assert v.review.findings[0].key == "ca/F1"
     write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 3, "by design")))
     v = debate_status(folder).verdict
     assert (v.state, v.turn, v.missing) == ("in_progress", 1, ())
@@ -138,7 +140,9 @@ def test_a_defender_that_lowers_the_severity_of_a_concession_wins_unless_the_cri
     assert "the proposal stands only with the fixes of the 1 finding conceded: ca/F1" in case_of(folder).summary()
     write_keyed(folder, "ca", critic("### F1 \u2014 t\n- answer: rescore\n- severity: 9\n- claim: it is fatal\n"))
     case = case_of(folder)
-    assert case.findings[0].state == "open" and case.findings[0].severity == 9 and case.stop == ""
+    assert case.findings[0].state == "open"
+    assert case.findings[0].severity == 9
+    assert case.stop == ""
     # an open finding at severity 9 stands until answered: the provisional case says so
     assert case.verdict == "critique_wins"
     write_keyed(folder, "de", defender(response("F1", "CONCEDE", 9, "clamp")))
@@ -151,7 +155,8 @@ def test_deferred_and_rebutted_findings(tmp_path: Path) -> None:
     write_keyed(folder, "de", defender(response("F1", "DEFER", 6, "rerun the bench"),
                                        response("F2", "REBUT-SCOPE", 2, "not ours")))
     case = case_of(folder)
-    assert case.verdict == "empirical_test_agreed" and case.deciding == "ca/F1"
+    assert case.verdict == "empirical_test_agreed"
+    assert case.deciding == "ca/F1"
     assert {f.key: f.state for f in case.findings} == {"ca/F1": "deferred", "ca/F2": "rebutted"}
     assert {f.key: f.klass for f in case.findings}["ca/F2"] == "MINOR"  # the class follows the adjusted severity
 
@@ -172,7 +177,8 @@ def test_a_re_raise_reopens_and_max_rounds_stops(cli: Cli, tmp_path: Path) -> No
     status = debate_status(folder)
     assert status.verdict.state == "max_rounds"
     code, out, _ = cli("report", folder)
-    assert code == 0 and "the critic re-raised it and the defender still rebuts it" in out
+    assert code == 0
+    assert "the critic re-raised it and the defender still rebuts it" in out
 
 
 def test_two_critics_need_qualified_ids(tmp_path: Path) -> None:
@@ -212,7 +218,8 @@ def test_evidence_the_proposal_lacks_and_a_changed_proposal_are_found(tmp_path: 
     folder = review(tmp_path)
     write_keyed(folder, "ca", critic(new_finding("F1", 4, "MATERIAL", evidence='"the cache is encrypted at rest"')))
     codes = {f.code for f in validate_debate(load_debate(folder))}
-    assert "W100" in codes and "W101" not in codes
+    assert "W100" in codes
+    assert "W101" not in codes
     with open(os.path.join(folder, "PROPOSAL.md"), "a") as handle:
         handle.write("Edited later.\n")
     assert "W101" in {f.code for f in validate_debate(load_debate(folder))}
@@ -226,10 +233,13 @@ def test_the_defender_reads_the_critics_turn_n_and_that_is_no_reading_rule_break
     folder = review(tmp_path)
     first = brief(folder, "ca")
     text = render_briefing(first)
-    assert "ROLE: critic" in text and "PROPOSAL (PROPOSAL.md" in text and "We key the parse cache" in text
+    assert "ROLE: critic" in text
+    assert "PROPOSAL (PROPOSAL.md" in text
+    assert "We key the parse cache" in text
     assert first.sections == ("Reasoning", "Findings")
     waiting = brief(folder, "de")
-    assert waiting.waiting == ("ca",) and waiting.reads == 1
+    assert waiting.waiting == ("ca",)
+    assert waiting.reads == 1
     write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL")))
     served = brief(folder, "de")
     assert [p.file for p in served.peers] == ["turn-1-ca.md"]
@@ -238,15 +248,20 @@ def test_the_defender_reads_the_critics_turn_n_and_that_is_no_reading_rule_break
     assert not [f for f in validate_debate(load_debate(folder)) if f.code == "E083"]
     later = render_briefing(brief(folder, "ca", key=key_of(folder, "ca")))
     # #27: a short proposal is served whole every round (sessions quoted it from memory when it was not)
-    assert "YOUR FINDINGS, most severe first" in later and "next id (F2" in later and "We key the parse cache" in later
+    assert "YOUR FINDINGS, most severe first" in later
+    assert "next id (F2" in later
+    assert "We key the parse cache" in later
 
 
 def test_next_json_of_a_review_has_the_role(cli: Cli, tmp_path: Path) -> None:
     folder = review(tmp_path)
     code, out, _ = cli("next", folder, "--slug", "ca", "--json")
     data = json.loads(out)
-    assert code == 0 and data["role"] == "critic" and data["sections"] == ["Reasoning", "Findings"]
-    assert data["proposal_file"] == "PROPOSAL.md" and "Cache design" in data["proposal"]
+    assert code == 0
+    assert data["role"] == "critic"
+    assert data["sections"] == ["Reasoning", "Findings"]
+    assert data["proposal_file"] == "PROPOSAL.md"
+    assert "Cache design" in data["proposal"]
 
 
 # --- init -------------------------------------------------------------------------------------------------------
@@ -271,7 +286,9 @@ def test_init_refuses_a_broken_setup(cli: Cli, tmp_path: Path, args: list[str], 
         code, _, err = cli("init", "d", "--task", "t", *args)
     finally:
         os.chdir(cwd)
-    assert code == 2 and message in err and not (tmp_path / "d" / "TASK.md").exists()
+    assert code == 2
+    assert message in err
+    assert not (tmp_path / "d" / "TASK.md").exists()
 
 
 def test_init_records_roles_lens_and_proposal(cli: Cli, tmp_path: Path) -> None:
@@ -279,8 +296,12 @@ def test_init_records_roles_lens_and_proposal(cli: Cli, tmp_path: Path) -> None:
     code, _, _ = cli("init", str(tmp_path / "x"), "--task", "t", "--role", "ca=critic:cost and latency")
     assert code == 2  # a critic needs --mode review
     task = load_task(folder)
-    assert task is not None and task.review and task.participants == ("ca", "de") and task.rounds == (2, 3)
-    assert str(task.role_map["ca"]) == "critic:consistency" and task.proposal == "PROPOSAL.md"
+    assert task is not None
+    assert task.review
+    assert task.participants == ("ca", "de")
+    assert task.rounds == (2, 3)
+    assert str(task.role_map["ca"]) == "critic:consistency"
+    assert task.proposal == "PROPOSAL.md"
     assert Path(folder, "PROPOSAL.md").read_text() == PROPOSAL
 
 
@@ -295,7 +316,8 @@ def test_a_judge_writes_only_once_an_open_debate_ended_unresolved(cli: Cli, tmp_
     from helpers import turn_body
 
     early = render_briefing(brief(folder, "j"))
-    assert "You write nothing while the debate runs" in early and "turn 0" not in early
+    assert "You write nothing while the debate runs" in early
+    assert "turn 0" not in early
     judgment = (b"## Decision\n**Use TOML.**\n\n## Reasoning\nr\n\n## What each side got right\n- a: x\n\n"
                 b"## Contested points\n- None\n")
     with pytest.raises(InvalidTurn, match="has not ended"):
@@ -303,19 +325,24 @@ def test_a_judge_writes_only_once_an_open_debate_ended_unresolved(cli: Cli, tmp_
     for turn, (left, right) in enumerate([("**Use TOML.**", "**Use YAML.**")] * 2, start=1):
         write_keyed(folder, "a", turn_body(turn, left).encode())
         write_keyed(folder, "b", turn_body(turn, right).encode())
-    assert debate_status(folder).verdict.state == "max_turns" and debate_status(folder).judgment_due
+    assert debate_status(folder).verdict.state == "max_turns"
+    assert debate_status(folder).judgment_due
     due = brief(folder, "j")
-    assert [p.file for p in due.peers] == ["turn-2-a.md", "turn-2-b.md"] and not due.debate_over
+    assert [p.file for p in due.peers] == ["turn-2-a.md", "turn-2-b.md"]
+    assert not due.debate_over
     with pytest.raises(InvalidTurn):
         write_keyed(folder, "j", b"## Decision\n**x**\n")
     result = write_keyed(folder, "j", judgment)
-    assert result.judgment and os.path.basename(result.path) == "judgment-j.md"
+    assert result.judgment
+    assert os.path.basename(result.path) == "judgment-j.md"
     status = debate_status(folder)
-    assert status.judgment is not None and status.judgment.decision == "Use TOML."
+    assert status.judgment is not None
+    assert status.judgment.decision == "Use TOML."
     code, out, _ = cli("status", folder)
     assert "judgment by j: Use TOML." in out
     code, out, _ = cli("report", folder)
-    assert "## Judgment by j" in out and "**Use TOML.**" in out
+    assert "## Judgment by j" in out
+    assert "**Use TOML.**" in out
     assert "wrote your judgment" in render_briefing(brief(folder, "j", key=key_of(folder, "j")))
 
 
@@ -344,15 +371,20 @@ def test_status_and_report_of_a_review(cli: Cli, tmp_path: Path) -> None:
                                        response("F2", "REBUT-DESIGN", 6, "ctime covers it")))
     write_keyed(folder, "ca", critic())
     code, out, _ = cli("status", folder)
-    assert code == 0 and "2 findings" in out and "2 responses" in out
-    assert "verdict: fully_resolved" in out and "critique_wins (ca/F1 conceded at severity 9)" in out
+    assert code == 0
+    assert "2 findings" in out
+    assert "2 responses" in out
+    assert "verdict: fully_resolved" in out
+    assert "critique_wins (ca/F1 conceded at severity 9)" in out
     code, out, _ = cli("status", folder, "--json")
     review_ = json.loads(out)["verdict"]["review"]
-    assert review_["verdict"] == "critique_wins" and review_["stop_reason"] == "fully_resolved"
+    assert review_["verdict"] == "critique_wins"
+    assert review_["stop_reason"] == "fully_resolved"
     code, out, _ = cli("report", folder)
     assert out.startswith("# Review report")
     assert out.index("## Decision summary") < out.index("## Task") < out.index("## Details")
-    assert "**Blocked: do not ship the proposal as written" in out and "Do not ship as written" in out
+    assert "**Blocked: do not ship the proposal as written" in out
+    assert "Do not ship as written" in out
     assert "| BLOCKER | Fix: hash the bytes | ca/F1 |" in out
     assert "ca/F2 (title of F2), raised at severity 7" in out  # dissent worth reconsidering
     assert "## Final answer" not in out
@@ -387,7 +419,8 @@ def test_review_outputs_match_the_schemas(cli: Cli, tmp_path: Path) -> None:
     for name, args in (("status", ("status", folder, "--json")), ("report", ("report", folder, "--format", "json"))):
         data = cli(*args).json()
         check(name, data)
-    assert data["judgment"]["decision"] == "Run the test." and data["verdict"]["state"] == "max_rounds"
+    assert data["judgment"]["decision"] == "Run the test."
+    assert data["verdict"]["state"] == "max_rounds"
     assert {"point": "whether 2 s matters (the judge)", "options": []} in data["summary"]["decisions"]
 
 
@@ -413,10 +446,12 @@ def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(cli: Cli
     assert [(c.severity, c.slug) for c in cruxes] == [("critical", "a"), ("unrated", "b"), ("minor", "a")]
     assert cruxes[0].resolves_if == "a test parses no as a string"
     code, out, _ = cli("report", folder)
-    assert "## Cruxes" in out and "- **critical** a vs b:" in out
+    assert "## Cruxes" in out
+    assert "- **critical** a vs b:" in out
     # a label a reader cannot look up is explained, and as no fault of the writer: the skill never asks for it
     assert "an item without a `[critical]`, `[major]` or `[minor]` tag is listed as not rated" in out
-    assert "- **not rated** b vs a: With a: they argued TOML" in out and "gave no severity" not in out
+    assert "- **not rated** b vs a: With a: they argued TOML" in out
+    assert "gave no severity" not in out
     bad = turn_body(2, "**x**", disagreements="- With b [huge]: they argued y")
     assert "W036" in {f.code for f in parse_turn(bad).findings}
     with pytest.raises(InvalidTurn):
@@ -438,7 +473,8 @@ def test_cruxes_keep_a_disagreements_sub_bullets_and_say_resolves_if_once(cli: C
     code, out, _ = cli("report", folder)
     whole = ("I hold 3.10, for three reasons:\n  - Debian 12 ships it\n  - our CI image has it\n  - nothing we need "
              "is newer; resolves if: a dependency needs 3.11")
-    assert code == 0 and f"- **major** a vs b: With b [major]: {whole}\n" in out
+    assert code == 0
+    assert f"- **major** a vs b: With b [major]: {whole}\n" in out
     assert f"- a: With b [major]: {whole}\n" in out.split("## Remaining disagreements")[1]
     assert out.count("resolves if") == 2  # once in Cruxes, once in Remaining disagreements
 
@@ -451,7 +487,8 @@ def test_an_edited_judgment_is_found(tmp_path: Path) -> None:
     assert debate_status(folder).judgment_due  # always: even a resolved review gets a judgment
     # the critic's final turn says `None.`: the judge is shown every finding with its fix all the same
     shown = render_briefing(brief(folder, "j"))
-    assert "claim: it breaks" in shown and "CONCEDE: fix it" in shown
+    assert "claim: it breaks" in shown
+    assert "CONCEDE: fix it" in shown
     write_keyed(folder, "j", b"## Decision\n**Ship with the fix.**\n\n## Reasoning\nr\n\n## What each side got "
                              b"right\n- ca: x\n\n## Contested points\n- None\n")
     assert not [f for f in validate_debate(load_debate(folder)) if f.severity == "error"]
@@ -468,8 +505,11 @@ def test_the_html_summary_fetches_nothing_a_session_wrote(cli: Cli, tmp_path: Pa
     out = tmp_path / "r.html"
     code, _, _ = cli("report", folder, "--format", "html", "-o", str(out))
     page = out.read_text()
-    assert code == 0 and "Decision summary" in page
-    assert "<img" not in page and "<script" not in page and "evil.example/b.png" in page
+    assert code == 0
+    assert "Decision summary" in page
+    assert "<img" not in page
+    assert "<script" not in page
+    assert "evil.example/b.png" in page
 
 
 def test_critics_and_the_defender_get_no_open_debate_stall_warning(tmp_path: Path) -> None:
@@ -500,7 +540,8 @@ def test_the_defender_cannot_answer_a_round_its_critics_have_not_all_written(tmp
     write_keyed(folder, "ca", critic(new_finding("F1", 7, "MATERIAL")))
     with pytest.raises(InvalidTurn) as half:
         write_keyed(folder, "de", defender(response("ca/F1", "REBUT-DESIGN", 3, "by design")))
-    assert "(waiting for cb)" in " ".join(half.value.problems) and "--wait" in " ".join(half.value.problems)
+    assert "(waiting for cb)" in " ".join(half.value.problems)
+    assert "--wait" in " ".join(half.value.problems)
     write_keyed(folder, "cb", critic())
     write_keyed(folder, "de", defender(response("ca/F1", "REBUT-DESIGN", 3, "by design")))
     assert not [p for p in case_of(folder).problems if p.code == "E105"]
@@ -544,7 +585,8 @@ def test_an_action_is_as_urgent_as_the_flaw_it_fixes_and_a_fix_keeps_no_line_bre
                                        response("F2", "CONCEDE", 5, "add a dashboard")))
     summary = summarise(case_of(folder))
     assert [(a.finding, a.priority) for a in summary.actions] == [("ca/F1", "BLOCKER"), ("ca/F2", "HIGH")]
-    assert "\\n" not in summary.actions[0].what and "queue the deliveries; sign them with HMAC" in summary.actions[0].what
+    assert "\\n" not in summary.actions[0].what
+    assert "queue the deliveries; sign them with HMAC" in summary.actions[0].what
 
 
 # --- issue 33, item 3: a last-round rebuttal is not an accepted one -------------------------------------------------
@@ -562,23 +604,29 @@ def test_a_fatal_finding_answered_in_the_last_round_is_not_reviewed_and_needs_a_
     write_keyed(folder, "de", defender(response("F2", move, 10, what)))
     case = case_of(folder)
     f2 = next(f for f in case.findings if f.key == "ca/F2")
-    assert case.stop == "max_rounds" and f2.duplicate_of == ""  # the defender's word alone makes no duplicate
+    assert case.stop == "max_rounds"
+    assert f2.duplicate_of == ""  # the defender's word alone makes no duplicate
     assert (case.verdict, case.deciding) == ("undecided", "ca/F2")
     code, out, _ = cli("report", folder, "--format", "json")
     data = json.loads(out)
-    assert code == 0 and data["decision_summary"]["verdict"] == "your decision"
+    assert code == 0
+    assert data["decision_summary"]["verdict"] == "your decision"
     assert data["decision_summary"]["instead"] is None
     assert [d["point"].split()[0] for d in data["decision_summary"]["decisions"]] == ["ca/F2"]
     assert not any("ca/F2" in line for line in data["summary"]["resolved"])
     assert any(line.startswith("ca/F2") for line in data["summary"]["unreviewed"])
     found = {f["finding"]: f for f in data["verdict"]["review"]["findings"]}
-    assert found["ca/F2"]["needs_decision"] is True and found["ca/F2"]["reviewed"] is False
+    assert found["ca/F2"]["needs_decision"] is True
+    assert found["ca/F2"]["reviewed"] is False
     code, out, _ = cli("report", folder)
     screen = out.split("## Details")[0]
-    assert "Nothing needs your decision" not in screen and "**What needs your decision** (1)" in screen
-    assert "- ca/F2 (title of F2) was" in screen and "not reviewed" in screen
+    assert "Nothing needs your decision" not in screen
+    assert "**What needs your decision** (1)" in screen
+    assert "- ca/F2 (title of F2) was" in screen
+    assert "not reviewed" in screen
     resolved = out.split("### What was resolved")[1].split("###")[0]
-    assert "ca/F2" not in resolved and "ca/F1" in resolved
+    assert "ca/F2" not in resolved
+    assert "ca/F1" in resolved
 
 
 def test_a_severe_out_of_scope_rebuttal_needs_a_decision_even_once_its_critic_accepts_it(cli: Cli, tmp_path: Path) -> None:
@@ -590,7 +638,8 @@ def test_a_severe_out_of_scope_rebuttal_needs_a_decision_even_once_its_critic_ac
     case = case_of(folder)
     assert (case.stop, case.verdict, case.deciding) == ("fully_resolved", "undecided", "ca/F1")
     data = cli("report", folder, "--format", "json").json()
-    assert data["summary"]["resolved"] == [] and data["decision_summary"]["verdict"] == "your decision"
+    assert data["summary"]["resolved"] == []
+    assert data["decision_summary"]["verdict"] == "your decision"
     assert data["decision_summary"]["decisions"][0]["point"].startswith("ca/F1 (title of F1) was rebutted as out of")
     assert data["summary"]["unreviewed"] == []  # its critic did answer: reviewed, and still the person's
     # rebutted as out of scope below FATAL is the defender's to make
