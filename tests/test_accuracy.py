@@ -16,10 +16,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
-from helpers import turn_body
-
-from multidebate.cli import cli
+from conftest import Cli
+from helpers import Debate, turn_body
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "accuracy.py"
 
@@ -34,35 +32,34 @@ def accuracy() -> ModuleType:
     return module
 
 
-def cli_debate(folder: Path, turns: list[dict[str, str]]) -> None:
+def cli_debate(cli: Cli, folder: Path, turns: list[dict[str, str]]) -> None:
     """A sealed debate of the slugs in `turns`, every turn through `next` and `write --json`, keys kept."""
-    runner = CliRunner()
-    slugs = list(turns[0])
-    result = runner.invoke(cli, ["init", str(folder), "--task", "Answer Q1-Q4.", "--participants", ",".join(slugs),
-                                 "--sealed"])
-    assert result.exit_code == 0, result.output
-    keys: dict[str, str] = {}
+    code, _, err = cli("init", str(folder), "--task", "Answer Q1-Q4.", "--participants", ",".join(turns[0]),
+                       "--sealed")
+    assert code == 0, err
+    debate = Debate(str(folder))  # each session keeps the key its first `write` handed it
     for number, row in enumerate(turns, start=1):
         for slug, answer in row.items():
-            given = ["--key", keys[slug]] if slug in keys else []
-            assert runner.invoke(cli, ["next", str(folder), "--slug", slug, *given]).exit_code == 0
+            given = ["--key", debate.key(slug)] if slug in debate.keys else []
+            assert cli("next", str(folder), "--slug", slug, *given).code == 0
             converged = number > 1 and len({*row.values()}) == 1
-            written = runner.invoke(cli, ["write", str(folder), "--slug", slug, "--json", *given],
-                                    input=turn_body(number, answer, converged=converged))
-            assert written.exit_code == 0, written.output
-            keys.setdefault(slug, json.loads(written.stdout)["key"])
+            written = cli.json("write", str(folder), "--slug", slug, *given,
+                               input=turn_body(number, answer, converged=converged))
+            if slug not in debate.keys:
+                debate.keep(slug, written["key"])
 
 
-def run(accuracy: ModuleType, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+def run_bench(accuracy: ModuleType, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """`python bench/accuracy.py ARGS` in this process: its exit code, stdout and stderr."""
     code = accuracy.main(list(args))
     out, err = capsys.readouterr()
     return code, out, err
 
 
 def test_no_debates_yet(accuracy: ModuleType, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    assert run(accuracy, capsys, "--root", str(tmp_path)) == (0, "no debates yet\n", "")
+    assert run_bench(accuracy, capsys, "--root", str(tmp_path)) == (0, "no debates yet\n", "")
     (tmp_path / "debates").mkdir()
-    code, out, _err = run(accuracy, capsys, "--root", str(tmp_path), "--json")
+    code, out, _err = run_bench(accuracy, capsys, "--root", str(tmp_path), "--json")
     assert code == 0 and json.loads(out)["note"] == "no debates yet" and json.loads(out)["totals"] is None
 
 
@@ -81,9 +78,9 @@ def kept_files(root: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture
-def shipped(tmp_path: Path) -> Path:
+def shipped(cli: Cli, tmp_path: Path) -> Path:
     """One debate of three sessions over four items, and its key, laid out as bench/accuracy/ is."""
-    cli_debate(tmp_path / "debates" / "tiny", [
+    cli_debate(cli, tmp_path / "debates" / "tiny", [
         {"a": "**Q1: 12, Q2: C, Q3: 7, Q4: B**", "b": "**Q1: 13, Q2: C, Q3: 7, Q4: A**",
          "c": "**Q1: 12, Q2: D, Q3: 8, Q4: D**"},
         {slug: "**Q1: 12, Q2: C, Q3: 8, Q4: A**" for slug in "abc"},
@@ -96,7 +93,7 @@ def shipped(tmp_path: Path) -> Path:
 def test_a_tiny_debate_is_rescored_with_intervals(accuracy: ModuleType, capsys: pytest.CaptureFixture[str],
                                                   shipped: Path) -> None:
     before = kept_files(shipped)
-    code, out, err = run(accuracy, capsys, "--root", str(shipped), "--json")
+    code, out, err = run_bench(accuracy, capsys, "--root", str(shipped), "--json")
     assert (code, err) == (0, "")
     assert kept_files(shipped) == before  # the debate stays as the sessions wrote it
     data = json.loads(out)
@@ -115,7 +112,7 @@ def test_a_tiny_debate_is_rescored_with_intervals(accuracy: ModuleType, capsys: 
         == (2, 4)
     for row in data["totals"]:
         assert row["low"] <= row["value"] <= row["high"], row["figure"]
-    code, text, _err = run(accuracy, capsys, "--root", str(shipped))
+    code, text, _err = run_bench(accuracy, capsys, "--root", str(shipped))
     assert "| tiny | 4 | 2 | 58.3% | 3/4 (1 ties) | 3/4 | 3/4 (consensus) | 2 / 4 | 1 / 1 |" in text
     assert "| turn-1 vote | 75% (3/4) | 30.1% to 95.4% | wilson |" in text
 
@@ -123,7 +120,7 @@ def test_a_tiny_debate_is_rescored_with_intervals(accuracy: ModuleType, capsys: 
 def test_a_debate_without_its_key_is_an_error(accuracy: ModuleType, capsys: pytest.CaptureFixture[str],
                                               shipped: Path) -> None:
     (shipped / "keys" / "tiny.txt").unlink()
-    code, out, err = run(accuracy, capsys, "--root", str(shipped))
+    code, out, err = run_bench(accuracy, capsys, "--root", str(shipped))
     assert (code, out) == (1, "") and err.startswith("Error: no answer key for debate tiny: expected ")
 
 
