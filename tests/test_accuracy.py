@@ -25,7 +25,8 @@ BENCH = Path(__file__).resolve().parent.parent / "bench" / "accuracy.py"
 @pytest.fixture(scope="module")
 def accuracy() -> ModuleType:
     spec = importlib.util.spec_from_file_location("bench_accuracy", BENCH)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
@@ -60,7 +61,9 @@ def test_no_debates_yet(accuracy: ModuleType, capsys: pytest.CaptureFixture[str]
     assert run_bench(accuracy, capsys, "--root", str(tmp_path)) == (0, "no debates yet\n", "")
     (tmp_path / "debates").mkdir()
     code, out, _err = run_bench(accuracy, capsys, "--root", str(tmp_path), "--json")
-    assert code == 0 and json.loads(out)["note"] == "no debates yet" and json.loads(out)["totals"] is None
+    assert code == 0
+    assert json.loads(out)["note"] == "no debates yet"
+    assert json.loads(out)["totals"] is None
 
 
 def test_the_script_runs_on_its_own(tmp_path: Path) -> None:
@@ -97,7 +100,8 @@ def test_a_tiny_debate_is_rescored_with_intervals(accuracy: ModuleType, capsys: 
     assert (code, err) == (0, "")
     assert kept_files(shipped) == before  # the debate stays as the sessions wrote it
     data = json.loads(out)
-    assert data["items"] == 4 and [d["debate"] for d in data["debates"]] == ["tiny"]
+    assert data["items"] == 4
+    assert [d["debate"] for d in data["debates"]] == ["tiny"]
     assert data["debates"][0]["final"]["kind"] == "consensus"
     figures: dict[str, Any] = {row["figure"]: row for row in data["totals"]}
     # turn 1: a 3/4, b 3/4, c 1/4 right; the vote: Q1 12, Q2 C, Q3 7 right, Q4 (B, A, D) a tie
@@ -121,18 +125,21 @@ def test_a_debate_without_its_key_is_an_error(accuracy: ModuleType, capsys: pyte
                                               shipped: Path) -> None:
     (shipped / "keys" / "tiny.txt").unlink()
     code, out, err = run_bench(accuracy, capsys, "--root", str(shipped))
-    assert (code, out) == (1, "") and err.startswith("Error: no answer key for debate tiny: expected ")
+    assert (code, out) == (1, "")
+    assert err.startswith("Error: no answer key for debate tiny: expected ")
 
 
 def test_wilson_interval(accuracy: ModuleType) -> None:
     low, high = accuracy.wilson(5, 10)
     assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
-    assert accuracy.wilson(0, 10)[0] == 0.0 and round(accuracy.wilson(0, 10)[1], 4) == 0.2775
+    assert accuracy.wilson(0, 10)[0] == 0.0
+    assert round(accuracy.wilson(0, 10)[1], 4) == 0.2775
     assert accuracy.wilson(0, 0) == (0.0, 1.0)
 
 
 def test_bootstrap_is_fixed_by_its_seed_and_covers_the_mean(accuracy: ModuleType) -> None:
     values = [1.0] * 30 + [0.0] * 10 + [-1.0] * 5
     first = accuracy.bootstrap(values)
-    assert first == accuracy.bootstrap(values) and first[0] < sum(values) / len(values) < first[1]
+    assert first == accuracy.bootstrap(values)
+    assert first[0] < sum(values) / len(values) < first[1]
     assert accuracy.bootstrap([0.5] * 20) == (0.5, 0.5)

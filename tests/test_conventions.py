@@ -28,8 +28,10 @@ def test_auto_colors_a_terminal_and_the_plain_text_is_unchanged(cli: Cli, conver
     _, colored, _ = cli("status", converged, terminal=True, env=NO_COLOR_UNSET)
     _, plain, _ = cli("status", converged, env=NO_COLOR_UNSET)
     verdict = next(line for line in colored.splitlines() if "verdict:" in line)
-    assert verdict.startswith(ANSI) and click.style("", fg="green", reset=False) in verdict
-    assert click.unstyle(colored) == plain and ANSI not in plain
+    assert verdict.startswith(ANSI)
+    assert click.style("", fg="green", reset=False) in verdict
+    assert click.unstyle(colored) == plain
+    assert ANSI not in plain
 
 
 def test_never_and_no_color_turn_color_off(cli: Cli, converged: str) -> None:
@@ -41,7 +43,9 @@ def test_never_and_no_color_turn_color_off(cli: Cli, converged: str) -> None:
 
 def test_json_is_never_colored(cli: Cli, converged: str) -> None:
     code, out, _ = cli("status", converged, "--json", color="always", terminal=True, env=NO_COLOR_UNSET)
-    assert code == 0 and ANSI not in out and json.loads(out)["verdict"]["state"] == "converged"
+    assert code == 0
+    assert ANSI not in out
+    assert json.loads(out)["verdict"]["state"] == "converged"
 
 
 def test_validate_colors_codes_by_severity(cli: Cli, tmp_path: Path) -> None:
@@ -63,7 +67,8 @@ def test_skill_list_colors_states(cli: Cli, tmp_path: Path) -> None:
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_completion_scripts(cli: Cli, shell: str) -> None:
     code, out, _ = cli(prog_name="multidebate", env={"_MULTIDEBATE_COMPLETE": f"{shell}_source"})
-    assert code == 0 and "_MULTIDEBATE_COMPLETE" in out
+    assert code == 0
+    assert "_MULTIDEBATE_COMPLETE" in out
 
 
 def test_completion_completes_commands_and_choices(cli: Cli) -> None:
@@ -82,7 +87,8 @@ def test_exit_codes_are_documented_in_help_and_docs(cli: Cli) -> None:
     table = docs.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
     shown = " ".join(cli("--help", terminal=True, env=NO_COLOR_UNSET).out.split())  # the epilog as printed, wrapped lines joined
     for said in ("Exit codes: 0 success;", "1 error (nothing written)", "2 usage error;"):
-        assert said in shown and said in " ".join(EXIT_CODES_HELP.split()), said
+        assert said in shown, said
+        assert said in " ".join(EXIT_CODES_HELP.split()), said
     for code in ("0", "1", "2", "3", "130"):
         assert f"| `{code}` |" in table, code
         assert f" {code} " in shown, code
@@ -90,6 +96,8 @@ def test_exit_codes_are_documented_in_help_and_docs(cli: Cli) -> None:
 
 def test_usage_errors_exit_2_on_stderr(cli: Cli, tmp_path: Path) -> None:
     code, out, err = cli("status", terminal=True, env=NO_COLOR_UNSET)
-    assert (code, out) == (2, "") and "Missing argument 'FOLDER'" in err
+    assert (code, out) == (2, "")
+    assert "Missing argument 'FOLDER'" in err
     code, out, err = cli("status", str(tmp_path), color="sometimes", terminal=True, env=NO_COLOR_UNSET)
-    assert (code, out) == (2, "") and "'sometimes' is not one of 'auto', 'always', 'never'" in err
+    assert (code, out) == (2, "")
+    assert "'sometimes' is not one of 'auto', 'always', 'never'" in err

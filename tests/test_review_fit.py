@@ -38,7 +38,8 @@ def _next(cli: Cli, folder: str, slug: str, *extra: str) -> Outcome:
 
 
 def _fits(out: str) -> None:
-    assert len(out.splitlines()) <= MAX_LINES and len(out) <= MAX_CHARS, (len(out.splitlines()), len(out))
+    assert len(out.splitlines()) <= MAX_LINES, (len(out.splitlines()), len(out))
+    assert len(out) <= MAX_CHARS, (len(out.splitlines()), len(out))
 
 
 def _keys(cli: Cli, folder: str) -> list[str]:
@@ -57,23 +58,32 @@ def test_a_critics_next_fits_a_shell_and_says_what_it_left_out(cli: Cli, reviews
     for key in _keys(cli, folder):  # every finding in one line
         assert re.search(rf"^- {re.escape(key)} \[\d+ [A-Z]+(?:, raised at \d+)?\] ", out, re.MULTILINE), key
     # the defender's answers it may dispute come first, whole; what did not fit is named with the flag
-    assert "### crane-1/F3 \u2014 REBUT-SCOPE" in out and "### crane-1/F7 \u2014 PARTIAL" in out
-    assert "LEFT OUT to stay within 320 lines" in out and f"--slug {CRITICS[0]} --key " in out and "--full" in out
+    assert "### crane-1/F3 \u2014 REBUT-SCOPE" in out
+    assert "### crane-1/F7 \u2014 PARTIAL" in out
+    assert "LEFT OUT to stay within 320 lines" in out
+    assert f"--slug {CRITICS[0]} --key " in out
+    assert "--full" in out
     # the proposal, read in round 1 and long: its hash and the command that prints it, through `next` itself
     digest = hashlib.sha256(Path(folder, "PROPOSAL.md").read_bytes()).hexdigest()
-    assert f"sha256 {digest[:12]}" in out and "--proposal`" in out
+    assert f"sha256 {digest[:12]}" in out
+    assert "--proposal`" in out
     assert Path(folder, "PROPOSAL.md").read_text().strip() not in out  # named, not printed again
 
 
 def test_full_shows_everything_and_proposal_prints_the_proposal(cli: Cli, reviews: dict[str, str]) -> None:
     folder = reviews["round-2"]
     code, out, _ = _next(cli, folder, CRITICS[0], "--full")
-    assert code == 0 and "LEFT OUT" not in out and "[left out by multidebate" not in out
+    assert code == 0
+    assert "LEFT OUT" not in out
+    assert "[left out by multidebate" not in out
     assert all(f"### {c}/F{n} \u2014" in out for c in CRITICS for n in (1, 17, 30))
     code, out, _ = _next(cli, folder, CRITICS[0], "--proposal")
     digest = hashlib.sha256(Path(folder, "PROPOSAL.md").read_bytes()).hexdigest()
-    assert code == 0 and digest in out and "The link carries a token made of the user id" in out
-    assert "Operational note 59" in out and "ROLE:" not in out
+    assert code == 0
+    assert digest in out
+    assert "The link carries a token made of the user id" in out
+    assert "Operational note 59" in out
+    assert "ROLE:" not in out
 
 
 def test_running_next_again_changes_nothing(cli: Cli, reviews: dict[str, str]) -> None:
@@ -97,7 +107,9 @@ def test_the_defenders_next_fits_and_lists_every_open_finding(cli: Cli, reviews:
     assert code == 0
     _fits(out)
     opened = out.split("OPEN FINDINGS", 1)[1].split("Answered before", 1)[0]
-    assert "- crane-1/F3 " in opened and "- egret-2/F6 [8 FATAL, raised at 3] open" in opened and "- crane-1/F31 " in opened
+    assert "- crane-1/F3 " in opened
+    assert "- egret-2/F6 [8 FATAL, raised at 3] open" in opened
+    assert "- crane-1/F31 " in opened
     assert "partly conceded (PARTIAL)" in opened  # a PARTIAL is answered again
     assert "- claim: the re-raised claim: logging tokens leaks them" in out
 
@@ -108,15 +120,19 @@ def test_the_judges_next_fits_and_serves_the_proposal(cli: Cli, reviews: dict[st
     assert code == 0
     _fits(out)
     assert "Users sign in with a magic link sent by email." in out  # #27: the judge never read the proposal
-    assert "FINDINGS AT THE END, most severe first (61;" in out and "WRITE YOUR JUDGMENT" in out
+    assert "FINDINGS AT THE END, most severe first (61;" in out
+    assert "WRITE YOUR JUDGMENT" in out
     code, whole, _ = _next(cli, folder, JUDGE, "--full")
-    assert len(whole) > len(out) and "LEFT OUT" not in whole and "crane-1/F30 [10 FATAL]" in whole
+    assert len(whole) > len(out)
+    assert "LEFT OUT" not in whole
+    assert "crane-1/F30 [10 FATAL]" in whole
 
 
 def test_a_judge_whose_wait_times_out_exits_3_and_says_how_far_the_review_got(cli: Cli, reviews: dict[str, str]) -> None:
     folder = reviews["defender-2"]
     code, out, _ = _next(cli, folder, JUDGE, "--wait", "--timeout", "0.1")
-    assert code == 3 and "exit status 3" in out
+    assert code == 3
+    assert "exit status 3" in out
     assert "round 2 of at most 3: written by crane-1, egret-2; waiting for heron-3" in out
 
 
@@ -130,8 +146,10 @@ def test_the_role_block_says_what_severity_means_and_what_decides(cli: Cli, revi
         assert "Severity after a response is what is left after the defender's fix" in out
         assert "a critic who does not list the finding next round accepts that severity" in out
         assert ("critique_wins if a finding at 9 or more ends conceded (CONCEDE), partly conceded (PARTIAL) or "
-                "unanswered") in out and "else fixes_agreed if any finding was conceded with a fix below 9" in out
-        assert "From turn" not in out and "bold line" not in out  # no open-debate notes
+                "unanswered") in out
+        assert "else fixes_agreed if any finding was conceded with a fix below 9" in out
+        assert "From turn" not in out
+        assert "bold line" not in out  # no open-debate notes
     assert "PARTIAL settles nothing: the finding stays open" in defender_out
 
 
@@ -139,7 +157,8 @@ def test_a_defender_waiting_for_the_critics_is_told_write_refuses(cli: Cli, tmp_
     folder = review(tmp_path)
     code, out, _ = cli("next", folder, "--slug", "de")
     assert "`write` refuses your turn until every critic has written it" in out
-    assert "unless the user told you" not in out and "unless you debate alone" not in out
+    assert "unless the user told you" not in out
+    assert "unless you debate alone" not in out
 
 
 # --- PARTIAL --------------------------------------------------------------------------------------------------------
@@ -152,14 +171,16 @@ def test_partial_stays_open_and_must_be_answered_again(cli: Cli, tmp_path: Path)
     write_keyed(folder, "de", defender(partial))
     write_keyed(folder, "ca", critic(new_finding("F2", 2, "MINOR")))
     found = cli.json("status", folder)["verdict"]["review"]
-    assert found["findings"][0]["state"] == "partial" and found["stop_reason"] is None  # not fully_resolved
+    assert found["findings"][0]["state"] == "partial"
+    assert found["stop_reason"] is None  # not fully_resolved
     assert found["verdict"] == "critique_wins"  # partly conceded at 9 counts as the critic's
     with pytest.raises(InvalidTurn) as refused:
         write_keyed(folder, "de", defender(response("F2", "CONCEDE", 2, "ok")))
     assert any("ca/F1 (severity 9) is partly conceded (PARTIAL) and still open" in p for p in refused.value.problems)
     code, _, err = cli("write", folder, "--slug", "de", "--key", key_of(folder, "de"),
                        input="## Reasoning\nr\n\n## Responses\n### F1 \u2014 PARTIAL\n- severity: 3\n- fix: f\n")
-    assert code == 1 and "PARTIAL needs `reason:`" in err
+    assert code == 1
+    assert "PARTIAL needs `reason:`" in err
 
 
 def test_status_after_a_fully_resolved_review_does_not_promise_a_judgment(cli: Cli, tmp_path: Path) -> None:
@@ -168,7 +189,8 @@ def test_status_after_a_fully_resolved_review_does_not_promise_a_judgment(cli: C
     write_keyed(folder, "de", defender(response("F1", "CONCEDE", 5, "fix it")))
     write_keyed(folder, "ca", critic())
     code, out, _ = cli("status", folder)
-    assert "fully_resolved" in out and "writes once the debate has ended" not in out
+    assert "fully_resolved" in out
+    assert "writes once the debate has ended" not in out
     assert "judge j: writes no judgment: the debate ended fully_resolved, in agreement" in out
 
 
@@ -188,14 +210,17 @@ def test_the_summary_of_a_60_finding_review_fits_one_screen(cli: Cli, reviews: d
     assert out.split("\n")[2] == "## Decision summary"
     screen = out.split("## Decision summary", 1)[1].split("\n## ", 1)[0]
     lines = ["## Decision summary"] + screen.split("\n")[1:]
-    assert len(lines) <= SCREEN_LINES and max(len(line) for line in lines) <= SCREEN_WIDTH, lines
+    assert len(lines) <= SCREEN_LINES, lines
+    assert max(len(line) for line in lines) <= SCREEN_WIDTH, lines
     assert "**Blocked: do not ship the proposal as written" in screen
-    assert "crane-1/F1 (flaw 1 of critic 1" in screen and "at severity 10" in " ".join(screen.split())
+    assert "crane-1/F1 (flaw 1 of critic 1" in screen
+    assert "at severity 10" in " ".join(screen.split())
     # the judge's contested point with its options nested under it, and no stray `**`
     assert ("- **Rate limiting**: whether the load balancer's limit is enough. (the judge)\n"
             "  - Option A: keep the load balancer's limit and measure it.\n"
             "  - Option B: add a per-account limit in the service.") in screen
-    assert "**Actions by priority**" in screen and "1. BLOCKER crane-1/F1: Fix: sign the token" in screen
+    assert "**Actions by priority**" in screen
+    assert "1. BLOCKER crane-1/F1: Fix: sign the token" in screen
 
 
 def test_every_section_the_judge_wrote_reaches_every_report(cli: Cli, reviews: dict[str, str]) -> None:
@@ -206,15 +231,18 @@ def test_every_section_the_judge_wrote_reaches_every_report(cli: Cli, reviews: d
               "no rebuttal weighs against it", "heron-3: most operational findings were out of scope.",
               "Option B: add a per-account limit in the service.", "Links are single-use."]
     for text in bodies:
-        assert text in markdown and text.replace("'", "&#x27;") in html, text
+        assert text in markdown, text
+        assert text.replace("'", "&#x27;") in html, text
         assert any(text in s["text"] for s in data["judgment"]["sections"]), text
     names = [s["name"] for s in data["judgment"]["sections"]]
     assert names == ["Decision", "Reasoning", "What each side got right", "Contested points",
                      "Conditions for shipping"]
-    assert "### Conditions for shipping" in markdown and "Conditions for shipping</h3>" in html
+    assert "### Conditions for shipping" in markdown
+    assert "Conditions for shipping</h3>" in html
     assert "The forgeable token decides it." in data["judgment"]["decision_text"]
     brief = data["decision_summary"]
-    assert brief["verdict"] == "blocked" and 3 <= len(brief["why"]) <= 5
+    assert brief["verdict"] == "blocked"
+    assert 3 <= len(brief["why"]) <= 5
     assert brief["decisions"][0]["options"] == ["Option A: keep the load balancer's limit and measure it.",
                                                 "Option B: add a per-account limit in the service."]
 
@@ -229,14 +257,17 @@ def test_the_details_mark_unreviewed_fixes_duplicates_and_order(cli: Cli, review
     assert "tokens in the log, again (duplicate of egret-2/F4)" in markdown
     table = markdown.split("### Every finding, most severe first", 1)[1]
     severities = [int(row.split(" | ")[2]) for row in table.splitlines() if row.startswith("| ") and "/F" in row]
-    assert len(severities) >= 60 and severities == sorted(severities, reverse=True)
+    assert len(severities) >= 60
+    assert severities == sorted(severities, reverse=True)
     # a re-raise shows the claim as re-raised, with its new evidence
     assert "the critic: the re-raised claim: logging tokens leaks them to every operator. (new evidence: the " \
            "access log is shipped to a third-party vendor.)" in markdown
     data = json.loads(_report(cli, folder, "json"))
     states = {f["finding"]: f for f in data["verdict"]["review"]["findings"]}
-    assert states["crane-1/F31"]["duplicate_of"] == "egret-2/F4" and states["crane-1/F2"]["reviewed"] is False
-    assert states["crane-1/F7"]["state"] == "partial" and "partly conceded" in markdown
+    assert states["crane-1/F31"]["duplicate_of"] == "egret-2/F4"
+    assert states["crane-1/F2"]["reviewed"] is False
+    assert states["crane-1/F7"]["state"] == "partial"
+    assert "partly conceded" in markdown
 
 
 @pytest.mark.skipif(chromium() is None, reason="Chromium is not installed (apt-get install chromium)")
@@ -265,10 +296,12 @@ def test_duplicates_are_findings_that_defer_to_another_and_never_form_a_cycle() 
         finding("ops/F7", "see ops/F4, with the same test"),
     )}
     marked = {k: f.duplicate_of for k, f in _duplicates(states).items()}
-    assert marked["sec/F12"] == "" and marked["ops/F1"] == "sec/F12"  # the cycle keeps the more severe one
+    assert marked["sec/F12"] == ""
+    assert marked["ops/F1"] == "sec/F12"  # the cycle keeps the more severe one
     assert marked["sec/F4"] == ""  # a mention inside a fix of its own is no duplicate
     assert marked["ops/F9"] == ""  # nor is a pointer followed by a fix of its own
-    assert marked["ops/F4"] == "sec/F4" and marked["ops/F7"] == "sec/F4"  # a chain ends at an original
+    assert marked["ops/F4"] == "sec/F4"
+    assert marked["ops/F7"] == "sec/F4"  # a chain ends at an original
 
 
 def test_a_finding_line_shows_the_severity_it_was_raised_at_and_an_unreviewed_answer() -> None:
