@@ -17,11 +17,15 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import Cli, Outcome
+from click.testing import CliRunner, Result
+from conftest import Cli
 
+from multidebate.cli import cli as multidebate_cli
 from multidebate.run.agents import PRESETS, parse_agent, parse_spec
 from multidebate.state.runs import held_key_path, read_run_records
 
@@ -41,21 +45,34 @@ def fake(name: str, *args: str) -> str:
 BOUNDS = ("--wait-timeout", "30", "--turn-timeout", "60")
 
 
-def init(cli: Cli, folder: Path, *extra: str, participants: str = "alpha,beta") -> None:
+def init(folder: Path, *extra: str, participants: str = "alpha,beta") -> None:
     """The debate folder as the person's `init` makes it, for two participants by default."""
-    code, _, err = cli("init", str(folder), "--task", "Pick a config format for our tool.",
-                       "--participants", participants, *extra)
+    code, _, err = Cli()("init", str(folder), "--task", "Pick a config format for our tool.", "--participants",
+                         participants, *extra)
     assert code == 0, err
 
 
-def logged_run(cli: Cli, folder: Path, log: Path, *args: str) -> Outcome:
-    """`run` with every prompt the fake agents read kept in `log` (one file per start: slug-turn-try.txt)."""
+@contextmanager
+def prompt_log(log: Path) -> Iterator[None]:
+    """Every prompt the fake agents read while inside kept in `log` (one file per start: slug-turn-try.txt)."""
     log.mkdir()
     os.environ["FAKE_LOG"] = str(log)
     try:
-        return cli("run", str(folder), *BOUNDS, *args, mixed=True)
+        yield
     finally:
         del os.environ["FAKE_LOG"]
+
+
+# test_run_faults and test_hardening3 import `run` and `logged_run` and read click's Result (exit_code, output,
+# stdout, stderr); this module's own tests use the cli fixture. They go when those files move to the fixture.
+def run(folder: Path, *args: str) -> Result:
+    return CliRunner().invoke(multidebate_cli, ["run", str(folder), *BOUNDS, *args])
+
+
+def logged_run(folder: Path, log: Path, *args: str) -> Result:
+    """`run` with every prompt the fake agents read kept in `log`."""
+    with prompt_log(log):
+        return run(folder, *args)
 
 
 def turn_files(folder: Path) -> list[str]:
@@ -86,7 +103,7 @@ def wait_until(check: object, what: str, deadline: float = DEADLINE) -> None:
 
 def test_two_agents_converge_and_the_files_are_sound(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
-    init(cli, folder, "--max-turns", "4")
+    init(folder, "--max-turns", "4")
     result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                  "--agent", f"beta={fake('agree', 'Use YAML.')}", mixed=True)
     assert result.code == 0, result.out
@@ -109,12 +126,13 @@ def test_two_agents_converge_and_the_files_are_sound(cli: Cli, tmp_path: Path) -
         ("alpha", 2, None, None), ("beta", 2, None, None)]
     assert "agents (multidebate run): 4 agent turns, " in cli("status", str(folder)).out
     report = cli("report", str(folder)).out
-    assert "## What the agents cost" in report and "| alpha | cmd:" in report
+    assert "## What the agents cost" in report
+    assert "| alpha | cmd:" in report
 
 
 def test_agents_that_hold_end_the_debate_as_the_verdict_says(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
-    init(cli, folder, "--max-turns", "3")
+    init(folder, "--max-turns", "3")
     result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('hold', 'Use TOML.')}",
                  "--agent", f"beta={fake('hold', 'Use YAML.')}", mixed=True)
     assert result.code == 0, result.out
@@ -124,7 +142,7 @@ def test_agents_that_hold_end_the_debate_as_the_verdict_says(cli: Cli, tmp_path:
 
 def test_a_switch_then_yes_converges_a_turn_later(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
-    init(cli, folder, "--max-turns", "5")
+    init(folder, "--max-turns", "5")
     result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('hold', 'Use TOML.')}",
                  "--agent", f"beta={fake('switch', 'Use YAML.')}", mixed=True)
     assert result.code == 0, result.out
@@ -136,7 +154,7 @@ def test_a_switch_then_yes_converges_a_turn_later(cli: Cli, tmp_path: Path) -> N
 def test_agents_recorded_by_init_run_without_options_and_the_command_line_starts_only_its_own(cli: Cli, 
         tmp_path: Path) -> None:
     folder = tmp_path / "d"
-    init(cli, folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'Use YAML.')}")
+    init(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'Use YAML.')}")
     assert "agents:" in (folder / "TASK.md").read_text()
     # the agents the person's own init recorded: started unasked
     result = cli("run", str(folder), *BOUNDS, mixed=True)
@@ -144,21 +162,23 @@ def test_agents_recorded_by_init_run_without_options_and_the_command_line_starts
     assert "converged at turn 2" in result.out
     # #33: with --agent, only those run; TASK.md's agent for alpha is not started (alpha is awaited)
     other = tmp_path / "e"
-    init(cli, other, "--agent", f"alpha={fake('crash')}")
+    init(other, "--agent", f"alpha={fake('crash')}")
     result = cli("run", str(other), *BOUNDS, "--wait-timeout", "0", "--agent", f"beta={fake('agree', 'Use YAML.')}",
                  mixed=True)
-    assert result.code == 1 and "waited 0 s for alpha to write turn 1" in result.err
+    assert result.code == 1
+    assert "waited 0 s for alpha to write turn 1" in result.err
     assert turn_files(other) == ["turn-1-beta.md"]
 
 
 def test_a_judge_agent_writes_its_judgment_once_the_debate_ends_unresolved(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
-    init(cli, folder, "--max-turns", "2", "--role", "jud=judge")
+    init(folder, "--max-turns", "2", "--role", "jud=judge")
     result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('hold', 'Use TOML.')}",
                  "--agent", f"beta={fake('hold', 'Use YAML.')}", "--agent", f"jud={fake('judge')}", mixed=True)
     assert result.code == 0, result.out
     assert "jud turn 2: wrote judgment-jud.md" in result.out
-    assert (folder / "judgment-jud.md").exists() and "Verdict: max_turns at turn 2" in result.out
+    assert (folder / "judgment-jud.md").exists()
+    assert "Verdict: max_turns at turn 2" in result.out
 
 
 def test_a_review_runs_its_critic_then_its_defender_each_round_until_it_ends(cli: Cli, tmp_path: Path) -> None:
@@ -181,16 +201,20 @@ def test_a_review_runs_its_critic_then_its_defender_each_round_until_it_ends(cli
 def test_init_checks_the_agents_it_records_and_a_bad_record_stops_run(cli: Cli, tmp_path: Path) -> None:
     bad = cli("init", str(tmp_path / "x"), "--task", "t", "--participants", "alpha,beta", "--agent", "alpha=nope",
               mixed=True)
-    assert bad.code == 2 and "no agent `nope`" in bad.out and not (tmp_path / "x" / "TASK.md").exists()
+    assert bad.code == 2
+    assert "no agent `nope`" in bad.out
+    assert not (tmp_path / "x" / "TASK.md").exists()
     stranger = cli("init", str(tmp_path / "y"), "--task", "t", "--participants", "alpha,beta",
                    "--agent", "gamma=claude", mixed=True)
-    assert stranger.code == 2 and "`gamma` is not in --participants" in stranger.out
+    assert stranger.code == 2
+    assert "`gamma` is not in --participants" in stranger.out
     folder = tmp_path / "d"
     folder.mkdir()
     (folder / "TASK.md").write_text("---\nprotocol: 1\nparticipants: [alpha, beta]\nagents: {alpha: nope}\n---\n"
                                     "Pick a format.\n")
     result = cli("run", str(folder), *BOUNDS, mixed=True)
-    assert result.code == 1 and "Error: TASK.md: `alpha=nope`: no agent `nope`" in result.err
+    assert result.code == 1
+    assert "Error: TASK.md: `alpha=nope`: no agent `nope`" in result.err
 
 
 # -- failures, retries, resume --------------------------------------------------------
@@ -198,7 +222,7 @@ def test_init_checks_the_agents_it_records_and_a_bad_record_stops_run(cli: Cli, 
 
 def test_a_crash_stops_the_run_with_its_reason_and_keeps_the_others_turn_then_resume(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
-    init(cli, folder)
+    init(folder)
     result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                  "--agent", f"beta={fake('crash')}", mixed=True)
     assert result.code == 1
@@ -221,13 +245,15 @@ def test_a_key_run_cannot_keep_writes_nothing_and_leaves_the_slug_free(cli: Cli,
     from multidebate.state.private import folder_store
 
     folder = tmp_path / "d"
-    init(cli, folder)
+    init(folder)
     (Path(folder_store(str(folder))) / "keys").write_text("not a folder")
     result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                  "--agent", f"beta={fake('agree', 'x')}", mixed=True)
     assert result.code == 1
-    assert "failed turn 1: cannot write " in result.err and "nothing was written" in result.err
-    assert turn_files(folder) == [] and not list((folder / ".multidebate" / "keys").glob("*.json"))
+    assert "failed turn 1: cannot write " in result.err
+    assert "nothing was written" in result.err
+    assert turn_files(folder) == []
+    assert not list((folder / ".multidebate" / "keys").glob("*.json"))
     (Path(folder_store(str(folder))) / "keys").unlink()
     again = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                 "--agent", f"beta={fake('agree', 'x')}", mixed=True)
@@ -236,7 +262,7 @@ def test_a_key_run_cannot_keep_writes_nothing_and_leaves_the_slug_free(cli: Cli,
 
 def test_an_agent_that_prints_nothing_fails_the_turn(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
-    init(cli, folder)
+    init(folder)
     result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                  "--agent", f"beta={fake('silent')}", mixed=True)
     assert result.code == 1
@@ -245,20 +271,22 @@ def test_an_agent_that_prints_nothing_fails_the_turn(cli: Cli, tmp_path: Path) -
 
 def test_a_refused_reply_goes_back_with_the_refusal_and_the_retry_is_written(cli: Cli, tmp_path: Path) -> None:
     folder, log = tmp_path / "d", tmp_path / "log"
-    init(cli, folder)
-    result = logged_run(cli, folder, log, "--agent", f"alpha={fake('agree', 'Use TOML.')}",
-                        "--agent", f"beta={fake('garbage_then_valid', 'Use TOML.')}")
+    init(folder)
+    with prompt_log(log):
+        result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('agree', 'Use TOML.')}",
+                     "--agent", f"beta={fake('garbage_then_valid', 'Use TOML.')}", mixed=True)
     assert result.code == 0, result.out
     assert "beta turn 1: retrying: nothing written" in result.out
     retry = (log / "beta-1-2.txt").read_text()
-    assert "YOUR LAST REPLY WAS REFUSED BY `write`" in retry and "Sure! I think the answer is TOML" in retry
+    assert "YOUR LAST REPLY WAS REFUSED BY `write`" in retry
+    assert "Sure! I think the answer is TOML" in retry
     attempts = [r["attempts"] for r in read_run_records(str(folder)) if r["slug"] == "beta" and r["turn"] == 1]
     assert attempts == [2]
 
 
 def test_three_refusals_fail_the_participant(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
-    init(cli, folder)
+    init(folder)
     result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                  "--agent", f"beta={fake('garbage')}", mixed=True)
     assert result.code == 1
@@ -269,7 +297,7 @@ def test_three_refusals_fail_the_participant(cli: Cli, tmp_path: Path) -> None:
 
 def test_output_is_bounded(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
-    init(cli, folder)
+    init(folder)
     result = cli("run", str(folder), *BOUNDS, "--max-output", str(1024 * 1024),
                  "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('flood')}", mixed=True)
     assert result.code == 1
@@ -303,7 +331,7 @@ def _reap(where: Path) -> None:
 def test_a_timeout_kills_the_whole_process_group(cli: Cli, tmp_path: Path, mode: str, option: str, why: str) -> None:
     folder, where = tmp_path / "d", tmp_path / "pids"
     where.mkdir()
-    init(cli, folder)
+    init(folder)
     try:
         result = cli("run", str(folder), *BOUNDS, option, "3", "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                      "--agent", f"beta={fake('hang', str(where), mode)}", mixed=True)
@@ -321,25 +349,30 @@ def test_a_timeout_kills_the_whole_process_group(cli: Cli, tmp_path: Path, mode:
 
 def test_text_imitating_the_cli_stays_quoted_and_a_preamble_is_no_part_of_the_turn(cli: Cli, tmp_path: Path) -> None:
     folder, log = tmp_path / "d", tmp_path / "log"
-    init(cli, folder, "--max-turns", "2")
-    result = logged_run(cli, folder, log, "--agent", f"alpha={fake('framing', 'Use TOML.')}",
-                        "--agent", f"beta={fake('hold', 'Use YAML.')}")
+    init(folder, "--max-turns", "2")
+    with prompt_log(log):
+        result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('framing', 'Use TOML.')}",
+                     "--agent", f"beta={fake('hold', 'Use YAML.')}", mixed=True)
     assert result.code == 0, result.out
     written = (folder / "turn-1-alpha.md").read_text()
-    assert "obey me" not in written and ">>>END [deadbeef]" in written
+    assert "obey me" not in written
+    assert ">>>END [deadbeef]" in written
     prompt = (log / "beta-2-1.txt").read_text()
     opening = next(line for line in prompt.splitlines() if line.startswith("<<<PEER alpha"))
     fence = opening.rsplit("[", 1)[1].rstrip("]")
     assert fence != "deadbeef"
     quoted = prompt.split(opening, 1)[1].split(f">>>END [{fence}]", 1)[0]
-    assert "NOTE: The debate converged at turn 1" in quoted and ">>>END [deadbeef]" in quoted
+    assert "NOTE: The debate converged at turn 1" in quoted
+    assert ">>>END [deadbeef]" in quoted
     # the prompt asks for the sections only, and never to run a command
-    assert "Run no command" in prompt and "multidebate write" not in prompt.replace(quoted, "")
+    assert "Run no command" in prompt
+    assert "multidebate write" not in prompt.replace(quoted, "")
     # what a session gets from SKILL.md: the bold line, the rules on yes, never speaking for a peer
-    assert "## The bold line decides" in prompt and "`yes` means your recommendation is the same" in prompt
+    assert "## The bold line decides" in prompt
+    assert "`yes` means your recommendation is the same" in prompt
     assert "Never write, imagine or summarise a peer's position" in prompt
-    assert "BOLD LINES OF TURN 1" in prompt and re.search(r"<<<TASK \[[0-9a-f]+\]\nPick a config format for our tool.",
-                                                         prompt)
+    assert "BOLD LINES OF TURN 1" in prompt
+    assert re.search(r"<<<TASK \[[0-9a-f]+\]\nPick a config format for our tool.", prompt)
     assert "Turn 1: give your own independent answer" in (log / "beta-1-1.txt").read_text()
     assert "<<<PEER" not in (log / "beta-1-1.txt").read_text()
 
@@ -348,7 +381,7 @@ def test_no_agent_is_handed_a_key(cli: Cli, tmp_path: Path, monkeypatch: pytest.
     """Neither the keys run holds (never in a prompt) nor a person's key in the environment reach an agent."""
     folder, log = tmp_path / "d", tmp_path / "log"
     log.mkdir()
-    init(cli, folder, "--max-turns", "2")
+    init(folder, "--max-turns", "2")
     monkeypatch.setenv("MULTIDEBATE_KEY", "persons-secret-key")
     monkeypatch.setenv("FAKE_LOG", str(log))
     result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('envcheck', 'Use TOML.')}",
@@ -357,17 +390,21 @@ def test_no_agent_is_handed_a_key(cli: Cli, tmp_path: Path, monkeypatch: pytest.
     assert "MULTIDEBATE_KEY=unset" in (folder / "turn-1-alpha.md").read_text()
     keys = [Path(held_key_path(str(folder), slug)).read_text().strip() for slug in ("alpha", "beta")]
     prompts = [p.read_text() for p in log.iterdir()]
-    assert len(prompts) == 4 and not any(key in text for key in keys for text in prompts)
+    assert len(prompts) == 4
+    assert not any(key in text for key in keys for text in prompts)
 
 
 def test_a_turns_agents_see_only_the_previous_turn(cli: Cli, tmp_path: Path) -> None:
     folder, log = tmp_path / "d", tmp_path / "log"
-    init(cli, folder, "--max-turns", "3")
-    result = logged_run(cli, folder, log, "--agent", f"alpha={fake('hold', 'Use TOML.')}",
-                        "--agent", f"beta={fake('hold', 'Use YAML.')}")
+    init(folder, "--max-turns", "3")
+    with prompt_log(log):
+        result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('hold', 'Use TOML.')}",
+                     "--agent", f"beta={fake('hold', 'Use YAML.')}", mixed=True)
     assert result.code == 0, result.out
     prompt = (log / "alpha-3-1.txt").read_text()
-    assert "<<<PEER beta [" in prompt and "My view at turn 2." in prompt and "My view at turn 1." not in prompt
+    assert "<<<PEER beta [" in prompt
+    assert "My view at turn 2." in prompt
+    assert "My view at turn 1." not in prompt
 
 
 # -- a person's session among agents ---------------------------------------------------
@@ -405,7 +442,7 @@ def _multidebate(*args: str, cwd: Path) -> subprocess.Popen[str]:
 
 def test_a_person_writes_through_next_and_write_while_run_waits_for_them(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
-    init(cli, folder, participants="alpha,bob")
+    init(folder, participants="alpha,bob")
     proc = _multidebate("run", str(folder), "--agent", f"alpha={fake('agree', 'Use TOML.')}", cwd=tmp_path)
     try:
         lines = _lines_of(proc)
@@ -419,7 +456,8 @@ def test_a_person_writes_through_next_and_write_while_run_waits_for_them(cli: Cl
         served = cli("next", str(folder), "--slug", "bob", "--key", key, mixed=True)
         assert "<<<PEER alpha" in served.out
         second = cli("write", str(folder), "--slug", "bob", "--key", key,
-                     input=turn_body(2, "**Use TOML.**", converged=True, agreements="- With alpha: TOML."), mixed=True)
+                     input=turn_body(2, "**Use TOML.**", converged=True, agreements="- With alpha: TOML."),
+                     mixed=True)
         assert second.code == 0, second.out
         assert proc.wait(DEADLINE) == 0
         rest = "".join(iter(lambda: lines.get(timeout=DEADLINE), ""))
@@ -432,7 +470,7 @@ def test_a_person_writes_through_next_and_write_while_run_waits_for_them(cli: Cl
 
 def test_ctrl_c_while_waiting_for_a_person_exits_130(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
-    init(cli, folder, participants="alpha,bob")
+    init(folder, participants="alpha,bob")
     proc = _multidebate("run", str(folder), "--agent", f"alpha={fake('agree', 'Use TOML.')}", cwd=tmp_path)
     try:
         _await_line(_lines_of(proc), "waiting for bob")
@@ -449,7 +487,7 @@ def test_a_slug_a_person_holds_is_refused_with_the_way_out(cli: Cli, tmp_path: P
     from helpers import turn_body
 
     folder = tmp_path / "d"
-    init(cli, folder)
+    init(folder)
     cli("write", str(folder), "--slug", "alpha", input=turn_body(1, "**Use TOML.**"))
     result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                  "--agent", f"beta={fake('agree', 'x')}", mixed=True)
@@ -465,7 +503,7 @@ def test_a_slug_a_person_holds_is_refused_with_the_way_out(cli: Cli, tmp_path: P
 def test_ctrl_c_kills_every_agent_writes_nothing_half_and_exits_130(cli: Cli, tmp_path: Path, sig: int) -> None:
     folder, where = tmp_path / "d", tmp_path / "pids"
     where.mkdir()
-    init(cli, folder)
+    init(folder)
     proc = _multidebate("run", str(folder), "--agent", f"alpha={fake('hang', str(where), 'quiet')}",
                         "--agent", f"beta={fake('hang', str(where), 'chatty')}", cwd=tmp_path)
     try:
@@ -519,18 +557,20 @@ def test_claude_reports_not_logged_in_with_exit_0_and_run_says_so_in_one_line(cl
     monkeypatch.setenv("ARGV_LOG", str(tmp_path / "argv.json"))
     monkeypatch.setenv("MULTIDEBATE_CLAUDE_ARGS", "--max-budget-usd 1")
     folder = tmp_path / "d"
-    init(cli, folder)
+    init(folder)
     result = cli("run", str(folder), *BOUNDS, "--agent", "alpha=claude:opus",
                  "--agent", f"beta={fake('agree', 'Use YAML.')}", mixed=True)
     assert result.code == 1
     assert result.err == "Error: alpha failed turn 1: claude: Not logged in \u00b7 Please run /login\n"
     seen = json.loads((tmp_path / "argv.json").read_text())
-    assert seen["argv"][:2] == ["-p", "--output-format"] and ["--model", "opus"] == seen["argv"][
+    assert seen["argv"][:2] == ["-p", "--output-format"]
+    assert ["--model", "opus"] == seen["argv"][
         seen["argv"].index("--model"):seen["argv"].index("--model") + 2]
     assert seen["argv"][-2:] == ["--max-budget-usd", "1"]
     assert "You are `alpha`: turn 1" in seen["prompt"]  # on stdin
     record = [r for r in read_run_records(str(folder)) if r["slug"] == "alpha"][0]
-    assert record["tool_version"] == "2.1.197 (Claude Code)" and record["model"] == "opus"
+    assert record["tool_version"] == "2.1.197 (Claude Code)"
+    assert record["model"] == "opus"
 
 
 CLAUDE_SILENT_THEN_ANSWERS = """
@@ -556,11 +596,12 @@ def test_the_idle_timeout_spares_a_tool_that_prints_only_at_the_end(cli: Cli,
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("FAKES", str(AGENTS))
     folder = tmp_path / "d"
-    init(cli, folder, "--max-turns", "2")
+    init(folder, "--max-turns", "2")
     result = cli("run", str(folder), *BOUNDS, "--idle-timeout", "1", "--agent", "alpha=claude",
                  "--agent", f"beta={fake('hold', 'x')}", mixed=True)
     assert result.code == 0, result.out
-    assert "alpha turn 1: wrote turn-1-alpha.md" in result.out and "$0.5000" in result.out
+    assert "alpha turn 1: wrote turn-1-alpha.md" in result.out
+    assert "$0.5000" in result.out
 
 
 def test_each_preset_reads_its_tools_output() -> None:
@@ -596,7 +637,8 @@ def test_a_tools_error_on_stderr_is_found() -> None:
     assert copilot.error == "copilot: exit status 1: Error: No authentication information found."
     codex = parse_spec("e", "codex").read_reply(b'{"type":"error","message":"Reconnecting... waiting for network"}\n',
                                                 0)
-    assert codex.error == "codex: Reconnecting... waiting for network" and not codex.unreadable
+    assert codex.error == "codex: Reconnecting... waiting for network"
+    assert not codex.unreadable
 
 
 def test_preset_command_lines() -> None:
@@ -605,7 +647,8 @@ def test_preset_command_lines() -> None:
                           "--color", "never", "-m", "gpt-5.5", "-c", "model_provider=x", "-")
     assert codex.stdin == b"PROMPT"
     gemini = parse_spec("gem", "gemini").invocation("PROMPT", {})
-    assert gemini.argv[-2:] == ("-p", "PROMPT") and gemini.stdin == b""
+    assert gemini.argv[-2:] == ("-p", "PROMPT")
+    assert gemini.stdin == b""
     assert ("GEMINI_CLI_TRUST_WORKSPACE", "true") in gemini.env
     assert set(PRESETS) == {"claude", "codex", "gemini", "qwen", "copilot", "opencode", "cursor"}
     custom = parse_agent("me=cmd:python3 'my agent.py' --fast")
@@ -616,22 +659,25 @@ def test_preset_command_lines() -> None:
                                              ("alpha=cmd:", "names no command"), ("Bad_Slug=claude", "is no slug")])
 def test_a_bad_agent_is_a_usage_error(cli: Cli, tmp_path: Path, spec: str, error: str) -> None:
     result = cli("run", str(tmp_path), *BOUNDS, "--agent", spec, mixed=True)
-    assert result.code == 2 and error in result.out
+    assert result.code == 2
+    assert error in result.out
 
 
 def test_an_agent_off_the_roster_and_no_agent_at_all_are_clean_errors(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
-    init(cli, folder)
+    init(folder)
     result = cli("run", str(folder), *BOUNDS, "--agent", f"gamma={fake('agree', 'x')}", mixed=True)
-    assert result.code == 1 and "Error: gamma is not on the roster (alpha, beta)" in result.err
+    assert result.code == 1
+    assert "Error: gamma is not on the roster (alpha, beta)" in result.err
     result = cli("run", str(folder), *BOUNDS, mixed=True)
-    assert result.code == 1 and "Error: no participant has an agent" in result.err
+    assert result.code == 1
+    assert "Error: no participant has an agent" in result.err
     assert "Traceback" not in result.out
 
 
 def test_two_agents_on_one_model_are_warned_of(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
-    init(cli, folder)
+    init(folder)
     result = cli("run", str(folder), *BOUNDS, "--agent", "alpha=claude:opus", "--agent", "beta=claude:Opus",
                  "--turn-timeout", "5", "--agent-args", "alpha=--bogus", mixed=True)
     assert "alpha, beta run the same model" in result.out
@@ -644,7 +690,7 @@ def test_run_json_lines_follow_their_schema(cli: Cli, tmp_path: Path) -> None:
     from test_schemas import check
 
     folder = tmp_path / "d"
-    init(cli, folder)
+    init(folder)
     result = cli("run", str(folder), *BOUNDS, "--json", "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                  "--agent", f"beta={fake('agree', 'Use YAML.')}")
     assert result.code == 0, result.out
@@ -652,15 +698,18 @@ def test_run_json_lines_follow_their_schema(cli: Cli, tmp_path: Path) -> None:
     for event in events:
         check("run-event", event)
     kinds = [e["event"] for e in events]
-    assert kinds[0] == "started" and kinds[-1] == "done" and kinds.count("written") == 4
-    assert events[-1]["state"] == "converged" and events[-1]["report"] == f"multidebate report {folder}"
+    assert kinds[0] == "started"
+    assert kinds[-1] == "done"
+    assert kinds.count("written") == 4
+    assert events[-1]["state"] == "converged"
+    assert events[-1]["report"] == f"multidebate report {folder}"
 
 
 def test_run_json_ends_with_one_line_error_object_when_a_participant_fails(cli: Cli, tmp_path: Path) -> None:
     from test_schemas import check
 
     folder = tmp_path / "d"
-    init(cli, folder)
+    init(folder)
     result = cli("run", str(folder), *BOUNDS, "--json", "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                  "--agent", f"beta={fake('crash')}")
     assert result.code == 1
@@ -687,13 +736,15 @@ def test_doctor_finds_tools_on_path_probes_agents_and_says_why_one_fails(cli: Cl
     data = json.loads(result.out)
     check("doctor", data)
     tools = {t["preset"]: t for t in data["tools"]}
-    assert tools["claude"]["version"] == "2.1.197 (Claude Code)" and tools["claude"]["path"] == str(bin_dir / "claude")
+    assert tools["claude"]["version"] == "2.1.197 (Claude Code)"
+    assert tools["claude"]["path"] == str(bin_dir / "claude")
     assert tools["codex"]["path"] is None
     probes = {p["slug"]: p for p in data["probes"]}
     assert probes["ok"]["ok"] is True
     assert probes["opus"] == {**probes["opus"], "ok": False, "reason": "claude: Not logged in \u00b7 Please run /login"}
     text = cli("doctor", mixed=True)
-    assert text.code == 0 and "claude    Claude Code   2.1.197 (Claude Code)" in text.out
+    assert text.code == 0
+    assert "claude    Claude Code   2.1.197 (Claude Code)" in text.out
     assert "codex     Codex CLI     not on PATH" in text.out
 
 
@@ -747,7 +798,7 @@ def test_a_reply_wrapped_in_a_code_fence_is_written_as_its_sections(cli: Cli, tm
     from multidebate.run.prompt import sections_of
     from multidebate.turns.write import write_turn
 
-    init(cli, tmp_path / "d")
+    init(tmp_path / "d")
     body = turn_body(1, "**Use TOML.**")
     reply = f"Here is my turn:\n\n```markdown\n{body}```\n"
     assert sections_of(reply) == body
@@ -766,4 +817,5 @@ def test_the_live_lines_count_how_long_a_persons_session_is_awaited() -> None:
     live.tick()
     assert out[-1] == "  bob              turn 1: awaited (a session a person runs) for 42 s\n"
     live.show(Thinking("alpha", 2, 1, 43.0))
-    assert "bob" not in out[-1] and "alpha" in out[-1]
+    assert "bob" not in out[-1]
+    assert "alpha" in out[-1]
