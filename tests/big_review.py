@@ -14,15 +14,13 @@ import os
 import re
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from multidebate.cli import cli
+from conftest import Cli, Outcome
+from helpers import Debate
 
 CRITICS = ("crane-1", "egret-2")
 DEFENDER = "heron-3"
 JUDGE = "owl-4"
 PER_CRITIC = 30
-KEYS: dict[str, dict[str, str]] = {}  # folder -> slug -> the key its first write printed
 PROPOSAL_LINES = [
     "# Passwordless sign-in",
     "",
@@ -63,10 +61,10 @@ The defender conceded crane-1/F1 at severity 10; no rebuttal weighs against it.
 """
 
 
-def run(*args: str, stdin: str | None = None) -> str:
-    result = CliRunner().invoke(cli, list(args), input=stdin)
-    assert result.exit_code in (0, 3), result.output
-    return result.output
+def _done(outcome: Outcome) -> str:
+    """What a command printed (stdout and stderr as a session's shell shows them), once it succeeded."""
+    assert outcome.code == 0, outcome
+    return outcome.out
 
 
 def _finding(critic: int, n: int) -> str:
@@ -111,17 +109,18 @@ def build(root: Path, until: str = "") -> str:
     proposal = root / "design.md"
     proposal.write_text(PROPOSAL + "\n")
     folder = str(root / "big-review")
-    run("init", folder, "--mode", "review", "--proposal", str(proposal), "--task", "Review this sign-in design.",
-        f"--role={CRITICS[0]}=critic:security", f"--role={CRITICS[1]}=critic:consistency",
-        f"--role={DEFENDER}=defender", f"--role={JUDGE}=judge", "--judge-when", "always", "--max-rounds", "3")
-    keys = KEYS.setdefault(folder, {})
+    cli = Cli()  # a plain function, not a test: test_review_fit builds the review once for its module
+    _done(cli("init", folder, "--mode", "review", "--proposal", str(proposal), "--task", "Review this sign-in design.",
+              f"--role={CRITICS[0]}=critic:security", f"--role={CRITICS[1]}=critic:consistency",
+              f"--role={DEFENDER}=defender", f"--role={JUDGE}=judge", "--judge-when", "always", "--max-rounds", "3"))
+    debate = Debate(folder)  # each session's key, kept from its first `write` as the session keeps it
 
     def turn(slug: str, body: str) -> None:
-        key = ["--key", keys[slug]] if slug in keys else []
-        run("next", folder, "--slug", slug, *key)
-        out = run("write", folder, "--slug", slug, *key, stdin=body)
-        if slug not in keys:
-            keys[slug] = _key(out)
+        key = ["--key", debate.key(slug)] if slug in debate.keys else []
+        _done(cli("next", folder, "--slug", slug, *key))
+        out = _done(cli("write", folder, "--slug", slug, *key, input=body, mixed=True))
+        if slug not in debate.keys:
+            debate.keep(slug, _key(out))
 
     # round 1: 60 findings
     for c, critic in enumerate(CRITICS):
@@ -157,8 +156,8 @@ def build(root: Path, until: str = "") -> str:
          + "".join(_response(f"{c}/F{n}", n, 3) + "\n" for c in CRITICS for n in range(7, 30, 7)))
     if until == "judgment":
         return folder
-    run("next", folder, "--slug", JUDGE)
-    out = run("write", folder, "--slug", JUDGE, stdin=JUDGMENT)
+    _done(cli("next", folder, "--slug", JUDGE))
+    out = _done(cli("write", folder, "--slug", JUDGE, input=JUDGMENT, mixed=True))
     assert "judgment" in out.lower(), out
     assert os.path.exists(os.path.join(folder, f"judgment-{JUDGE}.md")), out
     return folder

@@ -55,12 +55,19 @@ class Cli:
     (SystemExit is how click ends a command with a code)."""
 
     def __call__(self, *args: str, input: str | None = None, env: Mapping[str, str | None] | None = None,
-                 color: str | None = None) -> Outcome:
-        """Run `multidebate ARGS`; `color="never"` puts `--color never` before the command."""
+                 color: str | None = None, terminal: bool = False, mixed: bool = False,
+                 prog_name: str | None = None) -> Outcome:
+        """Run `multidebate ARGS`; `color="never"` puts `--color never` before the command.
+
+        `terminal`: stdout is a terminal that shows color, so `--color auto` colors as a person sees it (else
+        styles are stripped, as for a pipe). `mixed`: `out` is stdout and stderr interleaved as a terminal shows
+        them, for a test that reads what a person sees wherever each line went (`err` is stderr alone).
+        `prog_name`: the name the command is called by (shell completion reads its variable from it)."""
         head = ["--color", color] if color else []
-        result = CliRunner().invoke(cli_group, [*head, *args], input=input, env=env)
+        named = {"prog_name": prog_name} if prog_name else {}  # click's own default otherwise, as before
+        result = CliRunner().invoke(cli_group, [*head, *args], input=input, env=env, color=terminal, **named)
         assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-        return Outcome(result.exit_code, result.stdout, result.stderr)
+        return Outcome(result.exit_code, result.output if mixed else result.stdout, result.stderr)
 
     def json(self, *args: str, code: int = 0, **options: Any) -> Any:
         """Run `multidebate ARGS --json`, check it ended with `code`, and return its output read as JSON."""

@@ -66,7 +66,8 @@ class Debate:
         """The key `write` handed `slug` here (KeyError if it has not written)."""
         return self.keys[slug]
 
-    def _keep(self, slug: str, key: str) -> None:
+    def keep(self, slug: str, key: str) -> None:
+        """Keep the key a first `write` handed `slug` (the CLI prints it; `write` here keeps it itself)."""
         keys = self.keys
         keys[slug] = key
         with open(self._store, "w", encoding="utf-8") as handle:
@@ -86,7 +87,7 @@ class Debate:
         data = content.encode() if isinstance(content, str) else content
         result = write_turn(self.folder, slug, data, self.keys.get(slug))
         if result.key:
-            self._keep(slug, result.key)
+            self.keep(slug, result.key)
         return result
 
     def create(self, task: str = "Pick a config format.", participants: tuple[str, ...] | None = None,

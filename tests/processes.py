@@ -26,7 +26,8 @@ class Running:
     def __init__(self, *args: str) -> None:
         self.proc = subprocess.Popen([sys.executable, "-m", "multidebate", *args], stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
-        assert self.proc.stdout is not None and self.proc.stderr is not None
+        assert self.proc.stdout is not None
+        assert self.proc.stderr is not None
         self.out: queue.Queue[str | None] = queue.Queue()
         self.err: queue.Queue[str | None] = queue.Queue()
         self.seen: list[str] = []

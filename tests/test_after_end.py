@@ -44,7 +44,8 @@ def test_write_refuses_a_turn_after_the_end(tmp_path: Path, turns: list[dict[str
     assert sorted(os.listdir(folder)) == before
     as_json = CliRunner().invoke(cli, ["write", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json"],
                                  input=body)
-    assert as_json.exit_code == 1 and json.loads(as_json.stdout)["ok"] is False
+    assert as_json.exit_code == 1
+    assert json.loads(as_json.stdout)["ok"] is False
     # the library refuses it too, so `run` (which calls write_turn) never writes past the end
     with pytest.raises(DebateEnded):
         write_turn(folder, "b", body.encode(), key_of(folder, "b"))
@@ -56,21 +57,26 @@ def test_a_turn_written_by_hand_after_the_end_is_listed_and_counted_nowhere(tmp_
     extra = by_hand(folder, "a", 4, "**Use YAML.**")
     status = CliRunner().invoke(cli, ["status", folder, "--json"])
     data = json.loads(status.stdout)
-    assert data["verdict"]["state"] == "hollow" and data["verdict"]["turn"] == 3
+    assert data["verdict"]["state"] == "hollow"
+    assert data["verdict"]["turn"] == 3
     assert data["verdict"]["extra_files"] == [extra]
-    assert data["current_turn"] == 3 and data["missing"] == []
+    assert data["current_turn"] == 3
+    assert data["missing"] == []
     text = CliRunner().invoke(cli, ["status", folder]).stdout
-    assert "missing from turn" not in text and "\n4*" not in text
+    assert "missing from turn" not in text
+    assert "\n4*" not in text
     assert f"written after the debate ended (left out): {extra}" in text
     report = CliRunner().invoke(cli, ["report", folder]).stdout
     assert "Written after the debate ended, and left out of this report: turn-4-a.md." in report
-    assert "| 4" not in report and "unexplained_flip" not in report
+    assert "| 4" not in report
+    assert "unexplained_flip" not in report
     assert "fewer than two answers" not in report
     chart = json.loads(CliRunner().invoke(cli, ["report", folder, "--format", "json"]).stdout)
     assert max(t["turn"] for t in chart["turns"]) == 3
     brief = CliRunner().invoke(cli, ["next", folder, "--slug", "b", "--key", key_of(folder, "b"), "--json"])
     served = json.loads(brief.stdout)
-    assert served["debate_over"] is True and served["verdict"]["state"] == "hollow"
+    assert served["debate_over"] is True
+    assert served["verdict"]["state"] == "hollow"
 
 
 @pytest.mark.parametrize(("turns", "state", "end", "max_turns"), [
@@ -92,7 +98,9 @@ def test_a_debate_written_by_hand_stays_ended(tmp_path: Path, turns: list[dict[s
     extra = by_hand(folder, "b", end + 1, "**Use JSON.**")
     data = json.loads(CliRunner().invoke(cli, ["status", folder, "--json"]).stdout)
     assert (data["verdict"]["state"], data["verdict"]["turn"], data["verdict"]["notes"]) == (state, end, [])
-    assert data["verdict"]["extra_files"] == [extra] and data["current_turn"] == end and data["missing"] == []
+    assert data["verdict"]["extra_files"] == [extra]
+    assert data["current_turn"] == end
+    assert data["missing"] == []
 
 
 def test_a_move_after_the_end_is_not_scored(tmp_path: Path) -> None:
@@ -105,4 +113,5 @@ def test_a_move_after_the_end_is_not_scored(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     assert [t["turn"] for t in data["turns"]] == [1, 2]
     text = CliRunner().invoke(cli, ["score", folder, "--key", str(tmp_path / "key.txt")]).stdout
-    assert "2->3" not in text and "\n3 " not in text
+    assert "2->3" not in text
+    assert "\n3 " not in text

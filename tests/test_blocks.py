@@ -21,7 +21,8 @@ def test_heading_lines_and_fences() -> None:
     result = outline(text)
     assert [(h.level, h.text, h.line) for h in result.headings] == [(1, "Turn 1 \u2014 a", 1),
                                                                     (2, "Reasoning", 3), (2, "Answer", 14)]
-    assert len(result.code_spans) == 2 and result.in_code(text.index("## Answer"))
+    assert len(result.code_spans) == 2
+    assert result.in_code(text.index("## Answer"))
 
 
 def test_unclosed_fence_swallows_the_rest() -> None:

@@ -77,8 +77,10 @@ def test_two_lines_whatever_they_mean(a: str, b: str) -> None:
 
 def test_a_line_longer_than_the_cap_is_compared_byte_for_byte() -> None:
     long = "**" + "x " * LINE_CAP + "**"
-    assert line_key(long) == long and line_items(long) is None
-    assert same_line(long, long) and not same_line(long, long.replace("x", "X", 1))
+    assert line_key(long) == long
+    assert line_items(long) is None
+    assert same_line(long, long)
+    assert not same_line(long, long.replace("x", "X", 1))
 
 
 def test_item_lists_with_a_gap_or_a_repeat_are_no_item_list() -> None:

@@ -33,8 +33,10 @@ def test_the_plan_writes_nothing_and_brief_records_what_it_says(tmp_path: Path) 
     before = listing(folder)
     plan = plan_briefing(debate, "a", key=key)
     assert listing(folder) == before
-    assert plan.briefing.turn == 2 and [p.slug for p in plan.briefing.peers] == ["b"]
-    assert plan.served == Served(2, (("turn-1-b.md", plan.briefing.peers[0].sha256),)) and plan.task is None
+    assert plan.briefing.turn == 2
+    assert [p.slug for p in plan.briefing.peers] == ["b"]
+    assert plan.served == Served(2, (("turn-1-b.md", plan.briefing.peers[0].sha256),))
+    assert plan.task is None
     assert brief(folder, "a", key=key)._replace(today=plan.briefing.today) == plan.briefing
     assert listing(folder) != before  # brief records what the plan says was served
     with open(served_path(folder, "a", 2), encoding="utf-8") as handle:
@@ -48,12 +50,14 @@ def test_the_plan_of_a_first_next_creates_no_folder_state_and_no_task_file(tmp_p
     before = listing(folder)
     plan = plan_briefing(debate, "a", "Pick a config format.")
     assert listing(folder) == before
-    assert plan.task == "Pick a config format." and plan.briefing.task == "Pick a config format."
+    assert plan.task == "Pick a config format."
+    assert plan.briefing.task == "Pick a config format."
     assert not any("Recorded your task" in note for note in plan.briefing.notes)
     briefing = brief(folder, "a", "Pick a config format.")  # records the task, and says so
     assert os.path.exists(os.path.join(folder, "TASK.md"))
     assert "Recorded your task in TASK.md so that every session debates the same text." in briefing.notes
-    assert briefing.task == "Pick a config format." and briefing.turn == 1
+    assert briefing.task == "Pick a config format."
+    assert briefing.turn == 1
 
 
 def test_peer_files_too_long_for_a_shell_have_their_reasoning_cut_and_the_note_says_so(tmp_path: Path) -> None:
@@ -72,14 +76,19 @@ def test_peer_files_too_long_for_a_shell_have_their_reasoning_cut_and_the_note_s
     assert [n for n in served.notes if "2 peer files are" in n and "`--sections reasoning`" in n]
     assert sum(len(p.text) for p in served.peers) <= LARGE_BRIEFING
     for peer in served.peers:  # the Reasoning's start, the cut said, every other section whole
-        assert peer.text.startswith("## Reasoning\nReason 0 takes room.") and "[Reasoning cut by multidebate" in peer.text
-        assert "## Answer\n**Use TOML.**" in peer.text and "## Converged\nno" in peer.text and peer.cut_from
+        assert peer.text.startswith("## Reasoning\nReason 0 takes room.")
+        assert "[Reasoning cut by multidebate" in peer.text
+        assert "## Answer\n**Use TOML.**" in peer.text
+        assert "## Converged\nno" in peer.text
+        assert peer.cut_from
     # asked for: the sections asked for, whole, and no note
     asked = plan_briefing(debate, "a", key=key_of(folder, "a"), sections=section_names("reasoning")).briefing
-    assert all(reasoning.strip() in p.text for p in asked.peers) and not [n for n in asked.notes if "--sections" in n]
+    assert all(reasoning.strip() in p.text for p in asked.peers)
+    assert not [n for n in asked.notes if "--sections" in n]
     # one long peer file stays under the limit: served whole, no note
     whole = plan_briefing(debate, "b", key=key_of(folder, "b")).briefing
-    assert reasoning.strip() in whole.peers[1].text and not [n for n in whole.notes if "--sections" in n]
+    assert reasoning.strip() in whole.peers[1].text
+    assert not [n for n in whole.notes if "--sections" in n]
 
 
 def _long_reasonings(tmp_path: Path, sizes: dict[str, int]) -> tuple[str, list[object]]:

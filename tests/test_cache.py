@@ -27,7 +27,8 @@ def test_cache_is_written_and_reused(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
     first = load_debate(folder)
     shard = Path(folder, ".multidebate", "cache", "turn-1.json")
-    assert shard.exists() and set(json.loads(shard.read_text())["files"]) == {"turn-1-a.md", "turn-1-b.md"}
+    assert shard.exists()
+    assert set(json.loads(shard.read_text())["files"]) == {"turn-1-a.md", "turn-1-b.md"}
     parsed: list[tuple[int, int]] = []  # the cache reports each file it has to parse
     report_progress(lambda done, total: parsed.append((done, total)))
     try:
@@ -36,7 +37,8 @@ def test_cache_is_written_and_reused(tmp_path: Path) -> None:
         report_progress(None)
     assert parsed == []  # reused: no file parsed again
     entry, first_entry = second.entry(1, "a"), first.entry(1, "a")
-    assert entry is not None and first_entry is not None
+    assert entry is not None
+    assert first_entry is not None
     assert second.details(entry).answer == first.details(first_entry).answer
     assert judge(first).detail == judge(second).detail
 
@@ -49,7 +51,8 @@ def test_changed_file_with_same_size_and_mtime_is_read_again(tmp_path: Path) -> 
     text = path.read_text().replace("TOML", "JSON")  # same length
     path.write_text(text)
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # an editor that restores the mtime
-    assert os.stat(path).st_size == before.st_size and os.stat(path).st_mtime_ns == before.st_mtime_ns
+    assert os.stat(path).st_size == before.st_size
+    assert os.stat(path).st_mtime_ns == before.st_mtime_ns
     assert "JSON" in _answer(folder, 1, "a")  # ctime changed: the cache is not trusted
 
 
@@ -172,7 +175,8 @@ def test_lost_or_damaged_details_shards_give_the_same_answers(tmp_path: Path) ->
     answers()  # a harmed shard is dropped when read, and written again by the next reader
     for turn in (1, 2):
         data = json.loads((cache / f"turn-{turn}.details.json").read_text())
-        assert data["stamp"] == stamp and sorted(data["files"]) == [f"turn-{turn}-a.md", f"turn-{turn}-b.md"]
+        assert data["stamp"] == stamp
+        assert sorted(data["files"]) == [f"turn-{turn}-a.md", f"turn-{turn}-b.md"]
 
 
 def test_a_change_to_any_module_invalidates_the_cache(tmp_path: Path) -> None:

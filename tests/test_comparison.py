@@ -212,12 +212,14 @@ def test_the_task_names_the_options() -> None:
     task = "Recommend exactly one of NATS JetStream, Redis Streams or Kafka, and say how you would run it."
     context = Context(task=task)
     found = compare("**Go with JetStream from NATS, file storage.**", "**Kafka, managed, seven days.**", context)
-    assert found.relation == "different" and "options the task lists" in found.evidence
+    assert found.relation == "different"
+    assert "options the task lists" in found.evidence
 
 
 def test_items_name_what_differs() -> None:
     found = compare("pool_size: 5\nmax_overflow: 5\ntimeout: 10 s", "pool_size: 10\nmax_overflow: 0\ntimeout: 10 s")
-    assert found.relation == "different" and found.items == ("pool_size", "max_overflow")
+    assert found.relation == "different"
+    assert found.items == ("pool_size", "max_overflow")
     assert "2 of 3 items differ" in found.evidence
 
 
@@ -230,7 +232,8 @@ def test_an_inline_quiz_of_numbers_and_letters_keeps_every_item() -> None:
     """#28: the letter-only reading kept Q2 and Q3 and dropped Q1, so a differing Q1 was called the same."""
     assert items_of("**Q1: 12, Q2: C, Q3: D**") == (("Q1", "12"), ("Q2", "C"), ("Q3", "D"))
     found = compare("**Q1: 12, Q2: C, Q3: D**", "**Q1: 13, Q2: C, Q3: D**")
-    assert found.relation == "different" and found.items == ("Q1",)
+    assert found.relation == "different"
+    assert found.items == ("Q1",)
     # keyed alike however written: inline with numbers, inline letters only, or one item a line
     assert compare("**Q1: 12, Q2: C**", "- Q1: 12\n- Q2: C").relation == "same"
     assert items_of("**Q1: A, Q2: B**") == (("Q1", "A"), ("Q2", "B"))
@@ -256,7 +259,8 @@ def test_a_numbered_list_of_reasons_is_no_list_of_answers() -> None:
 
 def test_a_reworded_item_is_not_assumed_equal_or_different() -> None:
     found = compare("1. Use TOML\n2. Keep tabs", "1. Use TOML\n2. Stay with the current indentation")
-    assert found.relation == "unsure" and "2" in found.evidence
+    assert found.relation == "unsure"
+    assert "2" in found.evidence
 
 
 def test_a_number_only_one_line_has_is_detail() -> None:
@@ -317,7 +321,9 @@ def test_the_memo_shares_a_comparison_by_content_but_never_identical_answers() -
     twin = context.compare(AnswerSig("Use TOML.", (), "f1"), AnswerSig("Use TOML for the config.", (), "f1"))
     apart = context.compare(AnswerSig("Use TOML.", (), "f2"), AnswerSig("Use TOML for the config.", (), "f3"))
     again = context.compare(AnswerSig("Use TOML.", (), "f4"), AnswerSig("Use TOML for the config.", (), "f5"))
-    assert twin.evidence == "identical answers" and apart.basis == "refinement" and again == apart
+    assert twin.evidence == "identical answers"
+    assert apart.basis == "refinement"
+    assert again == apart
 
 
 @pytest.mark.parametrize(("left", "right"), [
@@ -340,11 +346,13 @@ def test_an_identical_line_that_names_an_item_and_sets_numbers_decides_over_the_
     before = f"{line}\n\n- Retries: 3 after the first attempt\n- Backoff: random(0, min(2 s, 200 ms x 2^attempt))\n"
     after = f"{line}\n\n- Retries: 3 after the first attempt\n- Backoff: random(0, min(2 s, 200 ms x 2^(n-1)))\n"
     found = compare(before, after)
-    assert found.relation == "same" and "identical recommendation lines" in found.evidence, found
+    assert found.relation == "same", found
+    assert "identical recommendation lines" in found.evidence, found
     # a line that names the item but sets no number leaves the bodies to decide
     bare = "**Retry with backoff.**"
     found = compare(f"{bare}\n\n- Retries: 3\n- Backoff: 1 s\n", f"{bare}\n\n- Retries: 3\n- Backoff: 5 s\n")
-    assert found.relation == "different" and "backoff 1 vs 5" in found.evidence, found
+    assert found.relation == "different", found
+    assert "backoff 1 vs 5" in found.evidence, found
 
 
 def test_an_inline_item_line_is_read_whole_and_keyed_as_a_list_is() -> None:

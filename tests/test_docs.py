@@ -30,7 +30,8 @@ def text(name: str) -> str:
 
 def reference_script() -> ModuleType:
     spec = importlib.util.spec_from_file_location("cli_reference", ROOT / "scripts" / "cli_reference.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -84,7 +85,8 @@ def test_status_and_write_json_fields_are_named() -> None:
 
 def test_ci_blocks_exist() -> None:
     readme = text("README.md")
-    assert "<!-- ci: install -->\n```sh\n" in readme and "<!-- ci: test -->\n```sh\n" in readme
+    assert "<!-- ci: install -->\n```sh\n" in readme
+    assert "<!-- ci: test -->\n```sh\n" in readme
 
 
 @pytest.mark.parametrize("block", ["install", "test"])
@@ -107,7 +109,8 @@ def test_readme_tour_shows_what_status_prints(monkeypatch: pytest.MonkeyPatch) -
     shown = text("README.md").split("`status` on the example above:\n\n```\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(ROOT)
     result = CliRunner().invoke(cli, ["--color", "never", "status", "examples/rate-limit"])
-    assert result.exit_code == 0 and result.stdout == shown
+    assert result.exit_code == 0
+    assert result.stdout == shown
 
 
 def test_readme_maps_every_page() -> None:

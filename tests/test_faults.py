@@ -80,7 +80,8 @@ def test_sigkill_at_any_point_leaves_no_partial_turn(tmp_path: Path) -> None:
         assert completed or proc.returncode == -9, proc.stderr
         path = Path(folder, "turn-1-k.md")
         if path.exists():  # once it exists, it is whole
-            assert "**A complete answer.**" in path.read_text() and path.read_text().rstrip().endswith("no")
+            assert "**A complete answer.**" in path.read_text()
+            assert path.read_text().rstrip().endswith("no")
         errors = [f for f in validate_paths([folder]) if f.severity == "error"]
         assert errors == [], (crash_at, errors)
         crash_at += 1
@@ -131,6 +132,7 @@ def test_write_sweeps_temporary_files_left_by_killed_writers(tmp_path: Path) -> 
     os.utime(other, (old, old))
     os.symlink(stale.name, Path(folder, ".md-tmp-link.part"))
     write_keyed(folder, "a", turn_body(2, "**Use TOML.**").encode())
-    assert not stale.exists() and fresh.exists()  # a live writer's file is seconds old
+    assert not stale.exists()
+    assert fresh.exists()  # a live writer's file is seconds old
     assert other.read_text() == "not ours"  # not one of ours
     assert Path(folder, ".md-tmp-link.part").is_symlink()  # links are never touched

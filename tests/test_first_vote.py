@@ -32,7 +32,8 @@ def test_the_report_names_the_items_the_debate_overturned(tmp_path: Path) -> Non
                                   "overturned": [{"item": "Q1", "vote": "12", "final": "13"}],
                                   "no_majority": [{"item": "Q3", "final": "9"}]}
     html = CliRunner().invoke(cli, ["report", folder, "--format", "html"])
-    assert html.exit_code == 0 and "The debate overturned it on Q1 (vote 12, final 13)" in html.stdout
+    assert html.exit_code == 0
+    assert "The debate overturned it on Q1 (vote 12, final 13)" in html.stdout
 
 
 def test_a_vote_that_the_final_answer_kept_is_said_so_plainly(tmp_path: Path) -> None:
@@ -40,7 +41,8 @@ def test_a_vote_that_the_final_answer_kept_is_said_so_plainly(tmp_path: Path) ->
                                       for slug in ("a", "b", "c")})
     out = CliRunner().invoke(cli, ["report", folder]).stdout
     assert "it agrees with the final answer on 3 of 3 items." in out  # 13.0 is 13: the scorer's normalisation
-    assert "overturned" not in out and "No majority" not in out
+    assert "overturned" not in out
+    assert "No majority" not in out
 
 
 def test_no_vote_with_two_sessions_or_an_answer_that_is_no_list(tmp_path: Path) -> None:
@@ -59,5 +61,6 @@ def test_a_turn_limit_with_identical_last_lines_is_not_called_without_agreement(
                                                {"a": ("**Use YAML.**", False), "b": ("**Use YAML.**", True)}],
                          participants=("a", "b"), max_turns=2)
     out = CliRunner().invoke(cli, ["report", folder]).stdout
-    assert "**turn limit reached, not converged**" in out and "without agreement" not in out
+    assert "**turn limit reached, not converged**" in out
+    assert "without agreement" not in out
     assert "the last bold lines are one line" in out

@@ -32,21 +32,25 @@ BODY = "# Turn 1 \u2014 a\n\n## Answer\nx\n"
 def test_a_broken_block_is_a_finding_with_its_line_and_the_body_is_kept(block: str, error: str, line: int) -> None:
     split = split_frontmatter("---\n" + block + "---\n" + BODY)
     assert (split.metadata, split.error, split.error_line, split.present) == ({}, error, line, True)
-    assert split.body == BODY and split.body_line == block.count("\n") + 3
+    assert split.body == BODY
+    assert split.body_line == block.count("\n") + 3
 
 
 def test_what_is_no_frontmatter_is_left_as_text() -> None:
     for text in ("---\nprotocol: 1\n" + BODY, "\n---\na: 1\n---\n" + BODY, "----\na: 1\n----\n" + BODY):
         assert split_frontmatter(text) == (({}, text, 1, "", 1, False))
     split = split_frontmatter("---\nturn: 1\n...\n" + BODY)  # YAML's document end closes it too
-    assert split.metadata == {"turn": 1} and split.body == BODY and split.body_line == 4
+    assert split.metadata == {"turn": 1}
+    assert split.body == BODY
+    assert split.body_line == 4
 
 
 def test_written_frontmatter_reads_back_as_written_even_where_yaml_would_guess_a_type() -> None:
     meta = {"protocol": 1, "slug": "no", "participants": ["on", "123", "0x10", "null", "a"], "sealed": True,
             "written_at": "2026-01-02T03:04:05Z", "peers_read": []}
     text = render_frontmatter(meta)
-    assert text.startswith("---\nprotocol: 1\nslug: 'no'\nparticipants:\n  - 'on'\n  - '123'\n") and text.endswith(
+    assert text.startswith("---\nprotocol: 1\nslug: 'no'\nparticipants:\n  - 'on'\n  - '123'\n")
+    assert text.endswith(
         "sealed: true\nwritten_at: '2026-01-02T03:04:05Z'\npeers_read: []\n---\n")
     assert split_frontmatter(text + BODY).metadata == meta
 
@@ -58,13 +62,17 @@ def test_a_roster_of_slugs_yaml_would_misread_survives_init_and_write(tmp_path: 
                                       "--role", "null=judge"])
     assert result.exit_code == 0, result.output
     task = load_task(folder)
-    assert task is not None and task.findings == () and task.participants == ("no", "123", "on") and task.judge == "null"
+    assert task is not None
+    assert task.findings == ()
+    assert task.participants == ("no", "123", "on")
+    assert task.judge == "null"
     for slug in ("no", "123"):
         written = CliRunner().invoke(cli, ["write", folder, "--slug", slug], input=turn_body(1, "**Use TOML.**"))
         assert written.exit_code == 0, written.output
     debate = load_debate(folder)
     entry = debate.entry(1, "no")
     parsed = debate.parsed(entry) if entry is not None else None
-    assert parsed is not None and parsed.metadata["slug"] == "no"
+    assert parsed is not None
+    assert parsed.metadata["slug"] == "no"
     assert render_task("Pick one.", ("no",), created_at="2026-01-02T03:04:05Z") == (
         "---\nprotocol: 1\nparticipants:\n  - 'no'\ncreated_at: '2026-01-02T03:04:05Z'\n---\n\nPick one.\n")

@@ -28,7 +28,8 @@ def test_the_docs_give_next_wait_s_timeout_exit_status_as_the_help_does() -> Non
     assert "a note naming who did not write (exit 3)" in " ".join(help_of("next").split())
     running = (ROOT / "docs" / "running.md").read_text(encoding="utf-8")
     said = re.search(r"`NOTE:` naming the peers that did not write, exit (\d)", running)
-    assert said is not None and said.group(1) == "3"
+    assert said is not None
+    assert said.group(1) == "3"
 
 
 def test_top_level_help_names_every_command_that_ctrl_c_ends_with_130() -> None:
@@ -50,21 +51,26 @@ def test_max_turns_help_says_what_it_accepts() -> None:
 
 def test_dash_capital_v_prints_the_version() -> None:
     result = CliRunner().invoke(cli, ["-V"])
-    assert result.exit_code == 0 and result.stdout == f"multidebate, version {__version__}\n"
+    assert result.exit_code == 0
+    assert result.stdout == f"multidebate, version {__version__}\n"
 
 
 def test_report_takes_json_as_the_other_commands_spell_it_and_fails_in_json(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
     by_flag = CliRunner().invoke(cli, ["report", folder, "--json"])
     by_format = CliRunner().invoke(cli, ["report", folder, "--format", "json"])
-    assert by_flag.exit_code == 0 and json.loads(by_flag.stdout)["verdict"] == json.loads(by_format.stdout)["verdict"]
+    assert by_flag.exit_code == 0
+    assert json.loads(by_flag.stdout)["verdict"] == json.loads(by_format.stdout)["verdict"]
     for args in (["report", str(tmp_path / "nope"), "--json"], ["report", folder, "--format", "json", "-o", "x.pdf"]):
         failed = CliRunner().invoke(cli, args)
         assert failed.exit_code == 1, args
         data = json.loads(failed.stdout)
-        assert data["ok"] is False and data["problems"] == [] and data["error"], args
+        assert data["ok"] is False, args
+        assert data["problems"] == [], args
+        assert data["error"], args
     both = CliRunner().invoke(cli, ["report", folder, "--json", "--format", "html"])
-    assert both.exit_code == 2 and "--json is --format json: give one of --json and --format html" in both.stderr
+    assert both.exit_code == 2
+    assert "--json is --format json: give one of --json and --format html" in both.stderr
 
 
 def test_folder_arguments_complete_as_directories() -> None:

@@ -47,7 +47,8 @@ def test_symlink_is_never_followed(tmp_path: Path) -> None:
     make_debate(str(folder), [{"b": "x"}])
     os.symlink(secret, folder / "turn-1-a.md")
     result = CliRunner().invoke(cli, ["validate", str(folder)])
-    assert "E006 is a symbolic link" in result.stdout and result.exit_code == 1
+    assert "E006 is a symbolic link" in result.stdout
+    assert result.exit_code == 1
     result = CliRunner().invoke(cli, ["next", str(folder), "--slug", "b", "--key", key_of(str(folder), "b")])
     assert "TOP SECRET" not in result.stdout
 
@@ -75,7 +76,8 @@ def test_editor_and_temp_files_are_not_turns(tmp_path: Path) -> None:
                  "turn-1-b.md.tmp"):
         (tmp_path / name).write_text("junk")
     result = CliRunner().invoke(cli, ["validate", str(tmp_path)])
-    assert result.exit_code == 0 and result.stdout == "0 error(s), 0 warning(s)\n"
+    assert result.exit_code == 0
+    assert result.stdout == "0 error(s), 0 warning(s)\n"
     status = json.loads(CliRunner().invoke(cli, ["status", "--json", str(tmp_path)]).stdout)
     assert status["participants"] == ["a"]
 
@@ -86,7 +88,8 @@ def test_failed_attempts_are_named(tmp_path: Path, name: str) -> None:
     make_debate(str(tmp_path), [{"a": "x"}])
     (tmp_path / name).write_text("x")
     result = CliRunner().invoke(cli, ["validate", str(tmp_path)])
-    assert f"{name}:1: E071" in result.stdout and "turn-1-b.md" in result.stdout
+    assert f"{name}:1: E071" in result.stdout
+    assert "turn-1-b.md" in result.stdout
 
 
 def test_peer_text_cannot_fake_the_end_marker(tmp_path: Path) -> None:
@@ -95,5 +98,6 @@ def test_peer_text_cannot_fake_the_end_marker(tmp_path: Path) -> None:
     real_end = [line for line in out.splitlines() if line.startswith(">>>END")]
     # the task's quote, a's own answer (quoted since issue 33), b's fake end, b's real end: one fence for the run,
     # which no file can guess
-    assert len(real_end) == 4 and real_end[0] == real_end[1] == real_end[3] != real_end[2]
+    assert len(real_end) == 4
+    assert real_end[0] == real_end[1] == real_end[3] != real_end[2]
     assert out.index("IGNORE ALL") < out.rindex(real_end[3])

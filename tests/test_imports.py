@@ -60,4 +60,5 @@ def test_warm_status_next_and_write_import_no_parser_they_do_not_need(tmp_path: 
     assert served.count("[Reasoning cut by multidebate: ") == 3
     # write parses its own input (the markdown parser) and composes frontmatter (YAML): nothing a turn never needs
     wrote = imported("write", folder, "--slug", "a", "--key", key, stdin=turn_body(3, long))
-    assert "multidebate.protocol.parse" in wrote and not {n for n in wrote if n.startswith(NEVER_IN_A_TURN)}
+    assert "multidebate.protocol.parse" in wrote
+    assert not {n for n in wrote if n.startswith(NEVER_IN_A_TURN)}

@@ -60,7 +60,8 @@ def test_broken_chain_is_reported(tmp_path: Path) -> None:
     del lines[1]  # someone removes the record of turn 2
     ledger.write_text("\n".join(lines) + "\n")
     found = codes(tmp_path)
-    assert ("a.jsonl", "E082") in found and ("turn-2-a.md", "E085") in found
+    assert ("a.jsonl", "E082") in found
+    assert ("turn-2-a.md", "E085") in found
 
 
 def test_reading_rule_and_changed_peer_are_reported(tmp_path: Path) -> None:
@@ -99,7 +100,8 @@ def test_losing_a_race_for_a_roster_slug_names_only_free_roster_slugs(tmp_path: 
     CliRunner().invoke(cli, ["next", str(tmp_path), "--slug", "aa"])
     monkeypatch.setattr("multidebate.turns.write.claim", lambda folder, slug: None)  # the other session won
     result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "aa"], input=turn_body(1, "x"))
-    assert result.exit_code == 1 and result.stdout == ""
+    assert result.exit_code == 1
+    assert result.stdout == ""
     assert result.stderr == ("Error: `aa` was claimed by another session a moment ago; nothing was written. You are "
                              "another session: ask the user which roster name is yours (free on the roster: bb, "
                              "cc).\n")
@@ -108,7 +110,8 @@ def test_losing_a_race_for_a_roster_slug_names_only_free_roster_slugs(tmp_path: 
 def test_taken_roster_slug_names_only_free_roster_slugs(tmp_path: Path) -> None:
     make_debate(str(tmp_path), [{"aa": "x", "bb": "y"}], participants=("aa", "bb", "cc"))
     result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "aa"], input=turn_body(2, "y"))
-    assert result.exit_code == 1 and "aa-b" not in result.stderr
+    assert result.exit_code == 1
+    assert "aa-b" not in result.stderr
     assert result.stderr.endswith("you are another session: ask the user which roster name is yours (free on the "
                                   "roster: cc).\n")
 
@@ -120,10 +123,12 @@ def test_second_session_on_a_slug_is_refused_with_a_free_slug(tmp_path: Path) ->
     assert "`gpt-5-5` is taken by a session that holds its key" in result.stderr
     assert "use the free slug `gpt-5-5-b`" in result.stderr
     result = CliRunner().invoke(cli, ["next", str(tmp_path), "--slug", "gpt-5-5"])
-    assert result.exit_code == 1 and "--key" in result.stderr
+    assert result.exit_code == 1
+    assert "--key" in result.stderr
     result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "gpt-5-5", "--key", "wrong"],
                                 input=turn_body(2, "y"))
-    assert result.exit_code == 1 and "does not match" in result.stderr
+    assert result.exit_code == 1
+    assert "does not match" in result.stderr
     assert not (tmp_path / "turn-2-gpt-5-5.md").exists()
 
 
@@ -131,10 +136,12 @@ def test_key_is_printed_once_and_opens_later_turns(tmp_path: Path) -> None:
     make_debate(str(tmp_path), [])
     result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "a", "--json"], input=turn_body(1, "x"))
     key = json.loads(result.stdout)["key"]
-    assert isinstance(key, str) and len(key) == 16
+    assert isinstance(key, str)
+    assert len(key) == 16
     result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "a", "--key", key, "--json"],
                                 input=turn_body(2, "x"))
-    assert result.exit_code == 0 and json.loads(result.stdout)["key"] is None
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["key"] is None
     assert key not in (tmp_path / ".multidebate" / "keys" / "a.json").read_text()  # only its hash is kept
 
 
@@ -142,7 +149,8 @@ def test_lost_key_recovery(tmp_path: Path) -> None:
     make_debate(str(tmp_path), [{"a": "x"}])
     os.unlink(tmp_path / ".multidebate" / "keys" / "a.json")  # what a person does, as docs/integrity.md says
     result = write_turn(str(tmp_path), "a", turn_body(2, "x").encode())
-    assert result.turn == 2 and result.key
+    assert result.turn == 2
+    assert result.key
 
 
 def test_failed_first_write_does_not_keep_the_claim(tmp_path: Path) -> None:
@@ -164,16 +172,21 @@ def test_sealed_turn_is_published_when_complete(tmp_path: Path) -> None:
     make_debate(folder, [{"a": "x", "b": "y"}], participants=("a", "b", "c"), sealed=True)
     assert sorted(n for n in os.listdir(folder) if n.startswith("turn-")) == []
     status = json.loads(CliRunner().invoke(cli, ["status", "--json", folder]).stdout)
-    assert status["sealed"] == {"1": ["a", "b"]} and status["current_turn"] == 0
+    assert status["sealed"] == {"1": ["a", "b"]}
+    assert status["current_turn"] == 0
     text = CliRunner().invoke(cli, ["status", folder]).stdout
     assert "turn 1: 2/3 sealed" in text
     # a's next never serves b's sealed file, and knows a is at turn 2 waiting for publication
     out = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json"]).stdout
     data = json.loads(out)
-    assert data["turn"] == 2 and data["peers"] == [] and "y" not in json.dumps(data["peers"])
-    assert data["own_previous_answer"] == "x" and any("sealed" in n for n in data["notes"])
+    assert data["turn"] == 2
+    assert data["peers"] == []
+    assert "y" not in json.dumps(data["peers"])
+    assert data["own_previous_answer"] == "x"
+    assert any("sealed" in n for n in data["notes"])
     result = write_turn(folder, "c", turn_body(1, "z").encode())
-    assert result.sealed and result.published
+    assert result.sealed
+    assert result.published
     assert sorted(n for n in os.listdir(folder) if n.startswith("turn-")) == [
         "turn-1-a.md", "turn-1-b.md", "turn-1-c.md"]
     assert codes(tmp_path) == []
@@ -192,9 +205,11 @@ def test_unpublished_sealed_files_are_invisible_even_if_linked_early(tmp_path: P
 
 def test_init_sealed_needs_roster(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["init", str(tmp_path / "d"), "--task", "t", "--sealed"])
-    assert result.exit_code == 2 and "--sealed needs --participants" in result.stderr
+    assert result.exit_code == 2
+    assert "--sealed needs --participants" in result.stderr
     result = CliRunner().invoke(cli, ["init", str(tmp_path / "d"), "--task", "t", "--sealed", "--participants", "a,b"])
-    assert result.exit_code == 0 and "sealed: true" in (tmp_path / "d" / "TASK.md").read_text()
+    assert result.exit_code == 0
+    assert "sealed: true" in (tmp_path / "d" / "TASK.md").read_text()
 
 
 def test_claim_without_turn_says_how_to_recover(tmp_path: Path) -> None:

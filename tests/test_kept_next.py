@@ -57,9 +57,12 @@ def test_a_warm_next_prints_the_full_runs_answer_with_a_new_fence(tmp_path: Path
     assert [full for _c, _o, full, _e in outs] == [True, False, False]  # the first run keeps; later ones print it
     texts = [out for _c, out, _f, _e in outs]
     fences = [set(FENCE.findall(text)) for text in texts]
-    assert all(len(f) == 1 for f in fences) and len(set.union(*fences)) == 3  # drawn afresh every run
+    assert all(len(f) == 1 for f in fences)
+    assert len(set.union(*fences)) == 3  # drawn afresh every run
     unfenced = {FENCE.sub("[F]", text) for text in texts}
-    assert len(unfenced) == 1 and f"--key {key}" in texts[1] and "<<<PEER b [" in texts[1]
+    assert len(unfenced) == 1
+    assert f"--key {key}" in texts[1]
+    assert "<<<PEER b [" in texts[1]
     warm_json = next_(folder, "--slug", "a", "--key", key, "--json")
     assert json.loads(next_(folder, "--slug", "a", "--key", key, "--json")[1]) == json.loads(warm_json[1])
     for kept in _kept_files(folder):
@@ -76,7 +79,9 @@ def test_an_edited_peer_file_is_seen_though_its_size_and_mtime_are_put_back(tmp_
     path.write_text(path.read_text().replace("**Use YAML.**", "**Use JSON.**"))  # same size
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # ctime cannot be put back
     code, out, full, _err = next_(folder, "--slug", "a", "--key", key)
-    assert full and "Use JSON" in out and "Use YAML" not in out.split("BOLD LINES", 1)[-1]
+    assert full
+    assert "Use JSON" in out
+    assert "Use YAML" not in out.split("BOLD LINES", 1)[-1]
 
 
 def test_a_forged_kept_output_is_not_believed(tmp_path: Path) -> None:
@@ -89,7 +94,10 @@ def test_a_forged_kept_output_is_not_believed(tmp_path: Path) -> None:
     kept["payload"]["template"] = kept["payload"]["template"].replace("Use YAML", "Use XML!")
     kept_path.write_text(json.dumps(kept), encoding="utf-8")  # its HMAC no longer matches
     code, out, full, _err = next_(folder, "--slug", "a", "--key", key)
-    assert full and code == 0 and "Use XML" not in out and "Use YAML" in out
+    assert full
+    assert code == 0
+    assert "Use XML" not in out
+    assert "Use YAML" in out
 
 
 def test_another_key_is_refused_as_before_and_the_reading_record_stays_true(tmp_path: Path) -> None:
@@ -98,11 +106,15 @@ def test_another_key_is_refused_as_before_and_the_reading_record_stays_true(tmp_
     next_(folder, "--slug", "a", "--key", key)
     assert not next_(folder, "--slug", "a", "--key", key)[2]
     code, out, _full, err = next_(folder, "--slug", "a", "--key", "0" * len(key))
-    assert code == 1 and "Use YAML" not in out and "key" in err
+    assert code == 1
+    assert "Use YAML" not in out
+    assert "key" in err
     served = Path(folder, ".multidebate", "served", "a.turn-3.json")
     served.unlink()  # what `write` reads to record the peer files read
     code, _out, full, _err = next_(folder, "--slug", "a", "--key", key)
-    assert code == 0 and full and served.exists()
+    assert code == 0
+    assert full
+    assert served.exists()
     written = write_keyed(folder, "a", turn_body(3, "**Use TOML.**").encode())
     assert [name for name, _digest in written.peers_read] == ["turn-2-b.md"]
 
@@ -116,4 +128,6 @@ def test_a_new_peer_file_is_served_at_once(tmp_path: Path) -> None:
     assert "b has not written turn 2 yet" in waiting
     write_keyed(folder, "b", turn_body(2, "**Use INI.**").encode())
     code, out, full, _err = next_(folder, "--slug", "a", "--key", key)
-    assert full and "Use INI" in out and "has not written" not in out
+    assert full
+    assert "Use INI" in out
+    assert "has not written" not in out

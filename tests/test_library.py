@@ -98,7 +98,8 @@ def test_every_taskspec_field_is_written_read_and_cached(tmp_path: Path) -> None
     (tmp_path / "TASK.md").write_text(render_spec(spec))
     first = load_task(str(tmp_path))  # read from TASK.md, and cached
     again = load_task(str(tmp_path))  # from the task cache
-    assert first is not None and again is not None
+    assert first is not None
+    assert again is not None
     read = {f.name: getattr(first, f.name) for f in fields(TaskSpec)}
     cached = {f.name: getattr(again, f.name) for f in fields(TaskSpec)}
     assert cached == read

@@ -115,10 +115,12 @@ def test_three_sessions_debate_to_converged_through_the_tools_alone(tmp_path: Pa
             first = {"opus": "Use SQLite with WAL mode for the local cache", "gpt": "Use LMDB for the local cache",
                      "gemini": "Use plain JSON files for the local cache"}
             briefing = await opus.ok("debate_next")
-            assert "You are `opus`: turn 1 of at most 4" in briefing and "--key" not in briefing
+            assert "You are `opus`: turn 1 of at most 4" in briefing
+            assert "--key" not in briefing
             assert "Call debate_write with folder" in briefing
             wrote = await opus.ok("debate_write", sections=turn(1, first["opus"]))
-            assert "Wrote" in wrote and "key" not in wrote.lower()  # the server kept the key: never shown
+            assert "Wrote" in wrote
+            assert "key" not in wrote.lower()  # the server kept the key: never shown
             assert "Next: call debate_next" in wrote
 
             # opus waits for its peers: progress comes while it waits, and the peers write then
@@ -145,9 +147,14 @@ def test_three_sessions_debate_to_converged_through_the_tools_alone(tmp_path: Pa
                 group.start_soon(wait_for_peers)
                 group.start_soon(peers_write_after_progress)
             error, text = waited[0]
-            assert not error and "You are `opus`: turn 2" in text and notes and "Waiting" in notes[0]
+            assert not error
+            assert "You are `opus`: turn 2" in text
+            assert notes
+            assert "Waiting" in notes[0]
             fence = re.search(r"<<<PEER gpt \[([0-9a-f]{8})\]", text)
-            assert fence and f">>>END [{fence.group(1)}]" in text and "**Use LMDB for the local cache**" in text
+            assert fence
+            assert f">>>END [{fence.group(1)}]" in text
+            assert "**Use LMDB for the local cache**" in text
 
             for session in (opus, gpt, gemini):
                 if session is not opus:
@@ -156,9 +163,12 @@ def test_three_sessions_debate_to_converged_through_the_tools_alone(tmp_path: Pa
                 await session.ok("debate_write", sections=turn(2, LINE, converged=True, peers=peers))
             status = await gpt.ok("debate_status")
             fence = re.match(r"STATUS of .* the \[([0-9a-f]{8})\] tag", status)
-            assert fence and f"<<<STATUS [{fence.group(1)}]\n" in status and "verdict: converged at turn 2" in status
+            assert fence
+            assert f"<<<STATUS [{fence.group(1)}]\n" in status
+            assert "verdict: converged at turn 2" in status
             report = await gemini.ok("debate_report")
-            assert "<<<REPORT [" in report and LINE in report
+            assert "<<<REPORT [" in report
+            assert LINE in report
             data = json.loads((await gemini.ok("debate_report", format="json")).split("\n", 2)[2].rsplit("\n", 1)[0])
             assert data["verdict"]["state"] == "converged"
             # a later debate_next says the debate is over, and offers nothing to write
@@ -168,7 +178,8 @@ def test_three_sessions_debate_to_converged_through_the_tools_alone(tmp_path: Pa
     anyio.run(bounded, main)
     assert cli_json("status", folder)["verdict"]["state"] == "converged"
     keys = list((tmp_path / "home" / "keys").iterdir())
-    assert len(keys) == 3 and all(oct(p.stat().st_mode & 0o777) == "0o600" for p in keys)
+    assert len(keys) == 3
+    assert all(oct(p.stat().st_mode & 0o777) == "0o600" for p in keys)
 
 
 def test_every_error_is_a_clear_tool_error_and_the_server_keeps_serving(tmp_path: Path) -> None:
@@ -215,9 +226,12 @@ def test_every_error_is_a_clear_tool_error_and_the_server_keeps_serving(tmp_path
     assert runner.invoke(cli, ["init", other, "--task", "Pick one.", "--participants", "opus,shell,gem"]).exit_code == 0
     from_cli = cli_json("write", other, "--slug", "opus", input=refused_body)
     refused = json.loads(seen["refused"][1])
-    assert refused == from_cli and len(refused["problems"]) >= 2 and not os.path.exists(os.path.join(other, "turn-1-opus.md"))
+    assert refused == from_cli
+    assert len(refused["problems"]) >= 2
+    assert not os.path.exists(os.path.join(other, "turn-1-opus.md"))
     assert "turn-1-opus.md" in seen["good"][1]
-    assert "You are `opus`: turn 2" in seen["timeout"][1] and "Waited 0.2 s" in seen["timeout"][1]
+    assert "You are `opus`: turn 2" in seen["timeout"][1]
+    assert "Waited 0.2 s" in seen["timeout"][1]
     assert "gem did not write turn 1" in seen["timeout"][1]
     assert "holds no key" in json.loads(seen["shell's slug"][1])["error"]
     assert json.loads(seen["sections"][1])["error"].startswith("sections:")
@@ -243,15 +257,18 @@ def test_a_review_round_through_the_tools(tmp_path: Path) -> None:
             await ca.ok("debate_init", task="Review the cache design.", mode="review", proposal=str(proposal),
                         roles={"ca": "critic:consistency", "de": "defender"})
             briefing = await ca.ok("debate_next")
-            assert "critic" in briefing and "<<<PROPOSAL [" in briefing
+            assert "critic" in briefing
+            assert "<<<PROPOSAL [" in briefing
             await ca.ok("debate_write", sections=finding)
             briefing = await de.ok("debate_next")
-            assert re.search(r"<<<PEER ca turn 1 \[[0-9a-f]{8}\]", briefing) and "mtime is coarse" in briefing
+            assert re.search(r"<<<PEER ca turn 1 \[[0-9a-f]{8}\]", briefing)
+            assert "mtime is coarse" in briefing
             await de.ok("debate_write", sections=answer)
             await ca.ok("debate_next")
             await ca.ok("debate_write", sections="## Reasoning\nThe fix holds.\n\n## Findings\nNone.\n")
             status = await de.ok("debate_status")
-            assert "fully_resolved" in status and "critique_wins" in status
+            assert "fully_resolved" in status
+            assert "critique_wins" in status
 
     anyio.run(bounded, main)
     data = cli_json("status", folder)
@@ -276,7 +293,8 @@ def test_a_slug_held_by_another_running_server_is_refused_and_a_dead_ones_is_tak
         assert Path(keys).stat().st_mode & 0o777 == 0o700
         second = KeyStore(keys, pid=os.getpid())
         refused = tools.debate_next(second, folder, "a")
-        assert refused.error and f"server process {holder.pid}, still running" in json.loads(refused.text)["error"]
+        assert refused.error
+        assert f"server process {holder.pid}, still running" in json.loads(refused.text)["error"]
     finally:
         holder.communicate(b"")
     # the holder has exited (its assistant was restarted): the next server carries the slug on
@@ -294,7 +312,8 @@ def test_a_key_folder_that_cannot_be_written_refuses_the_write_and_claims_nothin
     (tmp_path / "blocker").write_text("a file where the key folder would be")
     broken = KeyStore(str(tmp_path / "blocker" / "keys"))
     reply = tools.debate_write(broken, folder, "a", turn(1, "Use TOML"))
-    assert reply.error and json.loads(reply.text)["error"].endswith("nothing was written")
+    assert reply.error
+    assert json.loads(reply.text)["error"].endswith("nothing was written")
     assert not os.path.exists(os.path.join(folder, "turn-1-a.md"))
     # nothing claimed: a server that can keep the key writes the turn
     assert not tools.debate_write(KeyStore(str(tmp_path / "keys")), folder, "a", turn(1, "Use TOML")).error
@@ -315,4 +334,5 @@ def test_debate_next_full_serves_every_peer_file_whole_as_the_cli_does(tmp_path:
         assert not tools.debate_write(keys, folder, slug, body).error
     cut = tools.debate_next(keys, folder, "a").text
     whole = tools.debate_next(keys, folder, "a", full=True).text
-    assert "counting on fingers" not in cut and "counting on fingers" in whole
+    assert "counting on fingers" not in cut
+    assert "counting on fingers" in whole

@@ -53,7 +53,8 @@ def test_sdist_and_wheel_ship_the_skill_and_the_installed_wheel_runs(tmp_path: P
     with tarfile.open(sdist) as archive:
         root = f"multidebate-{__version__}"
         member = archive.extractfile(f"{root}/multidebate/skill/SKILL.md")
-        assert member is not None and member.read() == SKILL
+        assert member is not None
+        assert member.read() == SKILL
         assert all(f"{root}/multidebate/schemas/{name}" in archive.getnames() for name in SCHEMAS)
 
     _run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp_path)

@@ -68,7 +68,8 @@ def load(path: Path) -> dict[str, object]:
 def test_the_manifests_name_the_plugin_its_version_and_the_server() -> None:
     marketplace = load(ROOT / ".claude-plugin" / "marketplace.json")
     plugins = marketplace["plugins"]
-    assert isinstance(plugins, list) and [p["name"] for p in plugins] == ["multidebate"]
+    assert isinstance(plugins, list)
+    assert [p["name"] for p in plugins] == ["multidebate"]
     assert (ROOT / plugins[0]["source"] / ".claude-plugin" / "plugin.json").is_file()
     for manifest in (PLUGIN / ".claude-plugin" / "plugin.json", PLUGIN / ".codex-plugin" / "plugin.json"):
         data = load(manifest)
@@ -85,7 +86,8 @@ def test_the_manifests_name_the_plugin_its_version_and_the_server() -> None:
 
 def test_mcp_is_listed_and_needs_the_extra_only_when_it_runs() -> None:
     result = CliRunner().invoke(cli, ["mcp", "--help"])
-    assert result.exit_code == 0 and "debate_next" in result.output
+    assert result.exit_code == 0
+    assert "debate_next" in result.output
     # the CLI's start-up does not grow: nothing but `multidebate mcp` imports the SDK
     probe = subprocess.run([sys.executable, "-c", "import sys; from multidebate.cli import cli; "
                             "from multidebate.cli import turn_cmds, view_cmds, run_cmds, mcp_cmds; "
@@ -100,7 +102,8 @@ def test_mcp_without_the_extra_says_how_to_install_it(tmp_path: Path) -> None:
     (tmp_path / "mcp" / "__init__.py").write_text("raise ModuleNotFoundError('no SDK here', name='mcp')\n")
     done = subprocess.run([sys.executable, "-m", "multidebate", "mcp"], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(tmp_path)}, stdin=subprocess.DEVNULL, timeout=60)
-    assert done.returncode == 1 and done.stderr == (
+    assert done.returncode == 1
+    assert done.stderr == (
         "Error: the MCP server needs the `mcp` extra, which is not installed: pip install 'multidebate[mcp]' (in a "
         "clone: pip install '.[mcp]')\n")
 
@@ -128,7 +131,8 @@ def test_doctor_finds_the_server_in_each_assistants_config(tmp_path: Path, monke
     (home / ".cursor").mkdir()
     (home / ".cursor" / "mcp.json").write_text("{not json")
     report = mcp_report(str(home), str(project))
-    assert report.can_start and report.reason == ""
+    assert report.can_start
+    assert report.reason == ""
     assert sorted((c.assistant, c.how, c.name) for c in report.configured) == [
         ("Claude Code", "mcp server", "debates"), ("Claude Code", "mcp server", "md"),
         ("Claude Code", "plugin", "multidebate@multidebate"), ("Codex", "mcp server", "multidebate"),
@@ -138,7 +142,8 @@ def test_doctor_finds_the_server_in_each_assistants_config(tmp_path: Path, monke
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.chdir(project)
     data = json.loads(CliRunner().invoke(cli, ["doctor", "--json"]).output)
-    assert data["mcp"]["can_start"] is True and len(data["mcp"]["configured"]) == 6
+    assert data["mcp"]["can_start"] is True
+    assert len(data["mcp"]["configured"]) == 6
     text = CliRunner().invoke(cli, ["doctor"]).output
     assert "MCP server (multidebate mcp): can start\n" in text
     assert f"  Codex: mcp server `multidebate` in {home / '.codex' / 'config.toml'}\n" in text
@@ -150,7 +155,8 @@ def test_doctor_says_when_the_extra_is_missing(monkeypatch: pytest.MonkeyPatch, 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mcp" else real(name, *a))
     report = mcp_report(str(tmp_path), str(tmp_path))
-    assert not report.can_start and report.reason.endswith("pip install 'multidebate[mcp]'")
+    assert not report.can_start
+    assert report.reason.endswith("pip install 'multidebate[mcp]'")
 
 
 CLAUDE = os.environ.get("MULTIDEBATE_CLAUDE") or shutil.which("claude")
@@ -184,7 +190,8 @@ def test_claude_code_validates_and_installs_the_plugin(tmp_path: Path) -> None:
     claude("plugin", "install", "multidebate@multidebate")
     assert "multidebate@multidebate" in claude("plugin", "list")
     details = claude("plugin", "details", "multidebate@multidebate")
-    assert "Skills (1)  multidebate" in details and "MCP servers (1)  multidebate" in details
+    assert "Skills (1)  multidebate" in details
+    assert "MCP servers (1)  multidebate" in details
     installed = load(tmp_path / ".claude" / "plugins" / "installed_plugins.json")
     where = Path(installed["plugins"]["multidebate@multidebate"][0]["installPath"])  # type: ignore[index]
     assert (where / "skills" / "multidebate" / "SKILL.md").read_bytes() == SOURCE.read_bytes()

@@ -54,14 +54,17 @@ def test_settled_items_are_listed_once_and_peers_are_served_on_the_contested_one
     out = served(folder, "a")
     assert ("SETTLED ITEMS (every turn-1 line gave them, every turn-1 line still does; keep them in your bold line: "
             "changing one there reopens it):\nQ1: 4; Q3: C") in out
-    assert "counting on fingers" not in out and "every atlas says" not in out  # the settled items' reasoning
+    assert "counting on fingers" not in out
+    assert "every atlas says" not in out  # the settled items' reasoning
     assert out.count("the textbook points at") == 2  # Q2's, from both peers
     assert out.count("**Q1: 4, Q2: A, Q3: C**") == 2  # b's bold line whole: in its file and among the lines
     assert "settled items left out: its Reasoning and Answer cut to the contested items (Q2)" in out
     assert f"`multidebate next {folder} --slug a --key {key_of(folder, 'a')} --full` serves every peer file whole]" \
         in out
     whole = served(folder, "a", "--full")
-    assert whole.count("counting on fingers") == 2 and "SETTLED ITEMS" not in whole and "served in part" not in whole
+    assert whole.count("counting on fingers") == 2
+    assert "SETTLED ITEMS" not in whole
+    assert "served in part" not in whole
     data = json.loads(served(folder, "a", "--json"))
     assert data["settled_items"] == [{"key": "q1", "value": "4"}, {"key": "q3", "value": "C"}]
     assert all(p["left_out"] and "counting" not in p["text"] for p in data["peers"])
@@ -74,14 +77,18 @@ def test_a_session_reopens_a_settled_item_only_by_changing_it_in_its_line(tmp_pa
                            "b": ("**Q1: 4, Q2: B, Q3: C**", "Q2: B after all.\n\n" + reopen),  # prose alone
                            "c": ("**Q1: 4, Q2: B, Q3: C**", "Q2: B.")})
     out = served(folder, "a")
-    assert "Q1: 4; Q3: C" in out and reopen not in out  # prose alone reopens nothing
+    assert "Q1: 4; Q3: C" in out
+    assert reopen not in out  # prose alone reopens nothing
     folder2 = quiz(tmp_path / "two")
     write_turn(folder2, 2, {"a": ("**Q1: 4, Q2: B, Q3: C**", "Q2: B, as the textbook says."),
                             "b": ("**Q1: 11, Q2: B, Q3: C**", "Q2: B after all.\n\n" + reopen
                                   + "\n\nQ3: still the capital of the atlas." + PAD),  # in its line
                             "c": ("**Q1: 4, Q2: B, Q3: C**", "Q2: B.")})
     out = served(folder2, "a")
-    assert "SETTLED ITEMS" in out and "\nQ3: C\n" in out and reopen in out and "of the atlas" not in out
+    assert "SETTLED ITEMS" in out
+    assert "\nQ3: C\n" in out
+    assert reopen in out
+    assert "of the atlas" not in out
     assert "cut to the contested items (Q1, Q2)" in out
     # the verdict compares whole lines: the reopened item keeps the debate open
     assert judge(load_debate(folder2)).state == "in_progress"
@@ -92,7 +99,9 @@ def test_item_rules_leave_an_open_debate_alone(tmp_path: Path) -> None:
     write_turn(folder, 1, {"a": ("**Use TOML.**", "Q1 of the survey liked TOML."),
                            "b": ("**Use YAML.**", "Anchors matter.")})
     out = served(folder, "a")
-    assert "SETTLED ITEMS" not in out and "served in part" not in out and "Anchors matter." in out
+    assert "SETTLED ITEMS" not in out
+    assert "served in part" not in out
+    assert "Anchors matter." in out
 
 
 OPEN = {"a": "**Use TOML.**", "b": "**Use TOML.**", "c": "**Use YAML.**", "d": "**Use JSON.**"}
@@ -116,13 +125,18 @@ def test_after_turn_2_a_peer_holding_the_readers_line_unchanged_is_served_short(
     folder = open_debate(tmp_path)
     out = served(folder, "a")
     peer_b = out.split("<<<PEER b", 1)[1].split(">>>END", 1)[0]
-    assert "b turn-2 reasoning" not in peer_b and "**Use TOML.**" in peer_b
-    assert "- With a: minor: the file name" in peer_b and "With d" not in peer_b  # what it says to the reader
-    assert "## Confidence\n70" in peer_b and "## Converged\nno" in peer_b
+    assert "b turn-2 reasoning" not in peer_b
+    assert "**Use TOML.**" in peer_b
+    assert "- With a: minor: the file name" in peer_b
+    assert "With d" not in peer_b  # what it says to the reader
+    assert "## Confidence\n70" in peer_b
+    assert "## Converged\nno" in peer_b
     assert "b holds your line, as at its turn 1: its line, Confidence, Converged and what it says to you are " \
-           "served" in peer_b and "--full` serves every peer file whole]" in peer_b
+           "served" in peer_b
+    assert "--full` serves every peer file whole]" in peer_b
     # whole: c changed its line (its new argument), d differs from a's line (its argument answers it)
-    assert "c turn-2 reasoning: I move to TOML" in out and "d turn-2 reasoning: JSON everywhere." in out
+    assert "c turn-2 reasoning: I move to TOML" in out
+    assert "d turn-2 reasoning: JSON everywhere." in out
     assert "b turn-2 reasoning" in served(folder, "a", "--full")
 
 
@@ -132,7 +146,8 @@ def test_the_answer_a_yes_would_accept_is_always_whole(tmp_path: Path) -> None:
     folder = open_debate(tmp_path)
     out = served(folder, "c")
     assert "a turn-2 reasoning: tomllib is in the stdlib." in out
-    assert "b turn-2 reasoning" not in out and "b holds your line" in out
+    assert "b turn-2 reasoning" not in out
+    assert "b holds your line" in out
 
 
 def test_turn_2_serves_every_peer_whole(tmp_path: Path) -> None:
@@ -140,7 +155,8 @@ def test_turn_2_serves_every_peer_whole(tmp_path: Path) -> None:
     write_turn(folder, 1, {"a": ("**Use TOML.**", "a reasoning." + PAD), "b": ("**Use TOML.**", "b reasoning." + PAD),
                            "c": ("**Use YAML.**", "c reasoning." + PAD)})
     out = served(folder, "a")
-    assert "b reasoning." in out and "served in part" not in out
+    assert "b reasoning." in out
+    assert "served in part" not in out
 
 
 def test_run_serves_what_next_serves(tmp_path: Path) -> None:
@@ -149,5 +165,6 @@ def test_run_serves_what_next_serves(tmp_path: Path) -> None:
 
     folder = open_debate(tmp_path)
     prompt = agent_prompt(plan_briefing(load_debate(folder), "a", key=key_of(folder, "a")).briefing)
-    assert "b turn-2 reasoning" not in prompt and "b holds your line" in prompt
+    assert "b turn-2 reasoning" not in prompt
+    assert "b holds your line" in prompt
     assert "--full" not in prompt  # an agent `run` starts runs no command

@@ -45,7 +45,8 @@ def test_stalled_flag_and_polite_stalemate_is_not_converged(tmp_path: Path) -> N
     folder = make_debate(str(tmp_path), [{"a": TOML, "b": YAML}] * 3)
     report = build_report(folder)
     assert "stalled" in {f.kind for f in report.analysis.flags}
-    assert report.analysis.verdict.state == "stalled" and report.final.kind == "split"
+    assert report.analysis.verdict.state == "stalled"
+    assert report.final.kind == "split"
 
 
 def _write(folder: str, slug: str, turn: int, answer: str, **kw: object) -> None:
@@ -84,7 +85,9 @@ def test_misquote_is_flagged_and_warned(tmp_path: Path) -> None:
     misquotes = [f for f in report.analysis.flags if f.kind == "misquote"]
     assert [f.slug for f in misquotes] == ["a"]
     warned = [f for f in validate_paths([folder]) if f.code == "W090"]
-    assert len(warned) == 1 and warned[0].path.endswith("turn-2-a.md") and "MongoDB" in warned[0].message
+    assert len(warned) == 1
+    assert warned[0].path.endswith("turn-2-a.md")
+    assert "MongoDB" in warned[0].message
 
 
 def test_a_paraphrase_in_ordinary_words_is_no_misquote(tmp_path: Path) -> None:
@@ -137,11 +140,14 @@ def test_absent_peer_flag(tmp_path: Path) -> None:
 def test_final_answer_modal_with_dissent_and_a_tie_is_split(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path), [{"a": TOML, "b": TOML, "c": YAML}], max_turns=1, participants=("a", "b", "c"))
     final = build_report(folder).final
-    assert final.kind == "modal" and set(final.supporters) == {"a", "b"}
+    assert final.kind == "modal"
+    assert set(final.supporters) == {"a", "b"}
     assert [d.slug for d in final.dissenters] == ["c"]
     tie = make_debate(str(tmp_path / "tie"), [{"a": TOML, "b": YAML}], max_turns=1)
     split = build_report(tie).final  # one against one: no answer is "most held"
-    assert split.kind == "split" and split.supporters == () and [d.slug for d in split.dissenters] == ["a", "b"]
+    assert split.kind == "split"
+    assert split.supporters == ()
+    assert [d.slug for d in split.dissenters] == ["a", "b"]
     assert (split.representative, split.recommendation, split.answer) == (None, "", "")
     assert "split evenly" in render_markdown(build_report(tie))
 
@@ -152,11 +158,14 @@ def test_shipped_examples_are_judged_truthfully(example: Path) -> None:
     state = report.analysis.verdict.state
     review = report.analysis.verdict.review
     if review is not None:  # a review is judged by its findings: it ended, and every finding is terminal
-        assert report.analysis.verdict.final and not review.open and report.summary is not None
+        assert report.analysis.verdict.final
+        assert not review.open
+        assert report.summary is not None
         assert not [f for f in validate_paths([str(example)]) if f.severity == "error"]
         return
     found = {f.kind for f in report.analysis.flags}
-    assert "hollow" not in found and "misquote" not in found
+    assert "hollow" not in found
+    assert "misquote" not in found
     converged_by_files = all(p.converged for p in report.analysis.turns[-1].positions.values())
     assert (state == "converged") == converged_by_files or state in ("max_turns", "latent", "unconfirmed")
     if state != "converged":
@@ -166,14 +175,20 @@ def test_shipped_examples_are_judged_truthfully(example: Path) -> None:
 def test_report_command_formats(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (TOML, True)}])
     md = CliRunner().invoke(cli, ["report", folder])
-    assert md.exit_code == 0 and "## Verdict" in md.stdout and "**converged** at turn 2" in md.stdout
+    assert md.exit_code == 0
+    assert "## Verdict" in md.stdout
+    assert "**converged** at turn 2" in md.stdout
     data = json.loads(CliRunner().invoke(cli, ["report", folder, "--format", "json"]).stdout)
-    assert data["verdict"]["state"] == "converged" and data["final_answer"]["kind"] == "consensus"
+    assert data["verdict"]["state"] == "converged"
+    assert data["final_answer"]["kind"] == "consensus"
     out = tmp_path / "r.html"
     result = CliRunner().invoke(cli, ["report", folder, "--format", "html", "-o", str(out)])
-    assert result.exit_code == 0 and result.stderr == f"Wrote {out}\n"
+    assert result.exit_code == 0
+    assert result.stderr == f"Wrote {out}\n"
     html = out.read_text()
-    assert html.startswith("<!DOCTYPE html>") and "<svg" in html and "@media print" in html
+    assert html.startswith("<!DOCTYPE html>")
+    assert "<svg" in html
+    assert "@media print" in html
     assert not re.search(r"(src|href)=['\"]?https?:", html)  # nothing fetched
     assert CliRunner().invoke(cli, ["report", str(tmp_path / "nope")]).exit_code == 1
 
@@ -181,7 +196,8 @@ def test_report_command_formats(tmp_path: Path) -> None:
 def test_html_escapes_session_text(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path), [{"a": "**<script>alert(1)</script> Use TOML**"}])
     html = CliRunner().invoke(cli, ["report", folder, "--format", "html"]).stdout
-    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "<script>" not in html
+    assert "&lt;script&gt;" in html
 
 
 def test_status_and_the_analysis_give_the_same_verdict(tmp_path: Path) -> None:
@@ -196,7 +212,9 @@ def test_clip_cuts_at_a_word_and_says_so() -> None:
 
     assert clip("Use TOML for the config file", 80) == "Use TOML for the config file"
     cut = clip("Evolve in place: add a string id field beside the int, deprecate, then drop the int", 40)
-    assert len(cut) <= 40 and cut.endswith("\u2026") and cut == "Evolve in place: add a string id field\u2026"
+    assert len(cut) <= 40
+    assert cut.endswith("\u2026")
+    assert cut == "Evolve in place: add a string id field\u2026"
     assert clip("x" * 100, 10) == "x" * 9 + "\u2026"  # one long word: cut inside it
 
 
@@ -249,7 +267,8 @@ def test_weighted_final_answer_counts_confidence_instead_of_heads(tmp_path: Path
     assert weighted["confidence_weighted"] is True
     assert [d["slug"] for d in weighted["dissenters"]] == ["b", "c"]
     md = CliRunner().invoke(cli, ["report", folder, "--weighted"]).stdout
-    assert "held by a (one bold line, word for word): **Use TOML" in md and "Shown: a's Answer." in md
+    assert "held by a (one bold line, word for word): **Use TOML" in md
+    assert "Shown: a's Answer." in md
 
 
 def test_weighted_final_answer_with_equal_confidence_sums_is_split(tmp_path: Path) -> None:
@@ -340,7 +359,8 @@ def test_flags_carry_their_turn_slug_and_detail(tmp_path: Path) -> None:
         ("oscillation", 3, "a", "a returned at turn 3 to its answer of turn 1")]
     stalled = make_debate(str(tmp_path / "stalled"), [{"a": TOML, "b": YAML}] * 3)
     (flag,) = _flags(stalled)
-    assert flag[:3] == ("stalled", 3, None) and flag[3].startswith("no recommendation changed from turn 1 to 3 (")
+    assert flag[:3] == ("stalled", 3, None)
+    assert flag[3].startswith("no recommendation changed from turn 1 to 3 (")
     # c stops after turn 1: a and b both miss its turn 2, and the flag is said once
     absent = make_debate(str(tmp_path / "absent"), [{"a": TOML, "b": YAML, "c": JSON}, {"a": TOML, "b": YAML},
                                                     {"a": TOML, "b": YAML}])
@@ -436,7 +456,8 @@ def test_turn_table_marks_every_new_line_and_says_whether_the_position_moved(tmp
     _turn, _complete, cells = turn_rows(report)[1]
     assert [c.change if c else None for c in cells] == ["", "reworded", "changed"]
     text = render_markdown(report)
-    assert "Use Postgres. — 70, no (reworded)" in text and "Use TOML. — 70, no (changed)" in text
+    assert "Use Postgres. — 70, no (reworded)" in text
+    assert "Use TOML. — 70, no (changed)" in text
 
 
 def test_hand_written_turns_are_a_note_that_names_their_writer_not_a_problem(tmp_path: Path) -> None:
@@ -452,5 +473,6 @@ def test_hand_written_turns_are_a_note_that_names_their_writer_not_a_problem(tmp
     assert report.problems == ("1 turn file was not written by `multidebate write` (by hand; no ledger entry, W080): "
                                "allowed, but their integrity cannot be checked",)
     markdown = render_markdown(report)
-    assert "## Notes" in markdown and "Act on these" not in markdown
+    assert "## Notes" in markdown
+    assert "Act on these" not in markdown
     assert "<h2>Notes</h2>" in render_html(report)

@@ -7,11 +7,10 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from helpers import KEYS, write_keyed
+from conftest import Cli
+from helpers import key_of, write_keyed
 
 from multidebate.analysis.review_case import review_case
-from multidebate.cli import cli
 from multidebate.protocol.errors import InvalidTurn
 from multidebate.protocol.review_items import read_findings, read_responses
 from multidebate.state.debate import load_debate
@@ -28,19 +27,15 @@ Shards are written atomically with a rename.
 EVIDENCE = '"We key the parse cache on each file\'s size and mtime"'
 
 
-def run(*args: str, input: str | None = None) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, list(args), input=input)
-    return result.exit_code, result.output
-
-
 def review(tmp_path: Path, critics: tuple[str, ...] = ("ca",), *extra: str) -> str:
     proposal = tmp_path / "design.md"
     proposal.write_text(PROPOSAL)
     folder = str(tmp_path / "review")
     roles = [f"--role={c}=critic" for c in critics] + ["--role=de=defender"]
-    code, out = run("init", folder, "--mode", "review", "--proposal", str(proposal), "--task", "Review it.",
-                    *roles, *extra)
-    assert code == 0, out
+    # a plain function, not a fixture: test_hardening2 and test_review_fit build reviews with it too
+    code, out, err = Cli()("init", folder, "--mode", "review", "--proposal", str(proposal), "--task", "Review it.",
+                           *roles, *extra)
+    assert code == 0, out + err
     return folder
 
 
@@ -115,7 +110,8 @@ def test_a_conceded_severity_9_finding_decides_the_case(tmp_path: Path) -> None:
     # round 2: the critic accepts everything, so the review ends without a defender turn 2
     assert (case.verdict, case.rounds, case.stop) == ("critique_wins", 2, "fully_resolved")
     verdict = debate_status(folder).verdict
-    assert verdict.final and (verdict.state, verdict.turn) == ("fully_resolved", 2)
+    assert verdict.final
+    assert (verdict.state, verdict.turn) == ("fully_resolved", 2)
     assert verdict.detail.startswith("ended in round 2: the critics raised and reopened nothing, so the defender had "
                                      "nothing left to answer; critique_wins")
 
@@ -126,7 +122,8 @@ def test_a_running_review_says_which_round_who_is_awaited_and_what_is_open(tmp_p
     v = debate_status(folder).verdict
     assert (v.state, v.turn, v.missing) == ("in_progress", 0, ("de",))
     assert v.detail == "round 1 of 2-4 running; case so far: critique_wins (ca/F1 open at severity 9); open: ca/F1"
-    assert v.review is not None and v.review.findings[0].key == "ca/F1"
+    assert v.review is not None
+    assert v.review.findings[0].key == "ca/F1"
     write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 3, "by design")))
     v = debate_status(folder).verdict
     assert (v.state, v.turn, v.missing) == ("in_progress", 1, ())
@@ -143,7 +140,9 @@ def test_a_defender_that_lowers_the_severity_of_a_concession_wins_unless_the_cri
     assert "the proposal stands only with the fixes of the 1 finding conceded: ca/F1" in case_of(folder).summary()
     write_keyed(folder, "ca", critic("### F1 \u2014 t\n- answer: rescore\n- severity: 9\n- claim: it is fatal\n"))
     case = case_of(folder)
-    assert case.findings[0].state == "open" and case.findings[0].severity == 9 and case.stop == ""
+    assert case.findings[0].state == "open"
+    assert case.findings[0].severity == 9
+    assert case.stop == ""
     # an open finding at severity 9 stands until answered: the provisional case says so
     assert case.verdict == "critique_wins"
     write_keyed(folder, "de", defender(response("F1", "CONCEDE", 9, "clamp")))
@@ -156,12 +155,13 @@ def test_deferred_and_rebutted_findings(tmp_path: Path) -> None:
     write_keyed(folder, "de", defender(response("F1", "DEFER", 6, "rerun the bench"),
                                        response("F2", "REBUT-SCOPE", 2, "not ours")))
     case = case_of(folder)
-    assert case.verdict == "empirical_test_agreed" and case.deciding == "ca/F1"
+    assert case.verdict == "empirical_test_agreed"
+    assert case.deciding == "ca/F1"
     assert {f.key: f.state for f in case.findings} == {"ca/F1": "deferred", "ca/F2": "rebutted"}
     assert {f.key: f.klass for f in case.findings}["ca/F2"] == "MINOR"  # the class follows the adjusted severity
 
 
-def test_a_re_raise_reopens_and_max_rounds_stops(tmp_path: Path) -> None:
+def test_a_re_raise_reopens_and_max_rounds_stops(cli: Cli, tmp_path: Path) -> None:
     folder = review(tmp_path, ("ca",), "--max-rounds", "2")
     write_keyed(folder, "ca", critic(new_finding("F1", 7, "MATERIAL")))
     write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 3, "by design")))
@@ -176,8 +176,9 @@ def test_a_re_raise_reopens_and_max_rounds_stops(tmp_path: Path) -> None:
     assert (case.stop, case.rounds, case.verdict) == ("max_rounds", 2, "defense_wins")
     status = debate_status(folder)
     assert status.verdict.state == "max_rounds"
-    code, out = run("report", folder)
-    assert code == 0 and "the critic re-raised it and the defender still rebuts it" in out
+    code, out, _ = cli("report", folder)
+    assert code == 0
+    assert "the critic re-raised it and the defender still rebuts it" in out
 
 
 def test_two_critics_need_qualified_ids(tmp_path: Path) -> None:
@@ -217,7 +218,8 @@ def test_evidence_the_proposal_lacks_and_a_changed_proposal_are_found(tmp_path: 
     folder = review(tmp_path)
     write_keyed(folder, "ca", critic(new_finding("F1", 4, "MATERIAL", evidence='"the cache is encrypted at rest"')))
     codes = {f.code for f in validate_debate(load_debate(folder))}
-    assert "W100" in codes and "W101" not in codes
+    assert "W100" in codes
+    assert "W101" not in codes
     with open(os.path.join(folder, "PROPOSAL.md"), "a") as handle:
         handle.write("Edited later.\n")
     assert "W101" in {f.code for f in validate_debate(load_debate(folder))}
@@ -231,27 +233,35 @@ def test_the_defender_reads_the_critics_turn_n_and_that_is_no_reading_rule_break
     folder = review(tmp_path)
     first = brief(folder, "ca")
     text = render_briefing(first)
-    assert "ROLE: critic" in text and "PROPOSAL (PROPOSAL.md" in text and "We key the parse cache" in text
+    assert "ROLE: critic" in text
+    assert "PROPOSAL (PROPOSAL.md" in text
+    assert "We key the parse cache" in text
     assert first.sections == ("Reasoning", "Findings")
     waiting = brief(folder, "de")
-    assert waiting.waiting == ("ca",) and waiting.reads == 1
+    assert waiting.waiting == ("ca",)
+    assert waiting.reads == 1
     write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL")))
     served = brief(folder, "de")
     assert [p.file for p in served.peers] == ["turn-1-ca.md"]
     assert "- ca/F1 [9 FATAL] open" in render_briefing(served)
     write_keyed(folder, "de", defender(response("F1", "CONCEDE", 9, "clamp")))
     assert not [f for f in validate_debate(load_debate(folder)) if f.code == "E083"]
-    later = render_briefing(brief(folder, "ca", key=KEYS[(os.path.abspath(folder), "ca")]))
+    later = render_briefing(brief(folder, "ca", key=key_of(folder, "ca")))
     # #27: a short proposal is served whole every round (sessions quoted it from memory when it was not)
-    assert "YOUR FINDINGS, most severe first" in later and "next id (F2" in later and "We key the parse cache" in later
+    assert "YOUR FINDINGS, most severe first" in later
+    assert "next id (F2" in later
+    assert "We key the parse cache" in later
 
 
-def test_next_json_of_a_review_has_the_role(tmp_path: Path) -> None:
+def test_next_json_of_a_review_has_the_role(cli: Cli, tmp_path: Path) -> None:
     folder = review(tmp_path)
-    code, out = run("next", folder, "--slug", "ca", "--json")
+    code, out, _ = cli("next", folder, "--slug", "ca", "--json")
     data = json.loads(out)
-    assert code == 0 and data["role"] == "critic" and data["sections"] == ["Reasoning", "Findings"]
-    assert data["proposal_file"] == "PROPOSAL.md" and "Cache design" in data["proposal"]
+    assert code == 0
+    assert data["role"] == "critic"
+    assert data["sections"] == ["Reasoning", "Findings"]
+    assert data["proposal_file"] == "PROPOSAL.md"
+    assert "Cache design" in data["proposal"]
 
 
 # --- init -------------------------------------------------------------------------------------------------------
@@ -268,39 +278,46 @@ def test_next_json_of_a_review_has_the_role(tmp_path: Path) -> None:
     (["--mode", "review", "--role", "a=critic", "--role", "b=defender", "--proposal", "P", "--sealed",
       "--participants", "a,b"], "cannot be --sealed"),
 ])
-def test_init_refuses_a_broken_setup(tmp_path: Path, args: list[str], message: str) -> None:
+def test_init_refuses_a_broken_setup(cli: Cli, tmp_path: Path, args: list[str], message: str) -> None:
     (tmp_path / "P").write_text("text")
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:
-        code, out = run("init", "d", "--task", "t", *args)
+        code, _, err = cli("init", "d", "--task", "t", *args)
     finally:
         os.chdir(cwd)
-    assert code == 2 and message in out and not (tmp_path / "d" / "TASK.md").exists()
+    assert code == 2
+    assert message in err
+    assert not (tmp_path / "d" / "TASK.md").exists()
 
 
-def test_init_records_roles_lens_and_proposal(tmp_path: Path) -> None:
+def test_init_records_roles_lens_and_proposal(cli: Cli, tmp_path: Path) -> None:
     folder = review(tmp_path, ("ca",), "--max-rounds", "3")
-    code, _ = run("init", str(tmp_path / "x"), "--task", "t", "--role", "ca=critic:cost and latency")
+    code, _, _ = cli("init", str(tmp_path / "x"), "--task", "t", "--role", "ca=critic:cost and latency")
     assert code == 2  # a critic needs --mode review
     task = load_task(folder)
-    assert task is not None and task.review and task.participants == ("ca", "de") and task.rounds == (2, 3)
-    assert str(task.role_map["ca"]) == "critic:consistency" and task.proposal == "PROPOSAL.md"
+    assert task is not None
+    assert task.review
+    assert task.participants == ("ca", "de")
+    assert task.rounds == (2, 3)
+    assert str(task.role_map["ca"]) == "critic:consistency"
+    assert task.proposal == "PROPOSAL.md"
     assert Path(folder, "PROPOSAL.md").read_text() == PROPOSAL
 
 
 # --- the judge ----------------------------------------------------------------------------------------------------
 
 
-def test_a_judge_writes_only_once_an_open_debate_ended_unresolved(tmp_path: Path) -> None:
+def test_a_judge_writes_only_once_an_open_debate_ended_unresolved(cli: Cli, tmp_path: Path) -> None:
     folder = str(tmp_path / "open")
-    code, out = run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "2",
-                    "--role", "j=judge")
-    assert code == 0, out
+    code, _, err = cli("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "2",
+                       "--role", "j=judge")
+    assert code == 0, err
     from helpers import turn_body
 
     early = render_briefing(brief(folder, "j"))
-    assert "You write nothing while the debate runs" in early and "turn 0" not in early
+    assert "You write nothing while the debate runs" in early
+    assert "turn 0" not in early
     judgment = (b"## Decision\n**Use TOML.**\n\n## Reasoning\nr\n\n## What each side got right\n- a: x\n\n"
                 b"## Contested points\n- None\n")
     with pytest.raises(InvalidTurn, match="has not ended"):
@@ -308,25 +325,30 @@ def test_a_judge_writes_only_once_an_open_debate_ended_unresolved(tmp_path: Path
     for turn, (left, right) in enumerate([("**Use TOML.**", "**Use YAML.**")] * 2, start=1):
         write_keyed(folder, "a", turn_body(turn, left).encode())
         write_keyed(folder, "b", turn_body(turn, right).encode())
-    assert debate_status(folder).verdict.state == "max_turns" and debate_status(folder).judgment_due
+    assert debate_status(folder).verdict.state == "max_turns"
+    assert debate_status(folder).judgment_due
     due = brief(folder, "j")
-    assert [p.file for p in due.peers] == ["turn-2-a.md", "turn-2-b.md"] and not due.debate_over
+    assert [p.file for p in due.peers] == ["turn-2-a.md", "turn-2-b.md"]
+    assert not due.debate_over
     with pytest.raises(InvalidTurn):
         write_keyed(folder, "j", b"## Decision\n**x**\n")
     result = write_keyed(folder, "j", judgment)
-    assert result.judgment and os.path.basename(result.path) == "judgment-j.md"
+    assert result.judgment
+    assert os.path.basename(result.path) == "judgment-j.md"
     status = debate_status(folder)
-    assert status.judgment is not None and status.judgment.decision == "Use TOML."
-    code, out = run("status", folder)
+    assert status.judgment is not None
+    assert status.judgment.decision == "Use TOML."
+    code, out, _ = cli("status", folder)
     assert "judgment by j: Use TOML." in out
-    code, out = run("report", folder)
-    assert "## Judgment by j" in out and "**Use TOML.**" in out
-    assert "wrote your judgment" in render_briefing(brief(folder, "j", key=KEYS[(os.path.abspath(folder), "j")]))
+    code, out, _ = cli("report", folder)
+    assert "## Judgment by j" in out
+    assert "**Use TOML.**" in out
+    assert "wrote your judgment" in render_briefing(brief(folder, "j", key=key_of(folder, "j")))
 
 
-def test_no_judgment_is_due_when_the_debate_converged(tmp_path: Path) -> None:
+def test_no_judgment_is_due_when_the_debate_converged(cli: Cli, tmp_path: Path) -> None:
     folder = str(tmp_path / "open")
-    run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--role", "j=judge", "--min-turns", "2")
+    cli("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--role", "j=judge", "--min-turns", "2")
     from helpers import turn_body
 
     for turn in (1, 2):
@@ -342,26 +364,31 @@ def test_no_judgment_is_due_when_the_debate_converged(tmp_path: Path) -> None:
 # --- status and report ------------------------------------------------------------------------------------------
 
 
-def test_status_and_report_of_a_review(tmp_path: Path) -> None:
+def test_status_and_report_of_a_review(cli: Cli, tmp_path: Path) -> None:
     folder = review(tmp_path)
     write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL"), new_finding("F2", 7, "MATERIAL")))
     write_keyed(folder, "de", defender(response("F1", "CONCEDE", 9, "hash the bytes"),
                                        response("F2", "REBUT-DESIGN", 6, "ctime covers it")))
     write_keyed(folder, "ca", critic())
-    code, out = run("status", folder)
-    assert code == 0 and "2 findings" in out and "2 responses" in out
-    assert "verdict: fully_resolved" in out and "critique_wins (ca/F1 conceded at severity 9)" in out
-    code, out = run("status", folder, "--json")
+    code, out, _ = cli("status", folder)
+    assert code == 0
+    assert "2 findings" in out
+    assert "2 responses" in out
+    assert "verdict: fully_resolved" in out
+    assert "critique_wins (ca/F1 conceded at severity 9)" in out
+    code, out, _ = cli("status", folder, "--json")
     review_ = json.loads(out)["verdict"]["review"]
-    assert review_["verdict"] == "critique_wins" and review_["stop_reason"] == "fully_resolved"
-    code, out = run("report", folder)
+    assert review_["verdict"] == "critique_wins"
+    assert review_["stop_reason"] == "fully_resolved"
+    code, out, _ = cli("report", folder)
     assert out.startswith("# Review report")
     assert out.index("## Decision summary") < out.index("## Task") < out.index("## Details")
-    assert "**Blocked: do not ship the proposal as written" in out and "Do not ship as written" in out
+    assert "**Blocked: do not ship the proposal as written" in out
+    assert "Do not ship as written" in out
     assert "| BLOCKER | Fix: hash the bytes | ca/F1 |" in out
     assert "ca/F2 (title of F2), raised at severity 7" in out  # dissent worth reconsidering
     assert "## Final answer" not in out
-    code, out = run("report", folder, "--format", "json")
+    code, out, _ = cli("report", folder, "--format", "json")
     assert json.loads(out)["summary"]["actions"][0] == {"priority": "BLOCKER", "action": "Fix: hash the bytes",
                                                          "finding": "ca/F1"}
 
@@ -377,29 +404,30 @@ def test_the_verdict_of_one_finding(state: str, severity: int, verdict: str) -> 
     assert FindingState("c", "F1", "t", severity, "", "", "", "", state).verdict == verdict
 
 
-def test_review_outputs_match_the_schemas(tmp_path: Path) -> None:
+def test_review_outputs_match_the_schemas(cli: Cli, tmp_path: Path) -> None:
     from test_schemas import check
 
     folder = review(tmp_path, ("ca",), "--role", "j=judge", "--max-rounds", "2")
     write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL")))
-    check("next", json.loads(run("next", folder, "--slug", "de", "--json")[1]))
+    check("next", cli.json("next", folder, "--slug", "de"))
     write_keyed(folder, "de", defender(response("F1", "REBUT-DESIGN", 3, "no")))
     write_keyed(folder, "ca", critic("### F1 \u2014 t\n- answer: re-raise\n- new evidence: more\n- severity: 9\n"))
     write_keyed(folder, "de", defender(response("F1", "DEFER", 9, "measure it")))
-    check("next", json.loads(run("next", folder, "--slug", "j", "--json")[1]))
+    check("next", cli.json("next", folder, "--slug", "j"))
     write_keyed(folder, "j", b"## Decision\n**Run the test.**\n\n## Reasoning\nr\n\n## What each side got right\n"
                              b"- ca: x\n\n## Contested points\n- whether 2 s matters\n")
     for name, args in (("status", ("status", folder, "--json")), ("report", ("report", folder, "--format", "json"))):
-        data = json.loads(run(*args)[1])
+        data = cli(*args).json()
         check(name, data)
-    assert data["judgment"]["decision"] == "Run the test." and data["verdict"]["state"] == "max_rounds"
+    assert data["judgment"]["decision"] == "Run the test."
+    assert data["verdict"]["state"] == "max_rounds"
     assert {"point": "whether 2 s matters (the judge)", "options": []} in data["summary"]["decisions"]
 
 
 # --- rated disagreements and cruxes --------------------------------------------------------------------------------
 
 
-def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(tmp_path: Path) -> None:
+def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(cli: Cli, tmp_path: Path) -> None:
     from helpers import turn_body
 
     from multidebate.protocol.parse import parse_turn
@@ -407,7 +435,7 @@ def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(tmp_path
 
     folder = str(tmp_path / "open")
     # three turns: the refused turn-3 write below is refused for its tag, not for coming after the end
-    run("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "3")
+    cli("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "3")
     write_keyed(folder, "a", turn_body(1, "**Use TOML.**").encode())
     write_keyed(folder, "b", turn_body(1, "**Use YAML.**").encode())
     write_keyed(folder, "a", turn_body(2, "**Use TOML.**", disagreements=(
@@ -417,33 +445,36 @@ def test_rated_disagreements_become_the_cruxes_of_an_unconverged_debate(tmp_path
     cruxes = build_report(folder).cruxes
     assert [(c.severity, c.slug) for c in cruxes] == [("critical", "a"), ("unrated", "b"), ("minor", "a")]
     assert cruxes[0].resolves_if == "a test parses no as a string"
-    code, out = run("report", folder)
-    assert "## Cruxes" in out and "- **critical** a vs b:" in out
+    code, out, _ = cli("report", folder)
+    assert "## Cruxes" in out
+    assert "- **critical** a vs b:" in out
     # a label a reader cannot look up is explained, and as no fault of the writer: the skill never asks for it
     assert "an item without a `[critical]`, `[major]` or `[minor]` tag is listed as not rated" in out
-    assert "- **not rated** b vs a: With a: they argued TOML" in out and "gave no severity" not in out
+    assert "- **not rated** b vs a: With a: they argued TOML" in out
+    assert "gave no severity" not in out
     bad = turn_body(2, "**x**", disagreements="- With b [huge]: they argued y")
     assert "W036" in {f.code for f in parse_turn(bad).findings}
     with pytest.raises(InvalidTurn):
         write_keyed(str(tmp_path / "open"), "a", turn_body(3, "**x**", disagreements="- With b [huge]: y").encode())
 
 
-def test_cruxes_keep_a_disagreements_sub_bullets_and_say_resolves_if_once(tmp_path: Path) -> None:
+def test_cruxes_keep_a_disagreements_sub_bullets_and_say_resolves_if_once(cli: Cli, tmp_path: Path) -> None:
     """A real report showed "I hold 3.10, for three reasons:" and nothing after it, and `resolves if:` twice."""
     from helpers import turn_body
 
     folder = str(tmp_path / "open")
-    run("init", folder, "--task", "Pick a Python.", "--participants", "a,b", "--max-turns", "2")
+    cli("init", folder, "--task", "Pick a Python.", "--participants", "a,b", "--max-turns", "2")
     write_keyed(folder, "a", turn_body(1, "**Use 3.10.**").encode())
     write_keyed(folder, "b", turn_body(1, "**Use 3.12.**").encode())
     reasons = ("- With b [major]: I hold 3.10, for three reasons:\n  - Debian 12 ships it\n  - our CI image has it\n"
                "  - nothing we need is newer; resolves if: a dependency needs 3.11\n- With b [minor]: naming")
     write_keyed(folder, "a", turn_body(2, "**Use 3.10.**", disagreements=reasons).encode())
     write_keyed(folder, "b", turn_body(2, "**Use 3.12.**", disagreements="- With a: they argued 3.10").encode())
-    code, out = run("report", folder)
+    code, out, _ = cli("report", folder)
     whole = ("I hold 3.10, for three reasons:\n  - Debian 12 ships it\n  - our CI image has it\n  - nothing we need "
              "is newer; resolves if: a dependency needs 3.11")
-    assert code == 0 and f"- **major** a vs b: With b [major]: {whole}\n" in out
+    assert code == 0
+    assert f"- **major** a vs b: With b [major]: {whole}\n" in out
     assert f"- a: With b [major]: {whole}\n" in out.split("## Remaining disagreements")[1]
     assert out.count("resolves if") == 2  # once in Cruxes, once in Remaining disagreements
 
@@ -456,7 +487,8 @@ def test_an_edited_judgment_is_found(tmp_path: Path) -> None:
     assert debate_status(folder).judgment_due  # always: even a resolved review gets a judgment
     # the critic's final turn says `None.`: the judge is shown every finding with its fix all the same
     shown = render_briefing(brief(folder, "j"))
-    assert "claim: it breaks" in shown and "CONCEDE: fix it" in shown
+    assert "claim: it breaks" in shown
+    assert "CONCEDE: fix it" in shown
     write_keyed(folder, "j", b"## Decision\n**Ship with the fix.**\n\n## Reasoning\nr\n\n## What each side got "
                              b"right\n- ca: x\n\n## Contested points\n- None\n")
     assert not [f for f in validate_debate(load_debate(folder)) if f.severity == "error"]
@@ -466,15 +498,18 @@ def test_an_edited_judgment_is_found(tmp_path: Path) -> None:
                                          for f in validate_debate(load_debate(folder))}
 
 
-def test_the_html_summary_fetches_nothing_a_session_wrote(tmp_path: Path) -> None:
+def test_the_html_summary_fetches_nothing_a_session_wrote(cli: Cli, tmp_path: Path) -> None:
     folder = review(tmp_path)
     write_keyed(folder, "ca", critic(new_finding("F1", 9, "FATAL", claim='<img src="http://evil.example/a.png">')))
     write_keyed(folder, "de", defender(response("F1", "CONCEDE", 9, "![x](http://evil.example/b.png) <script>x</script>")))
     out = tmp_path / "r.html"
-    code, _ = run("report", folder, "--format", "html", "-o", str(out))
+    code, _, _ = cli("report", folder, "--format", "html", "-o", str(out))
     page = out.read_text()
-    assert code == 0 and "Decision summary" in page
-    assert "<img" not in page and "<script" not in page and "evil.example/b.png" in page
+    assert code == 0
+    assert "Decision summary" in page
+    assert "<img" not in page
+    assert "<script" not in page
+    assert "evil.example/b.png" in page
 
 
 def test_critics_and_the_defender_get_no_open_debate_stall_warning(tmp_path: Path) -> None:
@@ -505,7 +540,8 @@ def test_the_defender_cannot_answer_a_round_its_critics_have_not_all_written(tmp
     write_keyed(folder, "ca", critic(new_finding("F1", 7, "MATERIAL")))
     with pytest.raises(InvalidTurn) as half:
         write_keyed(folder, "de", defender(response("ca/F1", "REBUT-DESIGN", 3, "by design")))
-    assert "(waiting for cb)" in " ".join(half.value.problems) and "--wait" in " ".join(half.value.problems)
+    assert "(waiting for cb)" in " ".join(half.value.problems)
+    assert "--wait" in " ".join(half.value.problems)
     write_keyed(folder, "cb", critic())
     write_keyed(folder, "de", defender(response("ca/F1", "REBUT-DESIGN", 3, "by design")))
     assert not [p for p in case_of(folder).problems if p.code == "E105"]
@@ -549,14 +585,15 @@ def test_an_action_is_as_urgent_as_the_flaw_it_fixes_and_a_fix_keeps_no_line_bre
                                        response("F2", "CONCEDE", 5, "add a dashboard")))
     summary = summarise(case_of(folder))
     assert [(a.finding, a.priority) for a in summary.actions] == [("ca/F1", "BLOCKER"), ("ca/F2", "HIGH")]
-    assert "\\n" not in summary.actions[0].what and "queue the deliveries; sign them with HMAC" in summary.actions[0].what
+    assert "\\n" not in summary.actions[0].what
+    assert "queue the deliveries; sign them with HMAC" in summary.actions[0].what
 
 
 # --- issue 33, item 3: a last-round rebuttal is not an accepted one -------------------------------------------------
 
 @pytest.mark.parametrize("move, what", [("REBUT-DESIGN", "by design"), ("DEFER", "measure it on FAT"),
                                         ("REBUT-DESIGN", "As ca/F1, answered there.")])
-def test_a_fatal_finding_answered_in_the_last_round_is_not_reviewed_and_needs_a_decision(
+def test_a_fatal_finding_answered_in_the_last_round_is_not_reviewed_and_needs_a_decision(cli: Cli, 
         tmp_path: Path, move: str, what: str) -> None:
     """A FATAL finding the defender rebuts, defers or calls a duplicate in the last round, which its critic never
     answers, came out `fixes_agreed`, listed under "What was resolved", with "Nothing needs your decision"."""
@@ -567,26 +604,32 @@ def test_a_fatal_finding_answered_in_the_last_round_is_not_reviewed_and_needs_a_
     write_keyed(folder, "de", defender(response("F2", move, 10, what)))
     case = case_of(folder)
     f2 = next(f for f in case.findings if f.key == "ca/F2")
-    assert case.stop == "max_rounds" and f2.duplicate_of == ""  # the defender's word alone makes no duplicate
+    assert case.stop == "max_rounds"
+    assert f2.duplicate_of == ""  # the defender's word alone makes no duplicate
     assert (case.verdict, case.deciding) == ("undecided", "ca/F2")
-    code, out = run("report", folder, "--format", "json")
+    code, out, _ = cli("report", folder, "--format", "json")
     data = json.loads(out)
-    assert code == 0 and data["decision_summary"]["verdict"] == "your decision"
+    assert code == 0
+    assert data["decision_summary"]["verdict"] == "your decision"
     assert data["decision_summary"]["instead"] is None
     assert [d["point"].split()[0] for d in data["decision_summary"]["decisions"]] == ["ca/F2"]
     assert not any("ca/F2" in line for line in data["summary"]["resolved"])
     assert any(line.startswith("ca/F2") for line in data["summary"]["unreviewed"])
     found = {f["finding"]: f for f in data["verdict"]["review"]["findings"]}
-    assert found["ca/F2"]["needs_decision"] is True and found["ca/F2"]["reviewed"] is False
-    code, out = run("report", folder)
+    assert found["ca/F2"]["needs_decision"] is True
+    assert found["ca/F2"]["reviewed"] is False
+    code, out, _ = cli("report", folder)
     screen = out.split("## Details")[0]
-    assert "Nothing needs your decision" not in screen and "**What needs your decision** (1)" in screen
-    assert "- ca/F2 (title of F2) was" in screen and "not reviewed" in screen
+    assert "Nothing needs your decision" not in screen
+    assert "**What needs your decision** (1)" in screen
+    assert "- ca/F2 (title of F2) was" in screen
+    assert "not reviewed" in screen
     resolved = out.split("### What was resolved")[1].split("###")[0]
-    assert "ca/F2" not in resolved and "ca/F1" in resolved
+    assert "ca/F2" not in resolved
+    assert "ca/F1" in resolved
 
 
-def test_a_severe_out_of_scope_rebuttal_needs_a_decision_even_once_its_critic_accepts_it(tmp_path: Path) -> None:
+def test_a_severe_out_of_scope_rebuttal_needs_a_decision_even_once_its_critic_accepts_it(cli: Cli, tmp_path: Path) -> None:
     """REBUT-SCOPE "not our problem" at severity 10 came out `defense_wins`, resolved, nothing to decide."""
     folder = review(tmp_path, ("ca",), "--max-rounds", "3")
     write_keyed(folder, "ca", critic(new_finding("F1", 10, "FATAL")))
@@ -594,8 +637,9 @@ def test_a_severe_out_of_scope_rebuttal_needs_a_decision_even_once_its_critic_ac
     write_keyed(folder, "ca", critic())  # the critic lists nothing: it accepts; the review ends fully_resolved
     case = case_of(folder)
     assert (case.stop, case.verdict, case.deciding) == ("fully_resolved", "undecided", "ca/F1")
-    data = json.loads(run("report", folder, "--format", "json")[1])
-    assert data["summary"]["resolved"] == [] and data["decision_summary"]["verdict"] == "your decision"
+    data = cli("report", folder, "--format", "json").json()
+    assert data["summary"]["resolved"] == []
+    assert data["decision_summary"]["verdict"] == "your decision"
     assert data["decision_summary"]["decisions"][0]["point"].startswith("ca/F1 (title of F1) was rebutted as out of")
     assert data["summary"]["unreviewed"] == []  # its critic did answer: reviewed, and still the person's
     # rebutted as out of scope below FATAL is the defender's to make

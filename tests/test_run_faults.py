@@ -71,12 +71,15 @@ def test_an_edited_task_md_starts_no_program_without_the_persons_yes(tmp_path: P
     command = shlex.join([PY, str(AGENTS / "payload.py"), str(mark), "Use TOML."])
     assert "TASK.md names agents that your own `multidebate init` did not record for this folder" in refused.stderr
     assert f"  alpha: {command}" in refused.stderr  # the whole command line, not `cmd:python3 payload.py`
-    assert "run again with --yes" in refused.stderr and "beta:" not in refused.stderr  # beta is the person's own
-    assert not mark.exists() and turn_files(folder) == []
+    assert "run again with --yes" in refused.stderr
+    assert "beta:" not in refused.stderr  # beta is the person's own
+    assert not mark.exists()
+    assert turn_files(folder) == []
     # --yes starts it, showing the command line; the person's yes is recorded, so the next run does not ask
     started = run(folder, "--yes")
     assert started.exit_code == 0, started.output
-    assert f"  alpha: {command}" in started.stderr and mark.exists()
+    assert f"  alpha: {command}" in started.stderr
+    assert mark.exists()
     assert run(folder).exit_code == 0
 
 
@@ -87,9 +90,12 @@ def test_agents_in_a_task_md_no_init_of_yours_recorded_are_refused_in_json_too(t
                                     f"  alpha: {json.dumps(fake('payload', str(mark), 'x'))}\n"
                                     f"  beta: {json.dumps(fake('payload', str(mark), 'y'))}\n---\nPick a format.\n")
     result = run(folder, "--json")
-    assert result.exit_code == 1 and not mark.exists()
+    assert result.exit_code == 1
+    assert not mark.exists()
     error = json.loads(result.stdout.splitlines()[-1])
-    assert error["ok"] is False and "--yes" in error["error"] and "payload.py" in error["error"]
+    assert error["ok"] is False
+    assert "--yes" in error["error"]
+    assert "payload.py" in error["error"]
 
 
 # -- #33 item 5: the keys run holds are out of the folder's reach; a turn written with one is found --------------
@@ -116,7 +122,8 @@ def test_a_turn_written_with_a_run_agents_key_by_someone_else_is_found(tmp_path:
     folder = tmp_path / "d"
     init(folder, "--max-turns", "3")
     first = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('crash')}")
-    assert first.exit_code == 1 and turn_files(folder) == ["turn-1-alpha.md"]
+    assert first.exit_code == 1
+    assert turn_files(folder) == ["turn-1-alpha.md"]
     # a session that got hold of alpha's key writes alpha's turn 2 (a pre-approved `write`)
     key = held_key(str(folder), "alpha")
     assert key is not None
@@ -142,7 +149,8 @@ def test_a_key_an_older_run_kept_under_the_folder_is_moved_out(tmp_path: Path) -
     legacy.write_text(key + "\n")
     result = run(folder, "--agent", f"alpha={fake('hold', 'Use TOML.')}", "--agent", f"beta={fake('hold', 'x')}")
     assert result.exit_code == 0, result.output
-    assert not legacy.exists() and held_key(str(folder), "alpha") == key
+    assert not legacy.exists()
+    assert held_key(str(folder), "alpha") == key
 
 
 # -- #33 item 4: real faults -----------------------------------------------------------------------------
@@ -201,7 +209,8 @@ def test_sighup_stops_run_and_every_agent_as_ctrl_c_does(tmp_path: Path) -> None
         assert proc.returncode == 130, out
         # #34: --json says how it ended, in a line of its own
         last = json.loads([line for line in out.splitlines() if line.startswith("{")][-1])
-        assert last["event"] == "interrupted" and "every agent was stopped" in last["message"]
+        assert last["event"] == "interrupted"
+        assert "every agent was stopped" in last["message"]
         wait_until(lambda: not any(alive(pid) for pid in pids),
                    f"every agent and escaped child to die: {[(p, _state(p)) for p in pids]}")
     finally:
@@ -276,7 +285,8 @@ def test_a_failed_agent_is_shown_by_status_and_report_with_what_to_do(tmp_path: 
                                                                                 "cmd:python3 ")
     assert "what to do: Fix beta's agent (the reason is above" in text
     assert f"then run `multidebate run {folder}` again: it resumes at the failed turn." in text
-    assert "dropped out" not in text and "next turn" not in text
+    assert "dropped out" not in text
+    assert "next turn" not in text
     from test_schemas import check
 
     data = json.loads(CliRunner().invoke(cli, ["status", str(folder), "--json"]).stdout)
@@ -285,7 +295,8 @@ def test_a_failed_agent_is_shown_by_status_and_report_with_what_to_do(tmp_path: 
     assert data["run_failures"][0]["reason"].startswith("`write` refused its reply 3 times")
     assert data["advice"].startswith("Fix beta's agent")
     report = CliRunner().invoke(cli, ["report", str(folder)]).stdout
-    assert "**Run failed:** beta's agent" in report and "multidebate run" in report
+    assert "**Run failed:** beta's agent" in report
+    assert "multidebate run" in report
     as_json = json.loads(CliRunner().invoke(cli, ["report", str(folder), "--format", "json"]).stdout)
     check("report", as_json)
     assert as_json["run_failures"][0]["slug"] == "beta"
@@ -332,7 +343,8 @@ def test_a_refusal_fed_back_to_an_agent_tells_it_to_run_no_command() -> None:
                "is complete: run `multidebate next d --slug x --wait`, then write")
     asked = retry_prompt("PROMPT", "reply", refusal, ["line 3: run `multidebate next` for turn 2"])
     fed = asked.split("PROMPT", 1)[1]
-    assert "multidebate next" not in fed and "run `" not in fed
+    assert "multidebate next" not in fed
+    assert "run `" not in fed
     assert "the defender answers a round once it is complete" in fed
 
 
@@ -353,7 +365,8 @@ def test_doctor_probe_with_nothing_to_probe_says_so_and_fails(tmp_path: Path, mo
     assert "Probes:" not in result.output
     assert "Warning: nothing to probe: no agent tool is on PATH and no --agent was given" in result.output
     data = json.loads(CliRunner().invoke(cli, ["doctor", "--probe", "--json"]).stdout)
-    assert data["probes"] == [] and any(w.startswith("nothing to probe") for w in data["warnings"])
+    assert data["probes"] == []
+    assert any(w.startswith("nothing to probe") for w in data["warnings"])
 
 
 def test_the_prompts_write_stops_when_told_though_nobody_reads_it() -> None:
@@ -372,7 +385,8 @@ def test_the_prompts_write_stops_when_told_though_nobody_reads_it() -> None:
         stop.set()
         writer.join(DEADLINE)
         assert not writer.is_alive()
-        assert proc.stdin is not None and proc.stdin.closed
+        assert proc.stdin is not None
+        assert proc.stdin.closed
     finally:
         proc.kill()
         proc.wait()

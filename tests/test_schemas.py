@@ -72,7 +72,8 @@ def test_shared_definitions_agree_with_the_code() -> None:
     assert next_["properties"]["sections"]["items"]["enum"] == list(dict.fromkeys(
         PROFILE_V1.sections + PROFILE_CRITIC.sections + PROFILE_DEFENDER.sections + JUDGMENT_SECTIONS))
     copies = schema("skill-list")["properties"]["copies"]["items"]["properties"]
-    assert copies["state"]["enum"] == list(SKILL_STATES) and copies["agents"]["items"]["enum"] == list(AGENTS)
+    assert copies["state"]["enum"] == list(SKILL_STATES)
+    assert copies["agents"]["items"]["enum"] == list(AGENTS)
 
 
 def test_closing_catches_an_undocumented_key() -> None:
@@ -127,7 +128,8 @@ def test_status_outputs_match_the_schema(tmp_path: Path) -> None:
 def test_validate_outputs_match_the_schema(tmp_path: Path) -> None:
     folders = _debates(tmp_path)
     code, data = run_json("validate", *folders)
-    assert code == 1 and {f["severity"] for f in data} == {"error", "warning"}
+    assert code == 1
+    assert {f["severity"] for f in data} == {"error", "warning"}
     check("validate", data)
     check("validate", run_json("validate", folders[0])[1])
     check("error", run_json("validate", str(tmp_path / "nope.md"))[1])
@@ -141,7 +143,8 @@ def test_next_outputs_match_the_schema(tmp_path: Path) -> None:
         assert code == 0
         check("next", data)
     code, data = run_json("next", str(tmp_path / "new"), "--slug", "a", "--task", "Pick one.")
-    assert code == 0 and data["turn"] == 1
+    assert code == 0
+    assert data["turn"] == 1
     check("next", data)
     code, data = run_json("next", str(tmp_path / "none"), "--slug", "a")
     assert code == 1
@@ -153,10 +156,13 @@ def test_write_outputs_match_the_schema(tmp_path: Path) -> None:
     run_json("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
     code, data = run_json("write", folder, "--slug", "a", "--key", key_of(folder, "a"),
                           input=turn_body(2, "**Use TOML.**").replace("70", "70%"))
-    assert code == 0 and data["normalised"] and data["peers_read"]
+    assert code == 0
+    assert data["normalised"]
+    assert data["peers_read"]
     check("write", data)
     code, data = run_json("write", folder, "--slug", "b", "--key", key_of(folder, "b"), input="## Answer\nx\n")
-    assert code == 1 and data["problems"]
+    assert code == 1
+    assert data["problems"]
     check("error", data)
 
 
@@ -169,7 +175,9 @@ def test_a_judgments_write_output_matches_the_schema(tmp_path: Path) -> None:
     run_json("next", folder, "--slug", "j")
     code, data = run_json("write", folder, "--slug", "j", input="## Decision\n**Use TOML.**\n\n## Reasoning\nB.\n\n"
                           "## What each side got right\n- a: comments\n\n## Contested points\n- None\n")
-    assert code == 0 and data["path"].endswith("judgment-j.md") and data["progress"] == {"written": 0, "waiting": []}
+    assert code == 0
+    assert data["path"].endswith("judgment-j.md")
+    assert data["progress"] == {"written": 0, "waiting": []}
     check("write", data)
 
 
@@ -181,7 +189,8 @@ def test_skill_list_output_matches_the_schema(tmp_path: Path, monkeypatch: pytes
     shutil.rmtree(tmp_path / ".gemini/skills/multidebate")
     os.symlink(tmp_path / ".cursor/skills/multidebate", tmp_path / ".gemini/skills/multidebate")
     code, data = run_json("skill", "list", "--dest", str(tmp_path / "elsewhere"))
-    assert code == 0 and {c["state"] for c in data["copies"]} == {"current", "modified", "linked", "missing"}
+    assert code == 0
+    assert {c["state"] for c in data["copies"]} == {"current", "modified", "linked", "missing"}
     assert data["copies"][-1]["scope"] == "custom"
     check("skill-list", data)
 
@@ -200,7 +209,9 @@ def test_report_json_matches_its_schema(tmp_path: Path) -> None:
         data = json.loads(result.stdout)
         check("report", data)
         if folder == broken:  # the parts the examples lack are really in the output that was checked
-            assert data["problems"] and data["flags"] and data["final_answer"]["kind"] == "split"
+            assert data["problems"]
+            assert data["flags"]
+            assert data["final_answer"]["kind"] == "split"
 
 
 def test_score_outputs_match_the_schema(tmp_path: Path) -> None:
@@ -209,11 +220,15 @@ def test_score_outputs_match_the_schema(tmp_path: Path) -> None:
                 participants=("a", "b", "c"), sealed=True)
     (tmp_path / "key.txt").write_text("Q1: 12\nQ2: C\n", encoding="utf-8")
     code, data = run_json("score", str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"))
-    assert code == 0 and data["final"]["kind"] == "modal" and data["final"]["right"] == 2
+    assert code == 0
+    assert data["final"]["kind"] == "modal"
+    assert data["final"]["right"] == 2
     check("score", data)
     make_debate(str(tmp_path / "empty"), [], participants=("a", "b"))
     code, data = run_json("score", str(tmp_path / "empty"), "--key", str(tmp_path / "key.txt"))
-    assert code == 0 and data["vote"] is None and data["final"]["kind"] == "none"
+    assert code == 0
+    assert data["vote"] is None
+    assert data["final"]["kind"] == "none"
     check("score", data)
     (tmp_path / "key.txt").write_text("Q2: C\n", encoding="utf-8")
     code, data = run_json("score", str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"))

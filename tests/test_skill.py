@@ -33,7 +33,8 @@ def test_frontmatter_keys_are_the_specifications() -> None:
     data, _ = _frontmatter_and_body()
     assert set(data) <= ALLOWED_KEYS
     assert data["name"] == "multidebate"
-    assert isinstance(data["description"], str) and 1 <= len(data["description"]) <= 1024
+    assert isinstance(data["description"], str)
+    assert 1 <= len(data["description"]) <= 1024
     # only a session's commands are pre-approved: retire and handover reach the person as a permission prompt
     tools = [t.strip() for t in str(data["allowed-tools"]).split(",")]
     assert tools == [f"Bash(multidebate {c}:*)" for c in ("next", "write", "status", "validate", "report", "slug")]
@@ -104,5 +105,8 @@ def test_without_the_cli_a_session_leaves_the_state_alone_reads_little_and_waits
         pytest.skip("no bash or grep to run the skill's command with")
     shown = subprocess.run(["bash", "-c", reading.group(1).replace("FILE", str(Path(folder, "turn-1-a.md")))],
                            capture_output=True, text=True, check=True).stdout
-    assert "**Use TOML.**" in shown and "no" in shown.split("## Converged", 1)[1]
-    assert "Thinking for turn" not in shown and "Long prose" not in shown and "## Confidence" not in shown
+    assert "**Use TOML.**" in shown
+    assert "no" in shown.split("## Converged", 1)[1]
+    assert "Thinking for turn" not in shown
+    assert "Long prose" not in shown
+    assert "## Confidence" not in shown

@@ -71,12 +71,15 @@ def test_a_warm_run_loads_no_analysis_and_a_new_turn_is_seen_at_once(tmp_path: P
     folder = str(tmp_path / "d")
     make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
     first = status(folder)
-    assert first[2] and _kept(folder).exists()
+    assert first[2]
+    assert _kept(folder).exists()
     again = status(folder)
-    assert again[:2] == first[:2] and not again[2]  # printed from the snapshot: no verdict module loaded
+    assert again[:2] == first[:2]
+    assert not again[2]  # printed from the snapshot: no verdict module loaded
     write_keyed(folder, "a", turn_body(2, "**Use TOML.**").encode())
     after = status(folder)
-    assert after[2] and "missing from turn 2: b" in after[1]  # a new file: a full run, at once
+    assert after[2]
+    assert "missing from turn 2: b" in after[1]  # a new file: a full run, at once
     assert not _kept(folder).exists() or json.loads(_kept(folder).read_text())["payload"]["text"] != first[1]
 
 
@@ -90,7 +93,8 @@ def test_an_edited_turn_file_is_seen_though_its_size_and_mtime_are_put_back(tmp_
     path.write_text(text.replace("**Use TOML.**", "**Use JSON.**"))  # same size
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # and the old mtime: ctime cannot be put back
     code, out, full = status(folder)
-    assert full and "E080" in out
+    assert full
+    assert "E080" in out
 
 
 def test_a_forged_snapshot_is_not_believed(tmp_path: Path) -> None:
@@ -102,7 +106,10 @@ def test_a_forged_snapshot_is_not_believed(tmp_path: Path) -> None:
     kept["payload"]["state"] = "converged"
     _kept(folder).write_text(json.dumps(kept))  # its HMAC no longer matches
     code, out, full = status(folder, "--check")
-    assert full and code == 3 and "verdict: in_progress" in out and out == cold[1]
+    assert full
+    assert code == 3
+    assert "verdict: in_progress" in out
+    assert out == cold[1]
 
 
 def test_a_snapshot_under_another_key_or_from_another_folder_is_not_believed(tmp_path: Path) -> None:
@@ -127,7 +134,8 @@ def test_a_clock_dependent_status_is_never_kept(tmp_path: Path) -> None:
                 participants=("a", "b"))
     code, out, full = status(folder)
     assert "missing from turn 2: b (waiting" in out  # the waiting time moves with the clock
-    assert not _kept(folder).exists() and status(folder)[2]
+    assert not _kept(folder).exists()
+    assert status(folder)[2]
 
 
 def test_no_usable_key_means_a_full_run_every_time(tmp_path: Path) -> None:
@@ -141,11 +149,14 @@ def test_no_usable_key_means_a_full_run_every_time(tmp_path: Path) -> None:
     key.chmod(0o644)  # readable by others: no better than none
     for _ in range(2):
         data = json.loads(subprocess.run(run, capture_output=True, text=True, env=env, timeout=120).stdout)
-        assert data["full"] and data["code"] == 0
+        assert data["full"]
+        assert data["code"] == 0
     blocked = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "file-not-dir"))
     Path(tmp_path / "file-not-dir").write_text("")  # the cache home cannot hold a key
     data = json.loads(subprocess.run(run, capture_output=True, text=True, env=blocked, timeout=120).stdout)
-    assert data["full"] and data["code"] == 0 and "converged" in data["out"]
+    assert data["full"]
+    assert data["code"] == 0
+    assert "converged" in data["out"]
 
 
 def test_the_fingerprint_ignores_the_parse_cache_and_sees_the_state_folder(tmp_path: Path) -> None:
@@ -163,7 +174,8 @@ def test_cli_runner_status_is_unchanged(tmp_path: Path) -> None:
     folder = _done_debate(str(tmp_path / "d"))
     first = CliRunner().invoke(cli, ["status", folder])
     second = CliRunner().invoke(cli, ["status", folder])
-    assert first.exit_code == second.exit_code == 0 and first.stdout == second.stdout
+    assert first.exit_code == second.exit_code == 0
+    assert first.stdout == second.stdout
     assert "verdict: converged" in second.stdout
 
 
@@ -183,23 +195,29 @@ def test_a_warm_validate_prints_what_a_full_one_prints_and_sees_an_edit(tmp_path
     for flags in ((), ("--json",), ("--strict",)):
         cold = validate(folder, *flags)
         warm = validate(folder, *flags)
-        assert warm[:2] == cold[:2] and not warm[2], (name, flags)
+        assert warm[:2] == cold[:2], (name, flags)
+        assert not warm[2], (name, flags)
     turn = sorted(Path(folder).glob("turn-1-*.md"))[0]
     before = turn.stat()
     text = turn.read_text()
     turn.write_text(text[:-2] + ("x" if text[-2] != "x" else "y") + text[-1:])  # one byte, same size: E080
     os.utime(turn, ns=(before.st_atime_ns, before.st_mtime_ns))
     code, out, full = validate(folder)
-    assert full and code == 1 and "E080" in out
+    assert full
+    assert code == 1
+    assert "E080" in out
     assert validate(folder)[:2] == (code, out)
 
 
 def test_validate_of_files_or_several_paths_keeps_nothing(tmp_path: Path) -> None:
     folder = _done_debate(str(tmp_path / "d"))
     code, out, full = validate(str(Path(folder, "turn-1-a.md")))
-    assert full and code == 0 and not _kept(folder, "validate").exists()
+    assert full
+    assert code == 0
+    assert not _kept(folder, "validate").exists()
     code, out, full = validate(folder, folder)
-    assert full and not _kept(folder, "validate").exists()
+    assert full
+    assert not _kept(folder, "validate").exists()
 
 
 def test_a_forged_snapshot_with_a_lone_surrogate_is_no_traceback(tmp_path: Path) -> None:
@@ -209,4 +227,6 @@ def test_a_forged_snapshot_with_a_lone_surrogate_is_no_traceback(tmp_path: Path)
     kept["payload"]["text"] = "\ud800 forged"
     _kept(folder).write_text(json.dumps(kept))  # json escapes the surrogate: "\ud800"
     code, out, full = status(folder)
-    assert code == 0 and full and "verdict: converged" in out
+    assert code == 0
+    assert full
+    assert "verdict: converged" in out

@@ -140,7 +140,8 @@ def test_three_machines_debate_through_one_remote_to_one_verdict(tmp_path: Path)
         assert git(clone, "status", "--porcelain", "--", "d") == ""
         tracked = git(clone, "ls-files", "d").splitlines()
         assert not [p for p in tracked if p.startswith(("d/.multidebate/cache/", "d/.multidebate/served/"))]
-        assert "d/.multidebate/.gitignore" in tracked and "d/.multidebate/keys/a.json" in tracked
+        assert "d/.multidebate/.gitignore" in tracked
+        assert "d/.multidebate/keys/a.json" in tracked
     assert verdicts == {("converged", 2)}
     heads = {git(m, "rev-parse", "HEAD") for m in machines}
     assert len(heads) == 1
@@ -181,13 +182,16 @@ def test_a_slug_claimed_on_two_machines_belongs_to_the_first_push_and_the_loser_
     assert len(lost) == 1, {n: r.stderr for n, r in results.items()}
     loser, winner = (two, one) if lost == ["two"] else (one, two)
     lost_answer, won_answer = ("Use YAML", "Use TOML") if loser == two else ("Use TOML", "Use YAML")
-    assert "the slug is taken" in results[lost[0]].stderr and "`s-b` (free)" in results[lost[0]].stderr
+    assert "the slug is taken" in results[lost[0]].stderr
+    assert "`s-b` (free)" in results[lost[0]].stderr
     # the loser's session is told plainly by its next command, and its turn is kept
     told = CliRunner().invoke(cli, ["next", str(loser / "d"), "--slug", "s", "--key", key_of(str(loser / "d"), "s")])
     assert told.exit_code == 1
-    assert "`s` was claimed on another machine first" in told.stderr and "Write your turns as `s-b`" in told.stderr
+    assert "`s` was claimed on another machine first" in told.stderr
+    assert "Write your turns as `s-b`" in told.stderr
     kept = list((loser / "d" / ".multidebate" / "sync" / "lost").glob("s-*/turn-1-s.md"))
-    assert len(kept) == 1 and lost_answer in kept[0].read_text()
+    assert len(kept) == 1
+    assert lost_answer in kept[0].read_text()
     assert won_answer in (loser / "d" / "turn-1-s.md").read_text()
     turn(loser, "s-b", f"**{lost_answer}.**")
     for clone in (loser, winner, three):
@@ -213,7 +217,8 @@ def test_a_push_beaten_by_another_machine_is_fetched_merged_and_pushed_again(tmp
     done = CliRunner().invoke(cli, ["sync", str(two / "d"), "--json"])
     assert done.exit_code == 0, done.output
     result = json.loads(done.stdout)
-    assert result["pushed"] is True and result["attempts"] == 2
+    assert result["pushed"] is True
+    assert result["attempts"] == 2
     assert "turn-1-a.md" in result["received"]
     synced(one)
     for clone in (one, two):
@@ -258,7 +263,8 @@ def test_two_contents_for_one_turn_file_stop_the_sync_and_change_nothing(tmp_pat
     head = git(two, "rev-parse", "HEAD")
     result = CliRunner().invoke(cli, ["sync", str(two / "d")])
     assert result.exit_code == 4
-    assert "d/turn-1-a.md" in result.stderr and "have two contents" in result.stderr
+    assert "d/turn-1-a.md" in result.stderr
+    assert "have two contents" in result.stderr
     assert "Nothing was changed and nothing is lost" in result.stderr
     assert "Use YAML" in (two / "d" / "turn-1-a.md").read_text()
     assert git(two, "rev-parse", "HEAD") != git(two, "rev-parse", "origin/main")
@@ -271,19 +277,22 @@ def test_what_sync_cannot_use_is_refused_with_a_clear_message(tmp_path: Path) ->
     plain = tmp_path / "plain"
     plain.mkdir()
     result = runner.invoke(cli, ["sync", str(plain)])
-    assert result.exit_code == 1 and "is not inside a git work tree" in result.stderr
+    assert result.exit_code == 1
+    assert "is not inside a git work tree" in result.stderr
 
     alone = tmp_path / "alone"
     git(tmp_path, "init", "-q", "-b", "main", str(alone))
     git(alone, "-c", "user.name=t", "-c", "user.email=t@x", "commit", "-q", "--allow-empty", "-m", "first")
     result = runner.invoke(cli, ["sync", str(alone / "d")])
-    assert result.exit_code == 1 and "the repository has no remote" in result.stderr
+    assert result.exit_code == 1
+    assert "the repository has no remote" in result.stderr
 
     one, = clones(tmp_path / "c", 1)
     _debate_in(one, "a,b")
     git(one, "checkout", "-q", "--detach")
     result = runner.invoke(cli, ["sync", str(one / "d"), "--json"])
-    assert result.exit_code == 1 and "HEAD is detached" in json.loads(result.stdout)["error"]
+    assert result.exit_code == 1
+    assert "HEAD is detached" in json.loads(result.stdout)["error"]
     git(one, "checkout", "-q", "main")
 
     session_turn(one, "a", None, 1, LINE)
@@ -292,7 +301,8 @@ def test_what_sync_cannot_use_is_refused_with_a_clear_message(tmp_path: Path) ->
     result = runner.invoke(cli, ["sync", str(one / "d")])
     assert result.exit_code == 1
     assert "the work tree has changes outside the debate folder (README)" in result.stderr
-    assert git(one, "rev-parse", "HEAD") == head and "turn-1-a.md" in os.listdir(one / "d")
+    assert git(one, "rev-parse", "HEAD") == head
+    assert "turn-1-a.md" in os.listdir(one / "d")
     git(one, "checkout", "--", "README")
 
 
@@ -342,7 +352,8 @@ def test_validate_still_finds_a_forged_and_an_edited_turn_after_merges(tmp_path:
     synced(two)
     checked = CliRunner().invoke(cli, ["validate", str(two / "d")])
     assert checked.exit_code == 1
-    assert "E085" in checked.stdout and "E080" in checked.stdout
+    assert "E085" in checked.stdout
+    assert "E080" in checked.stdout
 
 
 def test_init_writes_the_gitignore_that_keeps_this_machines_state_out(tmp_path: Path) -> None:
@@ -374,7 +385,8 @@ def test_next_wait_sees_peer_files_that_a_plain_git_pull_checks_out(tmp_path: Pa
         waiting.kill()
         waiting.wait()
     assert waiting.returncode == 0, err
-    assert "a has now written turn 1" in out and "Use TOML for the config" in out
+    assert "a has now written turn 1" in out
+    assert "Use TOML for the config" in out
 
 
 def test_a_sealed_debate_is_refused_before_anything_is_committed(tmp_path: Path) -> None:
@@ -384,5 +396,6 @@ def test_a_sealed_debate_is_refused_before_anything_is_committed(tmp_path: Path)
     head = git(one, "rev-parse", "HEAD")
     result = CliRunner().invoke(cli, ["sync", str(one / "d")])
     assert result.exit_code == 1, result.output
-    assert "is a sealed debate" in result.stderr and "Run a sealed debate on one machine" in result.stderr
+    assert "is a sealed debate" in result.stderr
+    assert "Run a sealed debate on one machine" in result.stderr
     assert git(one, "rev-parse", "HEAD") == head  # nothing committed

@@ -30,13 +30,15 @@ def test_one_line_at_turn_1_ends_the_debate_for_every_command(tmp_path: Path) ->
     folder = str(tmp_path / "d")
     assert invoke("init", folder, "--task", "Pick a config format.", "--participants", "a,b").exit_code == 0
     first = session_turn_1(folder, "a", LINE)
-    assert first.exit_code == 0 and "unanimous" not in first.output
+    assert first.exit_code == 0
+    assert "unanimous" not in first.output
     last = session_turn_1(folder, "b", "**use TOML for the config file**")  # one line under the normalisation
     assert last.exit_code == 0, last.output
     assert ("Every session wrote one bold line at turn 1, independently: the debate ended there (unanimous), and "
             "no turn follows. Tell the user.") in last.output
     status = invoke("status", folder, "--check")
-    assert status.exit_code == 0 and "verdict: unanimous at turn 1" in status.output
+    assert status.exit_code == 0
+    assert "verdict: unanimous at turn 1" in status.output
     data = json.loads(invoke("status", folder, "--json").stdout)["verdict"]
     assert (data["state"], data["turn"]) == ("unanimous", 1)
     assert data["detail"] == ("both answered turn 1 independently (none having read a peer) with one bold line, word "
@@ -45,9 +47,11 @@ def test_one_line_at_turn_1_ends_the_debate_for_every_command(tmp_path: Path) ->
     assert served.exit_code == 0
     assert "NOTE: The debate ended at turn 1: every session answered alike, independently (unanimous): do not " \
            "write another turn." in served.stdout
-    assert "multidebate write" not in served.stdout and "<<<PEER" not in served.stdout
+    assert "multidebate write" not in served.stdout
+    assert "<<<PEER" not in served.stdout
     as_json = json.loads(invoke("next", folder, "--slug", "a", "--key", key_of_output(first), "--json").stdout)
-    assert as_json["debate_over"] is True and as_json["write_command"] is None
+    assert as_json["debate_over"] is True
+    assert as_json["write_command"] is None
     assert as_json["verdict"]["state"] == "unanimous"
     shown = invoke("status", folder).stdout
     assert "all answered alike, independently" not in shown  # status prints the state name; the report the words
@@ -64,8 +68,10 @@ def test_the_report_shows_the_first_slugs_turn_1_answer_and_each_others_own(tmp_
     data = json.loads(invoke("report", folder, "--format", "json").stdout)["final_answer"]
     assert (data["kind"], data["turn"], data["representative"], data["answer_turn"], data["independent"]) == (
         "consensus", 1, "a", 1, True)
-    assert data["recommendation"] == "Use TOML for the config file." and "A: tomllib reads it." in data["answer"]
-    assert data["read_by"] == [] and data["added_at_last_turn"] == [
+    assert data["recommendation"] == "Use TOML for the config file."
+    assert "A: tomllib reads it." in data["answer"]
+    assert data["read_by"] == []
+    assert data["added_at_last_turn"] == [
         {"slug": "b", "lines": ["B: comments and a stdlib parser."]}]
     text = invoke("report", folder).stdout
     final = text.split("## Final answer", 1)[1].split("## Turns", 1)[0]
@@ -77,13 +83,15 @@ def test_the_report_shows_the_first_slugs_turn_1_answer_and_each_others_own(tmp_
 
 def test_min_turns_2_keeps_the_exchange(tmp_path: Path) -> None:
     helped = invoke("init", "--help").stdout
-    assert "2 keeps the exchange regardless" in " ".join(helped.split()) and "(unanimous)" in helped
+    assert "2 keeps the exchange regardless" in " ".join(helped.split())
+    assert "(unanimous)" in helped
     folder = str(tmp_path / "d")
     assert invoke("init", folder, "--task", "Pick.", "--participants", "a,b", "--min-turns", "2").exit_code == 0
     keys = {}
     for slug in ("a", "b"):
         written = session_turn_1(folder, slug, LINE)
-        assert written.exit_code == 0 and "unanimous" not in written.output
+        assert written.exit_code == 0
+        assert "unanimous" not in written.output
         keys[slug] = key_of_output(written)
     assert judge(load_debate(folder)).state == "in_progress"
     assert invoke("status", folder, "--check").exit_code == 3
@@ -100,7 +108,8 @@ def test_a_hand_written_turn_1_is_no_independent_answer_unless_sealed(tmp_path: 
     folder = make_debate(str(tmp_path / "d"), [{"a": LINE}], participants=("a", "b"))
     Path(folder, "turn-1-b.md").write_text("# Turn 1 — b\n\n" + turn_body(1, LINE))  # no record of what b read
     v = judge(load_debate(folder))
-    assert v.state == "in_progress" and "the bold lines are one line, but a, b say no" in v.detail
+    assert v.state == "in_progress"
+    assert "the bold lines are one line, but a, b say no" in v.detail
 
 
 def test_a_turn_1_that_records_reading_a_peers_turn_1_is_not_independent(tmp_path: Path) -> None:
@@ -118,7 +127,8 @@ def test_a_turn_1_that_records_reading_a_peers_turn_1_is_not_independent(tmp_pat
 def test_a_sealed_debate_is_independent_by_construction(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{s: LINE for s in "abc"}], participants=("a", "b", "c"), sealed=True)
     v = judge(load_debate(folder))
-    assert (v.state, v.turn) == ("unanimous", 1) and "(sealed until all had written it)" in v.detail
+    assert (v.state, v.turn) == ("unanimous", 1)
+    assert "(sealed until all had written it)" in v.detail
 
 
 def test_different_lines_at_turn_1_go_on(tmp_path: Path) -> None:

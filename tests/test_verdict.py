@@ -43,9 +43,11 @@ REWORDED = [{"a": YAML, "b": "**Pick TOML: it has comments.**"},
 
 def test_all_yes_in_other_words_is_unconfirmed_and_proposes_a_line(tmp_path: Path) -> None:
     v = verdict_of(tmp_path, REWORDED)
-    assert (v.state, v.turn) == ("unconfirmed", 2) and not v.final
+    assert (v.state, v.turn) == ("unconfirmed", 2)
+    assert not v.final
     assert v.proposed_line == "**TOML, read with tomllib.**"  # the fewer words: the other line is a paragraph
-    assert "word for word" in v.next_step and v.proposed_line in v.next_step
+    assert "word for word" in v.next_step
+    assert v.proposed_line in v.next_step
     assert "If every session says yes again to lines that are not one line, the debate ends hollow" in v.next_step
 
 
@@ -53,7 +55,8 @@ def test_a_second_yes_to_lines_that_are_not_one_line_is_hollow(tmp_path: Path) -
     """#32 item 2: the first all-yes turn with two lines asks them to copy one; the next one ends the debate."""
     again = REWORDED + [{"a": (TOML2, True), "b": ("**TOML, read with tomllib.**", True)}]
     v = verdict_of(tmp_path, again)
-    assert (v.state, v.turn) == ("hollow", 3) and v.final
+    assert (v.state, v.turn) == ("hollow", 3)
+    assert v.final
     assert "all say yes at turn 3 again, but their bold lines are still not one line" in v.detail
     assert "at turn 2 they were asked to copy one line word for word" in v.detail
 
@@ -68,7 +71,8 @@ def test_a_no_between_two_yes_turns_starts_the_count_again(tmp_path: Path) -> No
 
 def test_unconfirmed_at_the_turn_limit_is_max_turns(tmp_path: Path) -> None:
     v = verdict_of(tmp_path, REWORDED, max_turns=2)
-    assert v.state == "max_turns" and "their bold lines are not one line" in v.detail
+    assert v.state == "max_turns"
+    assert "their bold lines are not one line" in v.detail
 
 
 def test_min_turns_is_honoured(tmp_path: Path) -> None:
@@ -88,12 +92,14 @@ def test_min_turns_is_honoured(tmp_path: Path) -> None:
         v = judge(load_debate(folder))
         assert (v.state, v.turn) == (("in_progress", 3) if turn == 3 else ("converged", 4))
         if turn == 3:
-            assert v.detail == "all agree at turn 3, but the task asks for at least 4 turns" and v.pairs == ()
+            assert v.detail == "all agree at turn 3, but the task asks for at least 4 turns"
+            assert v.pairs == ()
 
 
 def test_one_participant_never_converges(tmp_path: Path) -> None:
     v = verdict_of(tmp_path, [{"a": TOML}, {"a": (TOML, True)}, {"a": (TOML, True)}])
-    assert v.state == "in_progress" and "at least two participants" in v.detail
+    assert v.state == "in_progress"
+    assert "at least two participants" in v.detail
 
 
 def test_sessions_that_swap_positions_are_not_converged(tmp_path: Path) -> None:
@@ -101,7 +107,8 @@ def test_sessions_that_swap_positions_are_not_converged(tmp_path: Path) -> None:
     three = "**Run 3 replicas.**\n\nCheap."
     five = "**Run 5 replicas.**\n\nSafe."
     v = verdict_of(tmp_path, [{"a": three, "b": five}, {"a": (five, True), "b": (three, True)}])
-    assert v.state == "unconfirmed" and "3 replicas vs 5 replicas" in v.detail
+    assert v.state == "unconfirmed"
+    assert "3 replicas vs 5 replicas" in v.detail
     again = verdict_of(tmp_path / "again", [{"a": three, "b": five}, {"a": (five, True), "b": (three, True)},
                                             {"a": (three, True), "b": (five, True)}])
     assert (again.state, again.turn) == ("hollow", 3)
@@ -114,7 +121,8 @@ def test_a_yes_never_vouches_for_a_line_its_writer_does_not_state(tmp_path: Path
     reworded = "**Hosted Kafka it is: replays kept for a week.**"
     v = verdict_of(tmp_path, [{"a": "**Use NATS.**", "b": kafka}, {"a": (reworded, True), "b": (kafka, True)}])
     assert v.state == "unconfirmed", v.detail
-    assert "said yes to" not in v.detail and "not one line" in v.detail
+    assert "said yes to" not in v.detail
+    assert "not one line" in v.detail
     assert v.proposed_line in v.next_step
 
 
@@ -156,7 +164,8 @@ def test_lines_the_comparison_calls_a_refinement_never_converge(tmp_path: Path) 
     write_turn(folder, "b", turn_body(2, "**Use SQLite.**", converged=True).encode(), key_of(folder, "b"))
     v = judge(load_debate(folder))
     assert v.state == "unconfirmed", v
-    assert "a said yes" not in v.detail and "not one line" in v.detail, v
+    assert "a said yes" not in v.detail, v
+    assert "not one line" in v.detail, v
 
 
 def test_a_converged_verdict_notes_each_yes_that_still_lists_a_point(tmp_path: Path) -> None:
@@ -173,7 +182,8 @@ def test_a_converged_verdict_notes_each_yes_that_still_lists_a_point(tmp_path: P
     write_turn(folder, "b", turn_body(2, TOML, converged=True, agreements="- With a: comments matter").encode(),
                key_of(folder, "b"))
     v = judge(load_debate(folder))
-    assert v.state == "converged" and v.notes == ("a says yes but still lists 1 disagreement(s)",)
+    assert v.state == "converged"
+    assert v.notes == ("a says yes but still lists 1 disagreement(s)",)
 
 
 def test_a_switch_the_comparison_cannot_measure_still_moves(tmp_path: Path) -> None:
@@ -181,7 +191,8 @@ def test_a_switch_the_comparison_cannot_measure_still_moves(tmp_path: Path) -> N
     (unsure), but it is a move all the same: b's no has not seen it."""
     v = verdict_of(tmp_path, [{"a": "**Use Postgres and Redis.**", "b": "**Use Postgres.**"},
                               {"a": ("**Use Postgres.**", True), "b": "**Use Postgres.**"}])
-    assert v.state == "latent" and "b still says no, having not yet seen the change of a at turn 2" in v.detail
+    assert v.state == "latent"
+    assert "b still says no, having not yet seen the change of a at turn 2" in v.detail
 
 
 def test_a_yes_to_a_kept_line_is_no_agreement_whichever_of_the_two_said_it(tmp_path: Path) -> None:
@@ -189,7 +200,8 @@ def test_a_yes_to_a_kept_line_is_no_agreement_whichever_of_the_two_said_it(tmp_p
     kafka = "**Use Kafka on the managed service, with seven days of retention.**"
     v = verdict_of(tmp_path, [{"a": kafka, "b": "**Use NATS.**"},
                               {"a": kafka, "b": ("**Hosted Kafka it is: replays kept for a week.**", True)}])
-    assert v.state == "in_progress" and "said yes to" not in v.detail, v
+    assert v.state == "in_progress", v
+    assert "said yes to" not in v.detail, v
 
 
 def test_a_group_that_shares_a_line_is_compared_with_the_other_line_once(tmp_path: Path) -> None:
@@ -208,7 +220,8 @@ def test_a_group_that_shares_a_line_is_compared_with_the_other_line_once(tmp_pat
     for slug, line in (("a", reworded), ("b", kafka), ("c", reworded)):
         write_turn(folder, slug, turn_body(2, line, converged=True).encode(), key_of(folder, slug))
     v = judge(load_debate(folder))
-    assert v.state == "unconfirmed" and "a vs b: unsure" in v.detail, v
+    assert v.state == "unconfirmed", v
+    assert "a vs b: unsure" in v.detail, v
     assert [(p.left, p.right, p.comparison.basis) for p in v.pairs] == [("a", "b", "none")]  # a and c: one line
 
 
@@ -217,7 +230,8 @@ def test_the_options_the_task_lists_tell_two_answers_apart(tmp_path: Path) -> No
     nats, kafka = "**Go with JetStream from NATS, file storage.**", "**Kafka, managed, seven days.**"
     v = verdict_of(tmp_path, [{"a": nats, "b": kafka}, {"a": (nats, True), "b": (kafka, True)}], task=task)
     # the comparison explains the difference; the verdict is the first step, whatever it says
-    assert v.state == "unconfirmed" and "jetstream nats vs kafka (options the task lists)" in v.detail
+    assert v.state == "unconfirmed"
+    assert "jetstream nats vs kafka (options the task lists)" in v.detail
 
 
 def test_a_file_left_out_after_convergence_keeps_the_verdict_and_is_named(tmp_path: Path) -> None:
@@ -226,7 +240,8 @@ def test_a_file_left_out_after_convergence_keeps_the_verdict_and_is_named(tmp_pa
     folder = make_debate(str(tmp_path / "d"), [{"a": YAML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
     Path(folder, "turn-3-a.md").write_text("# Turn 3 — a\n\n" + turn_body(3, TOML))  # by hand, under a held slug
     v = judge(load_debate(folder))
-    assert (v.state, v.turn) == ("converged", 2) and v.notes[0].startswith("turn-3-a.md is left out of the verdict")
+    assert (v.state, v.turn) == ("converged", 2)
+    assert v.notes[0].startswith("turn-3-a.md is left out of the verdict")
 
 
 def test_the_proposed_line_is_the_most_held_then_the_shortest(tmp_path: Path) -> None:
@@ -234,7 +249,8 @@ def test_the_proposed_line_is_the_most_held_then_the_shortest(tmp_path: Path) ->
     v = verdict_of(tmp_path, [{"a": "**Use YAML.**", "b": "**Use INI.**", "c": "**Use JSON.**"},
                               {"a": ("**TOML, read with tomllib.**", True), "b": ("**Pick TOML: it has comments.**", True),
                                "c": ("**pick toml: it has comments**", True)}])
-    assert v.state == "unconfirmed" and v.proposed_line == "**Pick TOML: it has comments.**"
+    assert v.state == "unconfirmed"
+    assert v.proposed_line == "**Pick TOML: it has comments.**"
 
 
 def test_a_debate_without_task_file_is_judged(tmp_path: Path) -> None:
@@ -244,24 +260,29 @@ def test_a_debate_without_task_file_is_judged(tmp_path: Path) -> None:
         for slug, answer in (("a", "**Use TOML.**"), ("b", "**Use YAML.**")):
             (tmp_path / f"turn-{turn}-{slug}.md").write_text(f"# Turn {turn} — {slug}\n\n" + turn_body(turn, answer))
     v = judge(load_debate(str(tmp_path)))
-    assert (v.state, v.turn) == ("in_progress", 2) and v.detail.startswith("turn 2 complete; the debate goes on")
+    assert (v.state, v.turn) == ("in_progress", 2)
+    assert v.detail.startswith("turn 2 complete; the debate goes on")
 
 
 def test_files_after_convergence_are_extra(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": YAML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
     Path(folder, "turn-3-a.md").write_text("# Turn 3 \u2014 a\n\n" + turn_body(3, TOML), encoding="utf-8")
     v = settle(load_debate(folder)).verdict
-    assert v.state == "converged" and v.turn == 2 and v.extra_files[0].endswith("turn-3-a.md")
+    assert v.state == "converged"
+    assert v.turn == 2
+    assert v.extra_files[0].endswith("turn-3-a.md")
 
 
 def test_in_progress_when_a_later_turn_is_started(tmp_path: Path) -> None:
     v = verdict_of(tmp_path, [{"a": TOML, "b": YAML}, {"a": TOML}])
-    assert v.state == "in_progress" and v.missing == ("b",)
+    assert v.state == "in_progress"
+    assert v.missing == ("b",)
 
 
 def test_hollow_when_all_yes_twice_but_answers_differ(tmp_path: Path) -> None:
     v = verdict_of(tmp_path, [{"a": TOML, "b": YAML}] + [{"a": (TOML, True), "b": (YAML, True)}] * 2)
-    assert v.state == "hollow" and "one line recommends toml, the other rejects it" in v.detail
+    assert v.state == "hollow"
+    assert "one line recommends toml, the other rejects it" in v.detail
 
 
 def test_max_turns(tmp_path: Path) -> None:
@@ -271,21 +292,25 @@ def test_max_turns(tmp_path: Path) -> None:
 
 def test_latent_when_a_no_has_not_seen_a_peers_switch(tmp_path: Path) -> None:
     v = verdict_of(tmp_path, [{"a": TOML, "b": YAML}, {"a": (YAML, True), "b": (YAML, False)}])
-    assert v.state == "latent" and "b still says no, having not yet seen the change of a" in v.detail
+    assert v.state == "latent"
+    assert "b still says no, having not yet seen the change of a" in v.detail
 
 
 def test_two_noes_that_saw_each_other_unchanged_are_not_latent(tmp_path: Path) -> None:
     """Both held the same line and both still say no: nothing is latent; three such turns stall."""
     two = verdict_of(tmp_path, [{"a": TOML, "b": TOML}, {"a": TOML, "b": TOML}], min_turns=2)
-    assert two.state == "in_progress" and "but a, b say no" in two.detail
+    assert two.state == "in_progress"
+    assert "but a, b say no" in two.detail
     tabs, spaces = "**Indent with tabs.**", "**Indent with 4 spaces.**"
     three = verdict_of(tmp_path / "x", [{"a": tabs, "b": spaces}] * 3)
-    assert three.state == "stalled" and "'4 space' vs 'tab'" in three.detail
+    assert three.state == "stalled"
+    assert "'4 space' vs 'tab'" in three.detail
 
 
 def test_stalled_when_nobody_moves_for_two_turns(tmp_path: Path) -> None:
     v = verdict_of(tmp_path, [{"a": TOML, "b": YAML}] * 3)
-    assert v.state == "stalled" and v.turn == 3
+    assert v.state == "stalled"
+    assert v.turn == 3
 
 
 def test_a_change_of_converged_alone_is_no_stall(tmp_path: Path) -> None:
@@ -426,7 +451,8 @@ def test_every_state_names_its_turn_its_pairs_and_why(tmp_path: Path, name: str)
     v = verdict_of(tmp_path, case.turns, max_turns=case.max_turns, participants=case.participants,
                    min_turns=case.min_turns, sealed=case.sealed)
     assert (v.state, v.turn, len(v.pairs)) == (case.state, case.turn, case.pairs), v
-    assert case.detail in v.detail and v.next_step.startswith(case.next_step), v
+    assert case.detail in v.detail, v
+    assert v.next_step.startswith(case.next_step), v
     if name == "converged, four":
         assert "more pairs" not in v.detail
     assert v.missing == case.missing
@@ -436,7 +462,8 @@ def test_every_state_names_its_turn_its_pairs_and_why(tmp_path: Path, name: str)
 def test_roster_member_who_never_wrote_keeps_turn_incomplete(tmp_path: Path) -> None:
     v = verdict_of(tmp_path, [{"a": TOML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}],
                    participants=("a", "b", "c"))
-    assert v.state == "in_progress" and v.missing == ("c",)
+    assert v.state == "in_progress"
+    assert v.missing == ("c",)
 
 
 def test_minor_and_none_items_are_not_open_disagreements(tmp_path: Path) -> None:
@@ -453,7 +480,8 @@ def test_minor_and_none_items_are_not_open_disagreements(tmp_path: Path) -> None
     write_turn(folder, "b", turn_body(2, TOML, converged=True,
                                       disagreements="- With a: minor: the file name").encode(), key_of(folder, "b"))
     v = judge(load_debate(folder))
-    assert v.state == "converged" and v.notes == ()
+    assert v.state == "converged"
+    assert v.notes == ()
     debate = load_debate(folder)
     entry = debate.entry(2, "b")
     parsed = debate.parsed(entry) if entry is not None else None
@@ -470,9 +498,12 @@ def test_next_after_convergence_offers_no_write(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": YAML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
     out = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key_of(folder, "a")]).stdout
     assert "converged at turn 2: do not write another turn" in out
-    assert "multidebate write" not in out and "<<<PEER" not in out
+    assert "multidebate write" not in out
+    assert "<<<PEER" not in out
     assert f"`multidebate report {os.path.abspath(folder)}` shows the agreed answer" in out  # what to tell the user
-    assert "BOLD LINES OF TURN 2:" in out and "- b: **" in out and "- a (you): **" in out  # where each ended
+    assert "BOLD LINES OF TURN 2:" in out
+    assert "- b: **" in out
+    assert "- a (you): **" in out  # where each ended
     # in slug order, as during the debate, whatever the roster's order (d62: "first" must mean one thing)
     roster = make_debate(str(tmp_path / "r"), [{"b": TOML, "a": TOML}, {"b": (TOML, True), "a": (TOML, True)}],
                          participants=("b", "a"), min_turns=2)
@@ -480,7 +511,8 @@ def test_next_after_convergence_offers_no_write(tmp_path: Path) -> None:
     assert 0 < out.index("- a (you): **") < out.index("- b: **")
     data = json.loads(CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key_of(folder, "a"),
                                                "--json"]).stdout)
-    assert data["debate_over"] is True and data["write_command"] is None
+    assert data["debate_over"] is True
+    assert data["write_command"] is None
 
 
 def _late_joiner(folder: str, answer: str, late: str) -> None:
@@ -533,18 +565,23 @@ def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path
     last = CliRunner().invoke(cli, ["write", folder, "--slug", "c", "--key", key_of(folder, "c")],
                               input=turn_body(2, longer, converged=True))
     assert last.exit_code == 0, last.output
-    assert "Next: multidebate next" in last.output and "answers agree" not in last.output  # peers' turn unseen
+    assert "Next: multidebate next" in last.output
+    assert "answers agree" not in last.output  # peers' turn unseen
     verdict = judge(load_debate(folder))
-    assert verdict.state == "latent" and verdict.turn == 2 and len(verdict.pairs) == 1, verdict
+    assert verdict.state == "latent", verdict
+    assert verdict.turn == 2, verdict
+    assert len(verdict.pairs) == 1, verdict
     assert verdict.detail.startswith("all say yes at turn 2, but ")
     assert "a said yes without seeing the turn 1 of c" in verdict.detail
-    assert "b said yes without seeing the turn 1 of c" in verdict.detail and "c said" not in verdict.detail
+    assert "b said yes without seeing the turn 1 of c" in verdict.detail
+    assert "c said" not in verdict.detail
     for slug in ("a", "b", "c"):
         brief(folder, slug, key=key_of(folder, slug))  # now everyone sees everyone's turn 2
         write_keyed(folder, slug, turn_body(3, answer, converged=True).encode())
         if slug == "a":  # while turn 3 is in progress, status still says why turn 2 did not end it
             during = judge(load_debate(folder))
-            assert during.state == "in_progress" and during.notes[0].startswith("turn 2 did not converge: a said")
+            assert during.state == "in_progress"
+            assert during.notes[0].startswith("turn 2 did not converge: a said")
     verdict = judge(load_debate(folder))
     assert (verdict.state, verdict.turn) == ("converged", 3)
 
@@ -573,7 +610,8 @@ def test_a_hand_written_turn_under_a_held_slug_does_not_converge(tmp_path: Path)
                                                     + turn_body(2, "**Use TOML.**", converged=True))
     v = judge(load_debate(folder))
     # no turn of theirs: turn 2 is still to be written, and the verdict says which files it left out
-    assert v.state == "in_progress" and "waiting for a, b" in v.detail
+    assert v.state == "in_progress"
+    assert "waiting for a, b" in v.detail
     assert any(n.startswith("turn-2-a.md is left out of the verdict (E085:") for n in v.notes)
 
 
@@ -583,7 +621,8 @@ def test_a_copied_turn_replayed_under_another_name_is_left_out(tmp_path: Path) -
     for slug in ("a", "b"):  # turn 1's files replayed as turn 3: the frontmatter still says turn 1
         Path(folder, f"turn-3-{slug}.md").write_text(Path(folder, f"turn-1-{slug}.md").read_text())
     v = judge(load_debate(folder))
-    assert v.state == "in_progress" and "turn 3 in progress: waiting for a, b" in v.detail
+    assert v.state == "in_progress"
+    assert "turn 3 in progress: waiting for a, b" in v.detail
     assert any(n.startswith("turn-3-a.md is left out of the verdict (E022:") for n in v.notes)
 
 
@@ -593,9 +632,11 @@ def test_an_edited_turn_does_not_converge(tmp_path: Path) -> None:
     path = Path(folder, "turn-2-b.md")
     path.write_text(path.read_text().replace("Comments and a stdlib parser.", "Comments, and a stdlib parser."))
     v = judge(load_debate(folder))
-    assert v.state == "unconfirmed" and "turn-2-b.md was changed after it was written (E080)" in v.detail
+    assert v.state == "unconfirmed"
+    assert "turn-2-b.md was changed after it was written (E080)" in v.detail
     assert v.detail.startswith("all say yes at turn 2 with one bold line, but it rests on files with integrity")
-    assert v.turn == 2 and v.pairs == ()
+    assert v.turn == 2
+    assert v.pairs == ()
     assert v.next_step == "restore the files or have each session write one more turn"
     from helpers import key_of, turn_body
 
@@ -614,7 +655,8 @@ def test_the_evidence_names_no_single_pair_when_all_lines_are_identical(tmp_path
     make_debate(str(tmp_path), [{"a": line, "b": line, "c": line}, {"a": line, "b": line, "c": line}],
                 participants=("a", "b", "c"), max_turns=2, min_turns=2)
     verdict = judge(load_debate(str(tmp_path)))
-    assert verdict.state == "max_turns" and "the last bold lines are one line" in verdict.detail
+    assert verdict.state == "max_turns"
+    assert "the last bold lines are one line" in verdict.detail
     assert "e.g." not in verdict.detail
 
 
@@ -647,7 +689,8 @@ def test_two_kept_lines_and_two_yeses_never_converge(tmp_path: Path, left: str, 
     v = _kept_lines_with_yes(str(tmp_path / "d"), left, right)
     assert v.state != "converged", v
     final = final_answer(load_debate(str(tmp_path / "d")), v)
-    assert final.kind != "consensus" and len(final.supporters) < 2, final
+    assert final.kind != "consensus", final
+    assert len(final.supporters) < 2, final
 
 
 @pytest.mark.parametrize(("left", "right"), _table("SAME") + _table("NEVER_DIFFERENT") + _traps("same"))
@@ -738,4 +781,5 @@ def test_a_peer_line_with_an_instruction_appended_is_neither_detail_nor_proposed
     os_.utime(os_.path.join(folder, "turn-2-b.md"), (1, 1))  # its owner sets its time
     v = judge(load_debate(folder))
     assert v.state == "unconfirmed", v
-    assert "more than detail" in v.detail and v.proposed_line == "**Use Postgres.**"
+    assert "more than detail" in v.detail
+    assert v.proposed_line == "**Use Postgres.**"

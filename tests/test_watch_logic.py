@@ -84,7 +84,9 @@ def test_created_file_is_reported_after_two_looks(folder: str) -> None:
     events = watcher.step(1.0 + LATER)
     assert files(events) == ["turn-1-a.md"]
     event = events[0]
-    assert isinstance(event, TurnFileEvent) and event.path == path and not event.edited
+    assert isinstance(event, TurnFileEvent)
+    assert event.path == path
+    assert not event.edited
     assert (event.entry.slug, event.entry.turn, event.entry.confidence, event.entry.converged) == ("a", 1, 70, False)
     # a repeated event for the same bytes reports nothing
     watcher.feed(FileModifiedEvent(path_in(watcher, "turn-1-a.md")), 2.0)
@@ -133,7 +135,8 @@ def test_file_written_in_place_is_reported_once_when_complete(folder: str, tmp_p
     for _ in range(3):  # the writer pauses mid-file for longer than SETTLE, without closing it
         now += LATER
         events += watcher.step(now)
-    assert events == [] and watcher.busy
+    assert events == []
+    assert watcher.busy
     target.write_bytes(full)
     os.utime(target, ns=(2, 2_000_000_000))
     watcher.feed(FileModifiedEvent(name), now)
@@ -141,7 +144,9 @@ def test_file_written_in_place_is_reported_once_when_complete(folder: str, tmp_p
     events, now = settle(watcher, now)
     assert files(events) == ["turn-1-a.md"]
     event = events[0]
-    assert isinstance(event, TurnFileEvent) and event.entry.valid and not event.edited
+    assert isinstance(event, TurnFileEvent)
+    assert event.entry.valid
+    assert not event.edited
     assert files(settle(watcher, now + 10)[0]) == []
 
 
@@ -163,9 +168,11 @@ def test_invalid_file_is_reported_with_its_errors_after_hold(folder: str) -> Non
     events = watcher.step(1.0 + HOLD)
     assert files(events) == ["turn-1-a.md"]
     event = events[0]
-    assert isinstance(event, TurnFileEvent) and not event.entry.valid
+    assert isinstance(event, TurnFileEvent)
+    assert not event.entry.valid
     assert [f.code for f in event.entry.findings if f.severity == "error"] == ["E041"]
-    assert "E041" in text_line(event) and "confidence" in text_line(event)
+    assert "E041" in text_line(event)
+    assert "confidence" in text_line(event)
 
 
 def test_changed_content_is_reported_again_as_edited(folder: str) -> None:
@@ -184,7 +191,9 @@ def test_changed_content_is_reported_again_as_edited(folder: str) -> None:
     watcher.feed(FileClosedEvent(name), 9.0)
     events = settle(watcher, 9.0)[0]
     assert files(events) == ["turn-1-a.md"]
-    assert isinstance(events[0], TurnFileEvent) and events[0].edited and events[0].entry.confidence == 75
+    assert isinstance(events[0], TurnFileEvent)
+    assert events[0].edited
+    assert events[0].entry.confidence == 75
 
 
 def test_deleted_and_renamed_files_are_removed(folder: str) -> None:
@@ -197,13 +206,15 @@ def test_deleted_and_renamed_files_are_removed(folder: str) -> None:
     events = settle(watcher, 1.0)[0]
     assert [type(r) for r in events] == [RemovedEvent, VerdictEvent]
     removed = events[0]
-    assert isinstance(removed, RemovedEvent) and (removed.slug, removed.turn) == ("a", 1)
+    assert isinstance(removed, RemovedEvent)
+    assert (removed.slug, removed.turn) == ("a", 1)
     os.rename(os.path.join(folder, "turn-1-b.md"), os.path.join(folder, "turn-1-b.md.bak"))
     watcher.feed(FileMovedEvent(path_in(watcher, "turn-1-b.md"), path_in(watcher, "turn-1-b.md.bak")), 5.0)
     events = settle(watcher, 5.0)[0]
     assert [(type(r), getattr(r, "slug", "")) for r in events] == [(RemovedEvent, "b"), (VerdictEvent, "")]
     verdict = events[-1]
-    assert isinstance(verdict, VerdictEvent) and verdict.verdict.state == "empty"
+    assert isinstance(verdict, VerdictEvent)
+    assert verdict.verdict.state == "empty"
 
 
 def test_file_renamed_away_and_back_is_not_removed(folder: str) -> None:
@@ -239,7 +250,8 @@ def test_missing_folder_at_start(tmp_path: Path) -> None:
 
 def test_turns_complete_and_verdict_changes(folder: str) -> None:
     watcher = started(folder)
-    assert watcher.verdict is not None and watcher.verdict.state == "empty"
+    assert watcher.verdict is not None
+    assert watcher.verdict.state == "empty"
     lines: list[WatchEvent] = []
     now = 1.0
     # a starts elsewhere: one line at turn 1 would end the debate there (unanimous)
@@ -260,7 +272,9 @@ def test_turns_complete_and_verdict_changes(folder: str) -> None:
     assert [(e.slug, e.converged) for e in complete.entries] == [("a", True), ("b", True)]
     assert text_line(complete).endswith("turn 2 complete: a 70 yes, b 70 yes")
     data = json.loads(json_line(lines[-1]))
-    assert data["type"] == "verdict" and data["state"] == "converged" and data["previous"] == "in_progress"
+    assert data["type"] == "verdict"
+    assert data["state"] == "converged"
+    assert data["previous"] == "in_progress"
 
 
 def test_roster_change_in_task_file_is_taken_into_account(tmp_path: Path) -> None:
@@ -269,13 +283,15 @@ def test_roster_change_in_task_file_is_taken_into_account(tmp_path: Path) -> Non
     written(folder, "a")
     written(folder, "b")
     watcher = started(folder)
-    assert watcher.verdict is not None and watcher.verdict.turn == 1  # everyone who wrote: turn 1 complete
+    assert watcher.verdict is not None
+    assert watcher.verdict.turn == 1  # everyone who wrote: turn 1 complete
     create_task(folder, render_task("Pick one.", ("a", "b", "c")))
     watcher.feed(FileCreatedEvent(path_in(watcher, "TASK.md")), 1.0)
     events = settle(watcher, 1.0)[0]
     assert [r.type for r in events] == ["verdict"]
     verdict = events[0]
-    assert isinstance(verdict, VerdictEvent) and verdict.verdict.missing == ("c",)
+    assert isinstance(verdict, VerdictEvent)
+    assert verdict.verdict.missing == ("c",)
 
 
 def test_empty_file_at_start_is_reported_once_filled(folder: str, tmp_path: Path) -> None:
@@ -311,5 +327,6 @@ def test_burst_is_one_listing_and_one_verdict(tmp_path: Path, monkeypatch: pytes
         watcher.feed(FileMovedEvent(path_in(watcher, f".stage-{index}"), path_in(watcher, names[-1])), 1.0)
     events = settle(watcher, 1.0)[0]
     assert sorted(files(events)) == sorted(names)  # each file exactly once
-    assert len(listings) == 1 and len(judged) == 1
+    assert len(listings) == 1
+    assert len(judged) == 1
     assert [r.type for r in events][-2:] == ["turn_complete", "verdict"]

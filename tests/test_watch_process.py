@@ -40,7 +40,9 @@ def test_until_converged_exits_0(tmp_path: Path, start: Callable[..., Running]) 
     folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b"), min_turns=2)  # no end at turn 1
     watch = start("watch", folder, "--json", "--until", "converged")
     state = watch.expect_type("state")
-    assert state["current_turn"] == 0 and state["verdict"]["state"] == "empty" and state["observer"]
+    assert state["current_turn"] == 0
+    assert state["verdict"]["state"] == "empty"
+    assert state["observer"]
     write(folder, "a", 1)
     line = watch.expect_type("turn_file", file="turn-1-a.md")
     assert (line["slug"], line["turn"], line["confidence"], line["converged"], line["valid"]) == ("a", 1, 70, False, True)
@@ -52,7 +54,8 @@ def test_until_converged_exits_0(tmp_path: Path, start: Callable[..., Running]) 
     done = watch.expect_type("turn_complete", turn=2)
     assert [(e["slug"], e["converged"]) for e in done["entries"]] == [("a", True), ("b", True)]
     verdict = watch.expect_type("verdict", state="converged")
-    assert verdict["turn"] == 2 and "one bold line, word for word" in verdict["detail"]
+    assert verdict["turn"] == 2
+    assert "one bold line, word for word" in verdict["detail"]
     assert watch.finish() == 0
     kinds = Counter(d["type"] for d in watch.stdout_objects())
     assert kinds == {"state": 1, "turn_file": 4, "turn_complete": 2, "verdict": 3}
@@ -67,7 +70,8 @@ def test_until_converged_exits_0_when_turn_1_is_unanimous(tmp_path: Path, start:
     watch.expect_type("turn_file", file="turn-1-a.md")
     write(folder, "b", 1)
     verdict = watch.expect_type("verdict", state="unanimous")
-    assert verdict["turn"] == 1 and "answered turn 1 independently" in verdict["detail"]
+    assert verdict["turn"] == 1
+    assert "answered turn 1 independently" in verdict["detail"]
     assert watch.finish() == 0
 
 
@@ -129,7 +133,9 @@ def test_sigint_exits_130_without_traceback(tmp_path: Path, start: Callable[...,
     folder = make_debate(str(tmp_path / "d"), [])
     watch = start("watch", folder)  # plain text this time
     first = watch.out.get(timeout=WAIT)
-    assert first is not None and "watching" in first and "no turn files yet" in first
+    assert first is not None
+    assert "watching" in first
+    assert "no turn files yet" in first
     watch.proc.send_signal(signal.SIGINT)
     assert watch.finish() == 130
     assert watch.errors == []  # no traceback, no "Aborted!"
@@ -171,7 +177,8 @@ def test_burst_of_200_files_each_reported_once(tmp_path: Path, start: Callable[.
     watch.proc.send_signal(signal.SIGINT)
     assert watch.finish() == 130
     files = Counter(d["file"] for d in watch.stdout_objects() if d["type"] == "turn_file")
-    assert len(files) == 201 and set(files.values()) == {1}
+    assert len(files) == 201
+    assert set(files.values()) == {1}
 
 
 def test_file_written_in_place_is_reported_once(tmp_path: Path, start: Callable[..., Running]) -> None:
@@ -186,7 +193,9 @@ def test_file_written_in_place_is_reported_once(tmp_path: Path, start: Callable[
         os.fsync(handle.fileno())
         handle.write(full[len(full) // 2:])
     line = watch.expect_type("turn_file", file="turn-1-a.md")
-    assert line["valid"] and not line["edited"] and line["findings"] == []
+    assert line["valid"]
+    assert not line["edited"]
+    assert line["findings"] == []
     write(folder, "b", 1)
     watch.expect_type("turn_complete", turn=1)
     watch.proc.send_signal(signal.SIGINT)

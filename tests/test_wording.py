@@ -34,7 +34,8 @@ def test_a_report_of_hand_written_files_does_not_say_flags_none(tmp_path: Path) 
     assert flags.startswith("None found in what could be checked: the turn files written by hand (see Notes) have "
                             "no ledger entry, so an edit to them after they were written would not show.")
     html = CliRunner().invoke(cli, ["report", folder, "--format", "html"]).stdout
-    assert "<p class='muted'>None.</p>" not in html and "None found in what could be checked" in html
+    assert "<p class='muted'>None.</p>" not in html
+    assert "None found in what could be checked" in html
     plain = make_debate(str(tmp_path / "p"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
     assert CliRunner().invoke(cli, ["report", plain]).stdout.endswith("## Flags\n\nNone.\n\n")
 
@@ -52,7 +53,8 @@ def test_report_output_refusals_say_what_applies(tmp_path: Path, monkeypatch: py
     turn = CliRunner().invoke(cli, ["report", folder, "-o", os.path.join(folder, "turn-1-a.md")])
     assert turn.stderr.endswith(": it is named as a file of the debate (TASK.md or a turn file); choose a path "
                                 "outside the debate's own files\n")
-    assert "over" in turn.stderr and "it is it is" not in turn.stderr
+    assert "over" in turn.stderr
+    assert "it is it is" not in turn.stderr
 
 
 def test_status_with_a_broken_task_says_to_fix_it_not_to_type_next_turn(tmp_path: Path) -> None:

@@ -22,26 +22,30 @@ def test_an_answer_over_the_tasks_word_limit_is_written_with_a_warning(tmp_path:
 
     assert word_limit("Recommend one in at most 150 words.") == 150
     assert word_limit("Answer in 200 words or fewer; no more than 120 words for the summary") == 120
-    assert word_limit("Explain ≤ 80 words") == 80 and word_limit("Pick a format.") is None
+    assert word_limit("Explain ≤ 80 words") == 80
+    assert word_limit("Pick a format.") is None
     assert word_limit("a 3-word slogan") is None
     folder = make_debate(str(tmp_path / "d"), [], task="Pick a config format, in at most 12 words.")
     long = "**Use TOML.** It has comments, a standard library parser, and clear types for every value."
     result = CliRunner().invoke(cli, ["write", folder, "--slug", "a", "--json"], input=turn_body(1, long))
     data = json.loads(result.stdout)
-    assert result.exit_code == 0 and data["ok"] is True
+    assert result.exit_code == 0
+    assert data["ok"] is True
     assert "It has comments" in Path(folder, "turn-1-a.md").read_text()  # written, whole
     assert data["warnings"] == ["your Answer has 15 words (the whole section, bold line included); the task asks "
                                 "for at most 12. Keep it within the limit "
                                 "in your next turn: a converged debate's final answer is the one shown to the user."]
     short = CliRunner().invoke(cli, ["write", folder, "--slug", "b"], input=turn_body(1, "**Use TOML.** Comments."))
-    assert short.exit_code == 0 and "warning:" not in short.stdout
+    assert short.exit_code == 0
+    assert "warning:" not in short.stdout
 
 
 def test_sealed_write_says_sealed_then_published_in_one_line(tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b"), sealed=True)
     first = CliRunner().invoke(cli, ["write", folder, "--slug", "a"], input=turn_body(1, "**Use TOML.**"))
     assert first.exit_code == 0, first.output
-    assert "Turn 1 stays sealed (unseen by peers)" in first.stdout and "Turn 1: 1 of 2 written" in first.stdout
+    assert "Turn 1 stays sealed (unseen by peers)" in first.stdout
+    assert "Turn 1: 1 of 2 written" in first.stdout
     last = CliRunner().invoke(cli, ["write", folder, "--slug", "b"], input=turn_body(1, "**Use YAML.**"))
     assert last.exit_code == 0, last.output
     assert "Every participant has written turn 1: it is now published." in last.stdout
@@ -63,9 +67,11 @@ def test_a_sealed_peer_that_has_written_is_not_called_unwritten(tmp_path: Path) 
     assert "Written turn 1, sealed until every participant has: b." in out.stdout
     assert "c has not written turn 1 yet (b has written it, sealed until every participant has)." in out.stdout
     data = json.loads(CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", keys["a"], "--json"]).stdout)
-    assert data["waiting"] == ["b", "c"] and data["sealed_written"] == ["b"]
+    assert data["waiting"] == ["b", "c"]
+    assert data["sealed_written"] == ["b"]
     waited = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", keys["a"], "--wait", "--timeout", "0.1"])
-    assert "c did not write turn 1" in waited.stdout and "b did not write" not in waited.stdout
+    assert "c did not write turn 1" in waited.stdout
+    assert "b did not write" not in waited.stdout
 
 
 def test_next_states_the_tasks_word_limit_before_the_turn_is_written(tmp_path: Path) -> None:
@@ -93,7 +99,8 @@ def test_write_refuses_an_extra_section_with_its_rules_fix(tmp_path: Path) -> No
     result = CliRunner().invoke(cli, ["write", folder, "--slug", "a", "--json"], input=body)
     assert result.exit_code == 1
     (problem,) = json.loads(result.stdout)["problems"]
-    assert problem.startswith("line 7: extra section `Notes`") and problem.endswith(
+    assert problem.startswith("line 7: extra section `Notes`")
+    assert problem.endswith(
         ": remove the extra section or fold it into `## Reasoning` or `## Answer` as a `###` subsection")
 
 
@@ -121,7 +128,8 @@ def test_a_write_result_says_what_write_prints_without_the_cli(tmp_path: Path) -
 
     folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b"))
     result = write_turn(folder, "a", turn_body(1, "**Use TOML.**").encode())
-    assert result.key is not None and result.key_notice() == (
+    assert result.key is not None
+    assert result.key_notice() == (
         f"Your key for `a` is {result.key}: keep it, and add --key {result.key} to every later `multidebate next` "
         "and `multidebate write` of this debate.")
     assert result.lines() == [
@@ -132,12 +140,15 @@ def test_a_write_result_says_what_write_prints_without_the_cli(tmp_path: Path) -
         "debate stands."]
     data = result.as_dict()
     assert data["progress"] == {"written": 1, "waiting": ["b"]}
-    assert data["debate"] == {"state": "in_progress", "turn": 0} and data["key"] == result.key
+    assert data["debate"] == {"state": "in_progress", "turn": 0}
+    assert data["key"] == result.key
     second = write_turn(folder, "b", turn_body(1, "**Use YAML.**").encode())
     assert second.lines()[1] == "Turn 1: 2 of 2 written; the turn is complete and the debate goes on."
-    assert second.standing.written == ("a", "b") and second.standing.waiting == ()
+    assert second.standing.written == ("a", "b")
+    assert second.standing.waiting == ()
     third = write_turn(folder, "a", turn_body(2, "**Use TOML.**").encode(), result.key)
-    assert third.key is None and third.key_notice() is None  # the slug was claimed already
+    assert third.key is None
+    assert third.key_notice() is None  # the slug was claimed already
     assert third.lines(f" --key {result.key}")[-1].startswith(f"Next: multidebate next {tmp_path / 'd'} --slug a --key {result.key} ")
 
 
@@ -199,7 +210,8 @@ def test_a_long_task_is_shown_whole_at_turn_1_and_named_after(tmp_path: Path) ->
         keys[slug] = json.loads(written.stdout)["key"]
     later = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", keys["a"]])
     assert later.exit_code == 0, later.output
-    assert "Q20. What is 20 * 27?" not in later.stdout and "Answer each item." in later.stdout
+    assert "Q20. What is 20 * 27?" not in later.stdout
+    assert "Answer each item." in later.stdout
     assert f"TASK: unchanged since your turn 1, where `next` showed it whole ({len(task):,} characters); " in later.stdout
     assert f"--slug a --key {keys['a']} --full` prints it again." in later.stdout
     whole = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", keys["a"], "--full"])
@@ -210,7 +222,8 @@ def test_a_long_task_is_shown_whole_at_turn_1_and_named_after(tmp_path: Path) ->
     path = Path(folder, "TASK.md")
     path.write_text(path.read_text().replace("Answer each item.", "Answer every item."))
     changed = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", keys["a"]])
-    assert "Q20. What is 20 * 27?" in changed.stdout and "Answer every item." in changed.stdout
+    assert "Q20. What is 20 * 27?" in changed.stdout
+    assert "Answer every item." in changed.stdout
 
 
 def test_write_says_when_a_bold_line_is_one_slip_from_a_peers(tmp_path: Path) -> None:
