@@ -14,7 +14,9 @@ from helpers import key_of, make_debate, turn_body, write_keyed
 
 from multidebate import __version__
 from multidebate.cli import cli as cli_group
+from multidebate.protocol.notes import note
 from multidebate.turns.briefing import brief
+from multidebate.views.advice import advice_text
 
 
 def test_version(cli: Cli) -> None:
@@ -604,7 +606,7 @@ def test_status_and_report_say_who_dropped_out_and_how_to_go_on_without_it(cli: 
     make_debate(folder, [held, held, {"b": held["b"], "c": held["c"]}, {"b": held["b"]}], participants=("a", "b", "c"))
     said = (f"a has dropped out: it wrote turn 2, and its peers went on to turn 4 without it. A person runs "
             f"`multidebate retire {folder} a` to go on without it (turns then complete without it).")
-    todo = f"a seems to have dropped out: restart its session, or run `multidebate retire {folder} a` to go on without it."
+    todo = advice_text(note("dropped-out", names=("a",), folder=folder))
     code, out, _ = cli("status", folder)
     assert code == 0
     assert said in out.splitlines()
@@ -622,11 +624,10 @@ def test_status_of_an_open_debate_says_what_to_do(cli: Cli, tmp_path: Path) -> N
     folder = str(tmp_path)
     make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
     out = cli("status", folder)[1]
-    assert out.splitlines()[-1] == 'what to do: Type "next turn" in each session, or ask each to "debate until converged".'
+    assert out.splitlines()[-1] == f"what to do: {advice_text(note('next-turn'))}"
     write_keyed(folder, "a", turn_body(2, "**Use TOML.**").encode())
-    assert cli("status", folder)[1].splitlines()[-1] == (
-        f'what to do: Wait for b to write (type "next turn" in its session), then run `multidebate status {folder}` '
-        "again.")
+    waiting = advice_text(note("wait-for", missing=("b",), folder=folder))
+    assert cli("status", folder)[1].splitlines()[-1] == f"what to do: {waiting}"
     report = cli("report", folder)[1]
     assert "## Verdict\n\n**in progress** at turn 1" in report
     assert "**in_progress**" not in report

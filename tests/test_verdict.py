@@ -12,6 +12,7 @@ from helpers import make_debate, turn_body
 
 from multidebate.analysis.ending import settle
 from multidebate.analysis.verdict import Verdict, judge
+from multidebate.analysis.verdict_notes import said
 from multidebate.state.debate import load_debate
 
 TOML = "**Use TOML.**\n\nComments and a stdlib parser."
@@ -183,7 +184,7 @@ def test_a_converged_verdict_notes_each_yes_that_still_lists_a_point(tmp_path: P
                key_of(folder, "b"))
     v = judge(load_debate(folder))
     assert v.state == "converged"
-    assert v.notes == ("a says yes but still lists 1 disagreement(s)",)
+    assert v.notes == (said("yes-with-disagreements", slug="a", count=1),)
 
 
 def test_a_switch_the_comparison_cannot_measure_still_moves(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from conftest import Cli
 from helpers import key_of, make_debate, turn_body, write_keyed
 from processes import Running
 
+from multidebate.protocol.notes import note, render
 from multidebate.turns.waiting import brief_when_ready
 
 
@@ -98,7 +99,9 @@ def test_a_peer_two_turns_behind_is_absent_not_awaited(cli: Cli, tmp_path: Path)
 def test_an_empty_peer_file_is_not_written_yet(debate: str) -> None:
     Path(debate, "turn-2-b.md").write_bytes(b"  \n")  # a writer has only created it
     briefing = brief_when_ready(debate, "a", key=key_of(debate, "a"), timeout=0.3)
-    assert briefing.notes[-1].startswith("Waited 0.3 s (`next --wait`, exit status 3): b did not write turn 2.")
+    assert briefing.waited == (note("wait-timed-out", timeout=0.3, turn=2, missing=("b",), awaited=("b",),
+                                    folder=debate),)
+    assert briefing.notes[-1] == render(briefing.waited[0])
 
 
 def test_timeout_needs_wait(cli: Cli, debate: str) -> None:

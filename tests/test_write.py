@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from helpers import make_debate, turn_body
 
 from multidebate.cli import cli
+from multidebate.protocol.notes import note, render
 
 
 def test_an_answer_over_the_tasks_word_limit_is_written_with_a_warning(tmp_path: Path) -> None:
@@ -129,27 +130,25 @@ def test_a_write_result_says_what_write_prints_without_the_cli(tmp_path: Path) -
     folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b"))
     result = write_turn(folder, "a", turn_body(1, "**Use TOML.**").encode())
     assert result.key is not None
-    assert result.key_notice() == (
-        f"Your key for `a` is {result.key}: keep it, and add --key {result.key} to every later `multidebate next` "
-        "and `multidebate write` of this debate.")
-    assert result.lines() == [
-        f"Wrote {folder}/turn-1-a.md (turn 1, confidence 70, converged no).",
-        "Turn 1: 1 of 2 written; waiting for b.",
-        f"Next: multidebate next {tmp_path / 'd'} --slug a --key {result.key} (hands-free: add --wait, and --timeout "
-        "SECONDS below your shell's command limit, e.g. --timeout 90); it shows your peers' turn and where the "
-        "debate stands."]
+    assert result.key_notice() == render(note("key-claimed", slug="a", key=result.key))
+    assert result.notes() == [
+        note("wrote-turn", path=f"{folder}/turn-1-a.md", turn=1, confidence=70, converged=False),
+        note("turn-progress", turn=1, written=1, participants=2, waiting=("b",), final=False),
+        note("next-command", folder=folder, slug="a", key_option=f" --key {result.key}", last=False)]
+    assert result.lines() == [render(n) for n in result.notes()]
     data = result.as_dict()
     assert data["progress"] == {"written": 1, "waiting": ["b"]}
     assert data["debate"] == {"state": "in_progress", "turn": 0}
     assert data["key"] == result.key
     second = write_turn(folder, "b", turn_body(1, "**Use YAML.**").encode())
-    assert second.lines()[1] == "Turn 1: 2 of 2 written; the turn is complete and the debate goes on."
+    assert second.notes()[1] == note("turn-progress", turn=1, written=2, participants=2, waiting=(), final=False)
     assert second.standing.written == ("a", "b")
     assert second.standing.waiting == ()
     third = write_turn(folder, "a", turn_body(2, "**Use TOML.**").encode(), result.key)
     assert third.key is None
     assert third.key_notice() is None  # the slug was claimed already
-    assert third.lines(f" --key {result.key}")[-1].startswith(f"Next: multidebate next {tmp_path / 'd'} --slug a --key {result.key} ")
+    assert third.notes(f" --key {result.key}")[-1] == note("next-command", folder=folder, slug="a",
+                                                           key_option=f" --key {result.key}", last=False)
 
 
 class _Endless(io.RawIOBase):

@@ -9,7 +9,6 @@ participant's last record is the failure and the turn it failed is not written; 
 
 from __future__ import annotations
 
-import shlex
 from typing import NamedTuple
 
 from ..protocol.naming import is_slug
@@ -17,7 +16,7 @@ from ..protocol.oneline import one_line
 from ..state.debate import Debate
 from ..state.runs import read_run_records
 
-__all__ = ["RunFailure", "failure_advice", "run_failures"]
+__all__ = ["RunFailure", "run_failures"]
 
 _REASON_CHARS = 400
 
@@ -63,13 +62,3 @@ def run_failures(debate: Debate) -> tuple[RunFailure, ...]:
         out.append(RunFailure(slug, turn, _text(record.get("agent"), 80), _text(record.get("reason"), _REASON_CHARS)
                               or "(no reason recorded)", _text(record.get("at"), 40)))
     return tuple(out)
-
-
-def failure_advice(folder: str, failures: tuple[RunFailure, ...]) -> str:
-    """What to do about standing failures, in one sentence ("" when there is none)."""
-    if not failures:
-        return ""
-    names = ", ".join(f.slug for f in failures)
-    return (f"Fix {names}'s agent{'s' if len(failures) > 1 else ''} (the reason is above: e.g. log the tool in, "
-            f"or change its --agent), then run `multidebate run {shlex.quote(folder)}` again: it resumes at the "
-            "failed turn.")

@@ -31,6 +31,7 @@ from ..state.debate import Debate, Entry
 from .comparison import DIFFERENT, UNSURE, Comparison, Context
 from .integrity import disowned, file_problems
 from .minimal_pairs import restates
+from .verdict_notes import said
 
 if TYPE_CHECKING:
     from ..state.task import Task
@@ -258,11 +259,6 @@ def _blind_detail(blind: list[tuple[str, list[str]]], turn: int) -> str:
     return f"{said} (written after it read its peers): one more turn confirms"
 
 
-_REUSE = ("next turn, a session that agrees opens its Answer with this bold line, word for word: {line} ; one "
-          "that does not says no and why. If every session says yes again to lines that are not one line, the "
-          "debate ends hollow")
-
-
 def judge(debate: Debate, problems: dict[tuple[int, str], Finding] | None = None) -> Verdict:
     """The verdict on `debate` (see the module doc); `problems`: its file_problems, when already known."""
     if debate.current_turn == 0:
@@ -278,9 +274,9 @@ def judge(debate: Debate, problems: dict[tuple[int, str], Finding] | None = None
     # a hand-written file under a held slug, or a copy replayed under another name, is no turn of that slug
     kept = debate._replace(entries={k: e for k, e in debate.entries.items() if k not in left_out})
     verdict = _judge(kept, problems)
-    said = tuple(f"{os.path.basename(problems[k].path)} is left out of the verdict ({problems[k].code}: "
-                 f"{problems[k].message})" for k in sorted(left_out))
-    return verdict._replace(notes=verdict.notes + said)
+    left = tuple(said("left-out", file=os.path.basename(problems[k].path), finding=problems[k].code,
+                      message=problems[k].message) for k in sorted(left_out))
+    return verdict._replace(notes=verdict.notes + left)
 
 
 def _review_verdict(debate: Debate) -> Verdict:
@@ -394,9 +390,9 @@ def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:
         started = last + 1 if last < current else current
         missing = debate.missing(started)
         detail = f"turn {started} in progress: waiting for {', '.join(missing) or 'nobody'}"
-        notes = (f"turn {last} did not converge: {held_back[last]}",) if last in held_back else ()
+        notes = (said("did-not-converge", turn=last, why=held_back[last]),) if last in held_back else ()
         line = proposed_line(debate, last) if last in asked_to_copy else ""
-        step = _REUSE.format(line=display_line(line)) if line else ""
+        step = said("copy-one-line", line=line) if line else ""
         return Verdict("in_progress", last, detail, (), missing, (), notes, next_step=step, proposed_line=line)
     if len(j.participants) < 2:
         return Verdict("in_progress", last, f"only {j.participants[0] if j.participants else 'one session'} "
@@ -414,7 +410,7 @@ def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:
                   "a yes accepts the peers' lines only when every line is the same, word for word")
         if at_limit:  # no turn is left to settle it
             return Verdict("max_turns", last, f"turn limit {limit} reached: {detail}", pairs)
-        return Verdict("unconfirmed", last, detail, pairs, next_step=_REUSE.format(line=display_line(line)),
+        return Verdict("unconfirmed", last, detail, pairs, next_step=said("copy-one-line", line=line),
                        proposed_line=line)
     if j.all_yes(last) and one_line:
         if last < min_turns:
@@ -422,7 +418,7 @@ def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:
                            f"{min_turns} turns")
         reason = held_back.get(last, "")
         return Verdict("unconfirmed", last, f"all say yes at turn {last} with one bold line, but {reason}",
-                       next_step="restore the files or have each session write one more turn")
+                       next_step=said("restore-or-write"))
     if at_limit:
         if one_line:
             # the lines are one, but a session said no to a position its peer dropped in the same turn
@@ -440,7 +436,7 @@ def _judge(debate: Debate, problems: dict[tuple[int, str], Finding]) -> Verdict:
         if movers and [h for h in holdouts if [m for m in movers if m != h]]:
             return Verdict("latent", last, f"the bold lines are one line at turn {last}, but {', '.join(holdouts)} "
                            f"still {verb} no, having not yet seen the change of {', '.join(movers)} at turn {last}",
-                           next_step="one more turn: each session reads the others' new answers")
+                           next_step=said("read-new-answers"))
     if last >= 3 and not any(
             j.changed(s, last - 2, last - 1) is not False or j.changed(s, last - 1, last) is not False
             or j.adopted(s, last - 1) or j.adopted(s, last)
@@ -467,7 +463,7 @@ def _disagreement_notes(debate: Debate, turn: int) -> tuple[str, ...]:
         if entry and entry.converged:
             left = [m for m in debate.details(entry).mentions if m.section == "Disagreements" and m.is_point]
             if left:
-                notes.append(f"{slug} says yes but still lists {len(left)} disagreement(s)")
+                notes.append(said("yes-with-disagreements", slug=slug, count=len(left)))
     return tuple(notes)
 
 

@@ -11,6 +11,7 @@ import shlex
 from typing import NamedTuple
 
 from ..analysis.verdict import Verdict
+from ..protocol.notes import Note
 from ..protocol.profile import profile_for
 
 __all__ = ["PeerFile", "Briefing", "PEER_PREAMBLE"]
@@ -67,6 +68,7 @@ class Briefing(NamedTuple):
     sealed_written: tuple[str, ...] = ()
     settled: tuple[tuple[str, str], ...] = ()  # (item key, value): every turn-1 line agreed, every line still does
     full: bool = False  # `next --full`: every peer file served whole
+    waited: tuple[Note, ...] = ()  # the notes `next --wait` added (wait_notes.py); their text is in `notes`
 
     @property
     def unwritten(self) -> tuple[str, ...]:

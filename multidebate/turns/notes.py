@@ -1,7 +1,7 @@
 """What `next` tells a session beyond the briefing's fixed frame, as values: `Note(code, fields)`.
 
-A note is decided where the briefing is planned (briefing.py) and rendered here, from one catalogue: each
-code has one template, so a note's wording lives in one place and a test can check what was said (the code
+A note is decided where the briefing is planned (briefing.py) and worded here, in `next`'s catalogue (the
+one `render` is protocol/notes.py's): each code has one template, so a note's wording lives in one place and a test can check what was said (the code
 and its fields) apart from how it is worded.  The incident tags beside a template say which debates shaped
 its words (docs/incidents.md).
 
@@ -13,48 +13,15 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Callable
-from typing import NamedTuple
 
-from ..protocol.bold_line import display_line
-from ..protocol.oneline import one_line
+from ..protocol.notes import Note, catalogue, note, render
 from ..state.task import TASK_FILE
 from .role_briefing import JUDGE_WAITING
+from .write_notes import copy_the_line, shown_line
 
+# Note, note and render live in protocol/notes.py (one type and one render for every command's notes); they
+# are named here too, beside the catalogue `next`'s plan makes its notes from
 __all__ = ["Note", "CATALOGUE", "note", "render", "shown_line", "report_has"]
-
-
-class Note(NamedTuple):
-    """One thing `next` tells a session: a stable code and the values its sentence is made of."""
-
-    code: str
-    fields: tuple[tuple[str, object], ...] = ()
-
-    @property
-    def text(self) -> str:
-        """The note in English, as `next` prints it after `NOTE: `."""
-        return render(self)
-
-    def field(self, name: str) -> object:
-        """One field's value (KeyError for a field the note does not have)."""
-        return dict(self.fields)[name]
-
-
-def note(code: str, **fields: object) -> Note:
-    """A Note, its fields given by name (checked against the catalogue at once, not when rendered)."""
-    if code not in CATALOGUE:
-        raise KeyError(f"no note {code!r} in the catalogue")
-    return Note(code, tuple(fields.items()))
-
-
-def render(n: Note) -> str:
-    return CATALOGUE[n.code](**dict(n.fields))
-
-
-def shown_line(line: str) -> str:
-    """A bold line as `next` shows it to be copied: as written (its own `**` kept, so that copying it gives the
-    same line), on one line.  The tool's tags stand before the colon, where a line's text cannot reach."""
-    return one_line(display_line(line))
 
 
 def report_has(folder: str) -> str:
@@ -102,7 +69,7 @@ def _waiting(turn: int, unwritten: tuple[str, ...], sealed_written: tuple[str, .
 # the verdict's stall (verdict.py, rule 6) in the words SKILL.md uses
 STALL_RULE = "no recommendation and no Converged yes/no changed"
 
-CATALOGUE: dict[str, Callable[..., str]] = {
+CATALOGUE = catalogue(__name__, {
     # --- the task
     "task-differs": lambda: (
         f"You were given a task text that differs from this debate's {TASK_FILE}. Every session must "
@@ -164,10 +131,9 @@ CATALOGUE: dict[str, Callable[..., str]] = {
         "only if every session says yes now; no turn follows in which peers could answer a line you "
         "change now."),
     # #32: a second all-yes turn with lines that are not one line ends the debate: say it before the turn
-    "all-yes-not-one-line": lambda turn, line: (
-        f"At turn {turn - 1} every session said yes, but the bold lines were not one line. If you hold "
-        f"the same answer, open your Answer with this line, word for word: {shown_line(line)} . If every "
-        "session says yes again to lines that are not one line, the debate ends hollow."),
+    "all-yes-not-one-line": lambda turn, line: copy_the_line(
+        f"At turn {turn - 1} every session said yes, but the bold lines were not one line",
+        "If you hold the same answer,", line),
     # d59, d60: six or seven peers' files were 26,000-31,000 characters, and most sessions' shells cut
     # the middle out of them, silently; a Reasoning cut where it says so beats a hole nobody sees
     # the names: one Reasoning may be whole where another is cut (the room goes first to the shortest)
@@ -190,4 +156,4 @@ CATALOGUE: dict[str, Callable[..., str]] = {
     "no-judgment-needed": lambda state: (
         f"The debate ended {state}: the participants agree, so no judgment is needed. "
         "Tell the user; `multidebate report` shows the outcome."),
-}
+})

@@ -10,17 +10,18 @@ wrote.
 from __future__ import annotations
 
 import os
-import shlex
 import time
 from collections.abc import Callable
 
 from ..analysis.verdict import AGREED_STATES
 from ..protocol.errors import FolderError
 from ..protocol.naming import turn_file_name
+from ..protocol.notes import Note, note, render
 from ..protocol.textfile import read_text
 from ..state.observe import SETTLE, FileLook, look
 from .briefing import Briefing, brief
 from .turn_events import TurnEvents
+from .wait_notes import CATALOGUE as WAIT_NOTES  # noqa: F401  (registers the notes `next --wait` says)
 
 __all__ = ["ANY_PEER", "DEFAULT_TIMEOUT", "RECHECK", "brief_when_ready"]
 
@@ -52,13 +53,26 @@ def _awaited(folder: str, briefing: Briefing) -> dict[str, str]:
     return awaited
 
 
-def _awaiting(briefing: Briefing, waited_for: list[str]) -> str:
-    """Whom a wait is for, in words: a sealed peer that has written is awaited only for publication."""
-    unwritten = [p for p in waited_for if p not in briefing.sealed_written]
-    sealed = [p for p in waited_for if p in briefing.sealed_written]
-    said = f"{', '.join(unwritten)} to write turn {briefing.reads}" if unwritten else (
-        f"turn {briefing.reads} to be published")
-    return said + (f" ({', '.join(sealed)} ha{'s' if len(sealed) == 1 else 've'} written it, sealed)" if sealed else "")
+def _awaiting(briefing: Briefing, waited_for: list[str], timeout: float) -> Note:
+    """Whom a wait is for: a sealed peer that has written is awaited only for publication."""
+    return note("waiting-up-to", timeout=timeout, turn=briefing.reads,
+                unwritten=tuple(p for p in waited_for if p not in briefing.sealed_written),
+                sealed=tuple(p for p in waited_for if p in briefing.sealed_written))
+
+
+def _timed_out(folder: str, briefing: Briefing, awaited: dict[str, str], timeout: float) -> Note:
+    """Who did not write turn N-1 in time (exit status 3)."""
+    unwritten = tuple(p for p in awaited if p not in briefing.sealed_written)
+    missing = () if ANY_PEER in awaited else unwritten or tuple(awaited)
+    return note("wait-timed-out", timeout=timeout, turn=briefing.reads, missing=missing, awaited=tuple(awaited),
+                folder=folder)
+
+
+def _said(briefing: Briefing, said: Note, *, first: bool = False, timed_out: bool = False) -> Briefing:
+    """The briefing with a wait's note added: its text among the notes, the value in `waited`."""
+    text = (render(said),)
+    return briefing._replace(notes=text + briefing.notes if first else briefing.notes + text,
+                             waited=briefing.waited + (said,), timed_out=timed_out or briefing.timed_out)
 
 
 def _looks(folder: str, names: list[str], briefing: Briefing) -> dict[str, FileLook | None]:
@@ -97,8 +111,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
     started = clock()
     deadline = started + timeout
     waited_for = list(awaited)
-    # Said only once the wait has lasted ANNOUNCE_AFTER: a peer that was finishing its file is
-    # common, and a "Waiting..." line for it shows up after the answer in captured output.
+    # Said only once the wait has lasted ANNOUNCE_AFTER (wait_notes.py says why).
     announce_at: float | None = started + ANNOUNCE_AFTER if on_wait is not None else None
     with TurnEvents(folder, poll, clock=clock) as events:
         last: dict[str, FileLook | None] | None = None
@@ -117,12 +130,9 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
                     if not awaited:
                         if announce_at is not None:
                             return briefing  # a moment's wait: nothing to say
-                        # said in the briefing itself (stdout): a session that reads stdout and stderr
-                        # apart cannot tell otherwise whether, and for whom, it waited
-                        # d65: "Waited 30 s for x" after "Waiting up to 300 s" read as a wait cut short
-                        note = (f"Waited {clock() - started:.0f} s: {', '.join(waited_for)} "
-                                f"{'has' if len(waited_for) == 1 else 'have'} now written turn {briefing.reads}.")
-                        return briefing._replace(notes=(note,) + briefing.notes)  # first: it came first
+                        waited = note("waited", seconds=clock() - started, peers=tuple(waited_for),
+                                      turn=briefing.reads)
+                        return _said(briefing, waited, first=True)  # first: it came first
                     # still waiting (an empty-looking file, a participant who joined): for a change
                     briefed_at, last = _looks(folder, list(awaited.values()), briefing), None
                     continue
@@ -135,7 +145,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
             if remaining <= 0:
                 break
             if announce_at is not None and now >= announce_at and on_wait is not None:
-                on_wait(f"Waiting up to {timeout:g} s for {_awaiting(briefing, waited_for)} (Ctrl-C to stop)...")
+                on_wait(render(_awaiting(briefing, waited_for, timeout)))
                 announce_at = None
             elif announce_at is not None:
                 wait = min(wait, announce_at - now)
@@ -144,17 +154,7 @@ def brief_when_ready(folder: str, slug: str, task: str | None = None, *, create:
     awaited = _awaited(folder, briefing)
     if not awaited:
         return briefing
-    unwritten = [p for p in awaited if p not in briefing.sealed_written]
-    who = "no peer wrote" if ANY_PEER in awaited else f"{', '.join(unwritten or awaited)} did not write"
-    gone = "" if ANY_PEER in awaited else (
-        f" If {' or '.join(awaited)} has dropped out, the user (not you) runs `multidebate retire "
-        f"{shlex.quote(os.path.abspath(folder))} {next(iter(awaited)) if len(awaited) == 1 else 'SLUG'}` to go on "
-        "without it; tell the user so.")
-    note = (f"Waited {timeout:g} s (`next --wait`, exit status 3): {who} turn {briefing.reads}. "
-            # d75: a hands-free session read "answer with the files that exist" as leave to write ahead of a peer
-            "Run `next --wait` again to keep waiting; after 10 minutes in all, stop and tell the user who is "
-            f"missing: write this turn without it only if the user tells you to.{gone}")
-    return briefing._replace(notes=briefing.notes + (note,), timed_out=True)
+    return _said(briefing, _timed_out(folder, briefing, awaited, timeout), timed_out=True)
 
 
 def _until_ended(folder: str, slug: str, briefing: Briefing, key: str | None, timeout: float, poll: float | None,
@@ -164,16 +164,13 @@ def _until_ended(folder: str, slug: str, briefing: Briefing, key: str | None, ti
         return briefing
     deadline = clock() + timeout
     if on_wait is not None:
-        on_wait(f"Waiting up to {timeout:g} s for the debate to end (Ctrl-C to stop)...")
+        on_wait(render(note("judge-waiting-up-to", timeout=timeout)))
     judged = _turn_files(folder)
     with TurnEvents(folder, poll, clock=clock) as events:
         while not briefing.verdict.final:
             remaining = deadline - clock()
             if remaining <= 0:
-                # exit status 3, as `watch --timeout` (#27: a timed-out wait exited 0, like success)
-                note = (f"Waited {timeout:g} s (`next --wait`, exit status 3): the debate has not ended. Run "
-                        "`next --wait` again to keep waiting.")
-                return briefing._replace(notes=briefing.notes + (note,), timed_out=True)
+                return _said(briefing, note("judge-wait-timed-out", timeout=timeout), timed_out=True)
             events.wait(min(RECHECK, remaining))
             if not os.path.isdir(folder):
                 raise FolderError(f"the debate folder {folder} was removed while waiting")

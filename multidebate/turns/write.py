@@ -9,7 +9,6 @@ from datetime import datetime, timezone
 from functools import cached_property
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
-from ..protocol.bold_line import display_line
 from ..protocol.errors import (
     DebateEnded,
     FolderError,
@@ -20,7 +19,7 @@ from ..protocol.errors import (
 from ..protocol.findings import CODES
 from ..protocol.front_matter import render_frontmatter, strip_frontmatter
 from ..protocol.naming import TurnName, turn_file_name
-from ..protocol.oneline import one_line
+from ..protocol.notes import Note, note, render
 from ..protocol.parse import ParsedTurn, parse_turn
 from ..protocol.profile import PROTOCOL_VERSION, Profile, profile_for
 from ..protocol.textfile import decode_turn_bytes, read_text
@@ -42,6 +41,7 @@ from ..state.session import (
 from ..state.shared import files_lock
 from ..state.task import Task, count_words, require_readable, word_limit
 from ..version import __version__
+from . import write_notes  # noqa: F401  (registers the notes `write` says)
 
 if TYPE_CHECKING:
     from ..analysis.verdict import Verdict
@@ -110,10 +110,7 @@ class WriteResult:
         """The line that hands out the key this write claimed, to show at once (None when it claimed none)."""
         if not self.key:
             return None
-        if self.judgment:
-            return f"Your key for `{self.slug}` is {self.key} (needed only to run `next` again as the judge)."
-        return (f"Your key for `{self.slug}` is {self.key}: keep it, and add --key {self.key} to every later "
-                "`multidebate next` and `multidebate write` of this debate.")
+        return render(note("judge-key-claimed" if self.judgment else "key-claimed", slug=self.slug, key=self.key))
 
     def as_dict(self) -> dict[str, object]:
         """`write --json` (schemas/write.schema.json), the key included."""
@@ -132,68 +129,61 @@ class WriteResult:
         return "\n".join(self.lines(key_option, next_step))
 
     def lines(self, key_option: str = "", next_step: str | None = None) -> list[str]:
-        """`render`'s lines: what was written, what was repaired or warned of, how far the turn is, what next."""
+        """`render`'s lines, one a note."""
+        return [render(n) for n in self.notes(key_option, next_step)]
+
+    def notes(self, key_option: str = "", next_step: str | None = None) -> list[Note]:
+        """What was written, what was repaired or warned of, how far the turn is, where the debate stands, what
+        next: one note a line (write_notes.py words them)."""
         verdict = self.standing.verdict
-        folder = shlex.quote(os.path.abspath(self.folder))
         if self.judgment:
-            return [f"Wrote {self.path}: your judgment of the debate ({verdict.state}). Tell the user; "
-                    f"`multidebate report {folder}` shows it beside the verdict."]
+            return [note("wrote-judgment", path=self.path, state=verdict.state, folder=self.folder)]
         if self.confidence is None:  # a review turn
-            lines = [f"Wrote {self.path} (round {self.turn})."]
+            said = [note("wrote-round", path=self.path, turn=self.turn)]
         else:
-            lines = [f"Wrote {self.path} (turn {self.turn}, confidence {self.confidence}, "
-                     f"converged {'yes' if self.converged else 'no'})."]
-        lines += [f"  normalised: {note}" for note in self.normalised]
-        lines += [f"  warning: {warning}" for warning in self.warnings]
+            said = [note("wrote-turn", path=self.path, turn=self.turn, confidence=self.confidence,
+                         converged=bool(self.converged))]
+        said += [note("normalised", what=what) for what in self.normalised]
+        said += [note("warning", warning=warning) for warning in self.warnings]
         review_ended = verdict.review is not None and verdict.final
         if self.sealed and self.published:
-            # says all the progress line would: one line, not two
-            lines.append(f"Every participant has written turn {self.turn}: it is now published.")
+            said.append(note("turn-published", turn=self.turn))
         else:
             if self.sealed:
-                lines.append(f"Turn {self.turn} stays sealed (unseen by peers) until every participant has written it.")
+                said.append(note("turn-sealed", turn=self.turn))
             if not review_ended:
-                lines.append(self._progress())  # a review that ended waits for no one
-        if verdict.state == "converged":
-            lines.append(f"The debate converged at turn {verdict.turn}: it is over.")
-        elif verdict.state == "unanimous":
-            lines.append("Every session wrote one bold line at turn 1, independently: the debate ended there "
-                         "(unanimous), and no turn follows. Tell the user.")
-        elif verdict.state == "unconfirmed" and verdict.proposed_line and verdict.turn == self.turn:
-            # #32: the first all-yes turn with lines that are not one line is a step; the next such turn ends it
-            lines.append(f"Every session said yes at turn {self.turn}, but the bold lines are not one line. Next "
-                         f"turn, if you hold the same answer, open your Answer with this line, word for word: "
-                         f"{one_line(display_line(verdict.proposed_line))} . If every session says yes again to "
-                         "lines that are not one line, the debate ends hollow.")
-        elif verdict.review is not None and verdict.final:
-            lines.append(f"The review ended ({verdict.state}) after round {verdict.turn}: "
-                         f"{verdict.review.summary()}. Tell the user.")
-        elif verdict.final:
-            lines.append(f"The debate ended: {verdict.state} at turn {verdict.turn} ({verdict.detail}). Tell the user.")
+                said.append(self._progress())  # a review that ended waits for no one
+        ending = self._ending(verdict)
+        if ending is not None:
+            said.append(ending)
         if not verdict.final:
-            # what to run next, without what peers answered: `next` shows their turn when it is time
             key_option = f" --key {self.key}" if self.key else key_option  # a key claimed now was printed already
             last = self.standing.max_turns is not None and self.turn >= self.standing.max_turns
-            # sessions did not know, after writing the last turn, that only the outcome was left to learn
-            shows = ("this was the last turn, so it shows how the debate ended once all have written it" if last
-                     else "it shows your peers' turn and where the debate stands")
-            if next_step is not None:
-                lines.append(f"{next_step}; {shows}.")
-                return lines
-            lines.append(f"Next: multidebate next {folder} --slug {self.slug}{key_option} (hands-free: add --wait, "
-                         f"and --timeout SECONDS below your shell's command limit, e.g. --timeout 90); {shows}.")
-        return lines
+            said.append(note("next-command", folder=self.folder, slug=self.slug, key_option=key_option, last=last)
+                        if next_step is None else note("next-tool", step=next_step, last=last))
+        return said
 
-    def _progress(self) -> str:
+    def _ending(self, verdict: Verdict) -> Note | None:
+        """Where the debate stands, when there is more to say than the progress line."""
+        if verdict.state == "converged":
+            return note("write-converged", turn=verdict.turn)
+        if verdict.state == "unanimous":
+            return note("write-unanimous")
+        if verdict.state == "unconfirmed" and verdict.proposed_line and verdict.turn == self.turn:
+            return note("write-all-yes-not-one-line", turn=self.turn, line=verdict.proposed_line)
+        if verdict.review is not None and verdict.final:
+            return note("write-review-ended", state=verdict.state, turn=verdict.turn, summary=verdict.review.summary())
+        if verdict.final:
+            return note("write-debate-ended", state=verdict.state, turn=verdict.turn, detail=verdict.detail)
+        return None
+
+    def _progress(self) -> Note:
         """How far the turn is: who has written it and who not, never what they answered."""
         standing = self.standing
         if standing.roster:
-            return f"Turn {self.turn}: {len(standing.written)} of {standing.participants} written" + (
-                f"; waiting for {', '.join(standing.waiting)}." if standing.waiting else "; the turn is complete"
-                + (" and the debate goes on." if not standing.verdict.final else "."))
-        not_yet = f"; not yet by {', '.join(standing.waiting)}" if standing.waiting else ""
-        return (f"Turn {self.turn}: written so far by {', '.join(standing.written)}{not_yet} (no roster: whoever "
-                "writes takes part).")
+            return note("turn-progress", turn=self.turn, written=len(standing.written),
+                        participants=standing.participants, waiting=standing.waiting, final=standing.verdict.final)
+        return note("turn-progress-open", turn=self.turn, written=standing.written, waiting=standing.waiting)
 
 
 def _peers_read(folder: str, scan: Scan, slug: str, turn: int) -> tuple[tuple[str, str], ...]:

@@ -19,13 +19,13 @@ from ..analysis.quotes import Attribution, check_attributions
 from ..analysis.retirements import Retirement, person_acts, retirements
 from ..analysis.review_case import review_problem_lines
 from ..analysis.review_summary import Summary, summarise
-from ..analysis.run_failures import RunFailure, failure_advice, run_failures
+from ..analysis.run_failures import RunFailure, run_failures
 from ..analysis.trajectory import MATRIX_MAX, Analysis, analyse
 from ..analysis.verdict import AGREED_STATES, MEASURE
 from ..protocol.judgment import Judgment
 from ..state.acts import Act, read_acts
 from ..state.debate import Debate, load_debate
-from .advice import advice, verdict_words
+from .advice import advice, advice_text, verdict_words
 from .consensus_text import consensus_markdown
 from .review_report import brief_markdown, judgment_markdown, summary_markdown
 
@@ -246,7 +246,7 @@ def build_report(folder: str, weighted: bool = False) -> Report:
                   + tuple(f"{os.path.basename(f.path)}: {f.code} {f.message}" for f in judged.findings
                           if f.code == "E111"), judgment, summary,
                   _cruxes(debate, final.turn, verdict.state in AGREED_STATES) if verdict.review is None else (),
-                  dropped, failure_advice(folder, failed) or advice(folder, verdict, missing, dropped, debate.task),
+                  dropped, advice_text(advice(folder, verdict, missing, dropped, debate.task, failed)),
                   retirements(debate, acts), person_acts(debate, acts), agent_costs(folder), first_vote(debate, final),
                   brief=brief, run_failures=failed)
 

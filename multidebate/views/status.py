@@ -11,14 +11,14 @@ from ..analysis.dropouts import Dropout, dropout_line, dropouts
 from ..analysis.ending import settle
 from ..analysis.integrity import deleted_files, disowned, problem_lines
 from ..analysis.retirements import Retirement, person_acts, retirements
-from ..analysis.run_failures import RunFailure, failure_advice, run_failures
+from ..analysis.run_failures import RunFailure, run_failures
 from ..analysis.verdict import Verdict
 from ..protocol.findings import Finding
 from ..protocol.judgment import Judgment
 from ..protocol.naming import parse_turn_name
 from ..state.acts import Act, read_acts
 from ..state.debate import Debate, Entry, load_debate
-from .advice import advice
+from .advice import advice, advice_text
 
 __all__ = ["Cell", "TurnRow", "Status", "debate_status", "render_status"]
 
@@ -182,7 +182,7 @@ def debate_status(folder: str, now: float | None = None) -> Status:
                   bool(debate.task and debate.task.participants), lines,
                   debate.task.judge if debate.task else None, judged.judgment,
                   judgment_due(debate.task, verdict), deleted, dropped,
-                  failure_advice(folder, failed) or advice(folder, verdict, missing, dropped, debate.task),
+                  advice_text(advice(folder, verdict, missing, dropped, debate.task, failed)),
                   retirements(debate, acts), person_acts(debate, acts), agent_costs(folder), failed)
 
 
