@@ -662,5 +662,5 @@ def test_next_says_what_to_write_for_a_peer_that_has_not_written_yet(cli: Cli, t
     folder = str(tmp_path)
     make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "**Use TOML.**"}])
     out = cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"))[1]
-    assert ("Not yet written turn 2: b. If you write before it does, write `- With <slug>: absent` for it under "
+    assert ("Not yet written turn 2: b. If the user tells you to write without it, write `- With <slug>: absent` for it under "
             "Agreements and under Disagreements: its older turns are not its latest answer.") in out.splitlines()

@@ -112,8 +112,8 @@ def test_a_point_against_a_peer_that_moved_in_the_same_turn_says_so(tmp_path: Pa
                                       disagreements="- With a: minor: add a dead-letter topic").encode(),
                key_of(folder, "b"))
     md = report(folder)
-    assert ("- b: With a: minor: add a dead-letter topic (answered in the same turn? a changed its Answer at turn 2, "
-            "unseen when this was written)") in md
+    assert ("- b: With a: minor: add a dead-letter topic (written against a's turn-1 Answer: a changed its Answer "
+            "at turn 2, at the same time, so this point may be answered there)") in md
 
 
 def test_the_most_held_answer_shown_is_its_first_writers(tmp_path: Path) -> None:

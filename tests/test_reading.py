@@ -168,3 +168,72 @@ def test_run_serves_what_next_serves(tmp_path: Path) -> None:
     assert "b turn-2 reasoning" not in prompt
     assert "b holds your line" in prompt
     assert "--full" not in prompt  # an agent `run` starts runs no command
+
+
+def test_an_argument_on_a_contested_item_is_served_until_a_settled_item_is_named(tmp_path: Path) -> None:
+    """d81: lark-3's Q7 argument ended at "the day test is:"; its code block and the paragraph after it, which did
+    not repeat "Q7", were left out as if they were about a settled item."""
+    reasoning = ("Q1: two and two make four." + PAD + "\n\n"
+                 "Q2: the manual decides it; the day test is:\n\n"
+                 "```\nif (dom_restricted && dow_restricted) run_if(dom || dow);\n```\n\n"
+                 "So the job runs when either field matches.\n\n"
+                 "Q3: the capital is the third option, as every atlas says." + PAD)
+    folder = make_debate(str(tmp_path / "d"), [], task="Answer Q1-Q3.", participants=("a", "b", "c"))
+    write_turn(folder, 1, {"a": ("**Q1: 4, Q2: B, Q3: C**", reasoning),
+                           "b": ("**Q1: 4, Q2: A, Q3: C**", reasoning),
+                           "c": ("**Q1: 4, Q2: B, Q3: C**", reasoning)})
+    peer_b = served(folder, "a").split("<<<PEER b", 1)[1].split(">>>END", 1)[0]
+    assert "settled items left out" in peer_b
+    assert "the day test is:" in peer_b
+    assert "run_if(dom || dow);" in peer_b
+    assert "So the job runs when either field matches." in peer_b
+    assert "two and two make four" not in peer_b  # settled, before any contested item
+    assert "every atlas says" not in peer_b  # settled, after
+
+
+def test_no_item_is_settled_while_a_peer_has_not_written(tmp_path: Path) -> None:
+    """d81: with one of four sessions yet to write turn 1, `next --wait` timed out and listed SETTLED ITEMS
+    that "every turn-1 line gave", from three lines."""
+    folder = make_debate(str(tmp_path / "d"), [], task="Answer Q1-Q3.", participants=("a", "b", "c"))
+    write_turn(folder, 1, {"a": ("**Q1: 4, Q2: B, Q3: C**", QUIZ_REASONING.format(q2="B")),
+                           "b": ("**Q1: 4, Q2: A, Q3: C**", QUIZ_REASONING.format(q2="A"))})
+    out = served(folder, "a")
+    assert "Not yet written turn 1: c." in out
+    assert "SETTLED ITEMS" not in out
+    assert "counting on fingers" in out  # b served whole
+    write_keyed(folder, "c", body(1, "**Q1: 4, Q2: B, Q3: C**", QUIZ_REASONING.format(q2="B")))
+    assert "SETTLED ITEMS" in served(folder, "a")
+
+
+def test_what_a_peer_served_short_says_to_the_reader_is_served_whole(tmp_path: Path) -> None:
+    """d81: a peer served short had its Disagreements to the reader cut mid-word ("...and U+0663 is N"): the
+    cache keeps an item's first 160 characters, and those were served."""
+    long_point = ("- With a: minor: the file name should say which environment it configures, because "
+                  "operators grep for it during incidents, and a name without the environment has sent "
+                  "them to the wrong file twice this year; END-OF-POINT")
+    folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b", "c", "d"))
+    write_turn(folder, 1, {s: (line, f"{s} turn-1 reasoning." + PAD) for s, line in OPEN.items()})
+    for slug, line, disagreements in (("a", OPEN["a"], "- With d: JSON has no comments"),
+                                      ("b", OPEN["b"], long_point + "\n- With d: JSON has no comments"),
+                                      ("c", OPEN["a"], "- With d: comments"),
+                                      ("d", OPEN["d"], "- With a: JSON is universal")):
+        write_keyed(folder, slug, body(2, line, f"{slug} turn-2 reasoning." + PAD, disagreements=disagreements))
+    peer_b = served(folder, "a").split("<<<PEER b", 1)[1].split(">>>END", 1)[0]
+    assert "b holds your line" in peer_b
+    assert long_point in peer_b
+    assert "With d" not in peer_b
+
+
+def test_long_files_served_in_part_already_get_no_note_naming_nobody(tmp_path: Path) -> None:
+    """d81: three peer files served in part (settled items left out) were still long in all, no Reasoning was cut
+    for size, and `next` said "the Reasoning of  is cut"."""
+    argument = "Q2: " + "".join(f"point {n} on the second question. " for n in range(230))
+    reasoning = "Q1: two and two make four." + PAD + "\n\n" + argument
+    folder = make_debate(str(tmp_path / "d"), [], task="Answer Q1-Q2.", participants=("a", "b", "c", "d"))
+    write_turn(folder, 1, {"a": ("**Q1: 4, Q2: B**", "Short."), "b": ("**Q1: 4, Q2: A**", reasoning),
+                           "c": ("**Q1: 4, Q2: B**", reasoning), "d": ("**Q1: 4, Q2: A**", reasoning)})
+    data = json.loads(served(folder, "a", "--json"))
+    assert all(p["left_out"] for p in data["peers"])
+    assert sum(len(p["text"]) for p in data["peers"]) > 20_000
+    assert not any(p["cut_from_chars"] for p in data["peers"])
+    assert not [n for n in data["notes"] if "peer files are" in n]

@@ -154,6 +154,11 @@ def _first_wrote(debate: Debate, slug: str, line: str, before: int) -> int:
                  and same_line(line_of(debate, e), line)), before)
 
 
+def _answer_at(debate: Debate, slug: str, turn: int) -> str:
+    entry = debate.entry(turn, slug)
+    return debate.details(entry).answer if entry is not None and entry.readable else ""
+
+
 def _added(source: str, answer: str, line: str) -> tuple[str, ...]:
     """The lines of a last-turn Answer that the agreed text does not hold (its bold line aside)."""
     known = {" ".join(text.split()) for text in source.splitlines()}
@@ -193,8 +198,11 @@ def _consensus(debate: Debate, turn: int) -> FinalAnswer:
             read_by.append(slug)
         else:
             not_read.append(slug)
+    # what a session's own turn-N-1 Answer said, its peers read at N too (d81: a turn-3 Answer that repeated the
+    # turn-2 one was listed whole as "not read by peers")
     added = tuple(LastTurnText(s, lines) for s, e in entries.items()
-                  if e is not None and (lines := _added(text, debate.details(e).answer, line)))
+                  if e is not None and (lines := _added(text + "\n" + _answer_at(debate, s, turn - 1),
+                                                        debate.details(e).answer, line)))
     return FinalAnswer("consensus", turn, source_slug, _unbolded(line_of(debate, source)), text, slugs, (), points,
                        answer_turn=turn - 1, read_by=tuple(read_by), unrecorded=tuple(unrecorded),
                        not_read_by=tuple(not_read), added=added, line_since=since)

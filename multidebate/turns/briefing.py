@@ -490,8 +490,10 @@ def _served_peers(seat: _Seat, gathered: _Gathered, own_line: str, asked: str,
         limits = _reasoning_limits(debate, entries, peers)
         peers = [peer if limit is None else _serve(debate, entry, None, limit)
                  for entry, peer, limit in zip(entries, peers, limits)]
-        notes = (note("large-briefing", peers=len(peers), chars=whole,
-                      cut=tuple(peer.slug for peer in peers if peer.cut_from)),)
+        cut = tuple(peer.slug for peer in peers if peer.cut_from)
+        # d81: files served in part already (settled items, unchanged agreement) can be long in all with no
+        # Reasoning cut here: the note then named nobody ("the Reasoning of  is cut")
+        notes = (note("large-briefing", peers=len(peers), chars=whole, cut=cut),) if cut else ()
     return _ServedPeers(tuple(peers), lines, proposal, settled, notes)
 
 
@@ -593,7 +595,7 @@ def _served_less(debate: Debate, slug: str, turn: int, entries: list[Entry], pee
             why = (f"{entry.slug} holds your line, as at its turn {entry.turn - 1}: its line, Confidence, Converged "
                    "and what it says to you are served")
         else:
-            text = cut_to_items(bodies, keys, entry.slug in accepted)
+            text = cut_to_items(bodies, keys, entry.slug in accepted, tuple(key for key, _value in settled))
             labels = ", ".join(key_label(k) for k in keys) or "none"
             why = (f"settled items left out: its Reasoning{'' if entry.slug in accepted else ' and Answer'} cut to "
                    f"the contested items ({labels})")
@@ -891,8 +893,9 @@ def _who_else(b: Briefing) -> list[str]:
         out.append(f"Written turn {b.reads}, sealed until every participant has: {', '.join(b.sealed_written)}.")
     if b.unwritten:
         out.append(f"Not yet written turn {b.reads}: {', '.join(b.unwritten)}." + ("" if b.role else (
-            " If you write before it does, write `- With <slug>: absent` for it under Agreements and under "
-            "Disagreements: its older turns are not its latest answer.")))
+            # d81: "if you write before it does" read as leave to go on, beside the note that says to wait
+            " If the user tells you to write without it, write `- With <slug>: absent` for it under Agreements "
+            "and under Disagreements: its older turns are not its latest answer.")))
     if not b.peers and not b.absent and not b.waiting:
         out.append("No peer has written a turn yet: wait for them (run `next` again) unless you debate alone.")
     return out

@@ -140,7 +140,7 @@ CATALOGUE = catalogue(__name__, {
     "large-briefing": lambda peers, chars, cut: (
         f"The {peers} peer files are {chars:,} characters, more than many tools show of one "
         f"command: the Reasoning of {', '.join(f'`{slug}`' for slug in cut)} is cut (where it says so), the "
-        "room shared out evenly; every other section is whole. "
+        "room shared out evenly; no other section is cut for size. "
         "Running `next` again with `--sections reasoning` shows the Reasonings whole (it changes "
         "nothing)."),
     # #27: a change to the proposal since the review began (W101 and its kin)

@@ -49,13 +49,15 @@ def settled_items(debate: Debate, turn: int) -> tuple[tuple[str, str], ...]:
     if turn < 2:
         return ()
     firsts = [line_of(debate, e) for s in debate.participants if (e := debate.entry(1, s)) is not None]
-    if len(firsts) < 2:
+    latest_entries = [e for s in debate.participants if (e := debate.entry(turn - 1, s)) is not None]
+    # d81: with one peer yet to write turn 1, "every turn-1 line gave them" was said of three lines of four
+    if len(firsts) < max(2, len(debate.participants)) or len(latest_entries) < len(debate.participants):
         return ()
     parsed = [_items(line) for line in firsts]
     if any(p is None for p in parsed):
         return ()
     lists = [p for p in parsed if p is not None]
-    latest = [_items(line_of(debate, e)) for s in debate.participants if (e := debate.entry(turn - 1, s)) is not None]
+    latest = [_items(line_of(debate, e)) for e in latest_entries]
     settled = [key for key, value in lists[0].items()
                if all(other.get(key) == value for other in lists[1:])
                and all(now is not None and now.get(key) == value for now in latest)]
@@ -114,37 +116,48 @@ def _blocks(text: str) -> list[str]:
     return blocks
 
 
-def _kept(text: str, pattern: re.Pattern[str]) -> str:
-    """The blocks of `text` that name a contested item, and those under a heading that does."""
+def _kept(text: str, pattern: re.Pattern[str], settled: re.Pattern[str] | None = None) -> str:
+    """The blocks of `text` that name a contested item, those under a heading that does, and those that go on
+    from one that does while naming no settled item (d81: an argument on Q7 ended at "the day test is:", its code
+    block and the paragraph after it, which did not repeat "Q7", left out)."""
     kept: list[str] = []
     under = False  # the last heading names a contested item
+    going_on = False  # the last block that named an item named a contested one
     for block in _blocks(text):
         names = bool(pattern.search(block))
         if block.lstrip().startswith("#"):
-            under = names
+            under = going_on = names
             if names:
                 kept.append(block)
         elif names or under:
             kept.append(block)
+            going_on = True
+        elif settled is not None and settled.search(block):
+            going_on = False
+        elif going_on:
+            kept.append(block)
     return "\n\n".join(kept)
 
 
-def cut_to_items(bodies: dict[str, str], keys: tuple[str, ...], whole_answer: bool) -> str | None:
+def cut_to_items(bodies: dict[str, str], keys: tuple[str, ...], whole_answer: bool,
+                 settled: tuple[str, ...] = ()) -> str | None:
     """A peer's sections with Reasoning (and, unless `whole_answer`, the Answer after its bold line) cut to what
-    names a contested item; None when nothing would be cut."""
+    names a contested item (`keys`) and what goes on from it until a settled one (`settled`) is named; None when
+    nothing would be cut."""
     pattern = _mention_re(keys)
     if pattern is None:
         return None
+    other = _mention_re(settled)
     out = dict(bodies)
     reasoning = bodies.get("Reasoning", "").strip()
-    out["Reasoning"] = _kept(reasoning, pattern) or "(nothing on the contested items)"
+    out["Reasoning"] = _kept(reasoning, pattern, other) or "(nothing on the contested items)"
     if not whole_answer and "Answer" in bodies:
         answer = bodies["Answer"].strip()
         line = bold_line(answer)
         first = answer.split("\n\n", 1)
         rest = first[1] if len(first) > 1 and line and same_line(bold_line(first[0]), line) else ""
         if rest:
-            out["Answer"] = first[0] + ("\n\n" + kept if (kept := _kept(rest, pattern)) else "")
+            out["Answer"] = first[0] + ("\n\n" + kept if (kept := _kept(rest, pattern, other)) else "")
     text = _sections(out)
     return text if len(text) < len(_sections(bodies)) else None
 
@@ -162,11 +175,22 @@ def short_form(debate: Debate, entry: Entry, reader: str, bodies: dict[str, str]
     parts = {"Answer": f"{line}\n\n(the rest of its Answer is left out: the same line as its turn {entry.turn - 1} "
                        "and as yours)"}
     if to_reader:
-        parts["Disagreements"] = "\n".join(f"- {text}" for text in to_reader)
+        parts["Disagreements"] = "\n".join(_whole_items(bodies.get("Disagreements", ""), to_reader))
     for name in ("Confidence", "Converged"):
         if name in bodies:
             parts[name] = bodies[name]
     return _sections(parts)
+
+
+def _whole_items(section: str, heads: list[str]) -> list[str]:
+    """The list items of `section` that begin as `heads` do, whole: the cache keeps an item's first 160
+    characters only, and d81's sessions were served Disagreements cut mid-word ("...and U+0663 is N")."""
+    blocks = [(block.strip(), " ".join(block.split())) for block in _blocks(section.strip())]
+    out = []
+    for head in heads:
+        folded = " ".join(head.split())[:120]
+        out.append(next((block for block, flat in blocks if folded in flat), f"- {head}"))
+    return out
 
 
 def _first_turn_with(debate: Debate, slug: str, line: str, before: int) -> int:

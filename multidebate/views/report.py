@@ -202,8 +202,10 @@ def _unresolved(debate: Debate, turn: int) -> tuple[tuple[str, str], ...]:
             if mention.section == "Disagreements" and (mention.slugs or mention.everyone) and mention.kind != "none":
                 moved = [p for p in mention.slugs if _answer_changed(debate, p, turn)]
                 # written at once: the point answers the peer's turn N-1 Answer, which that peer changed at N
-                note = (f" (answered in the same turn? {', '.join(moved)} changed {'its' if len(moved) == 1 else 'their'}"
-                        f" Answer at turn {turn}, unseen when this was written)") if moved else ""
+                # d81: "answered in the same turn?" read as a doubt about the point; say what happened
+                names, its = ", ".join(moved), "its" if len(moved) == 1 else "their"
+                note = (f" (written against {names}'s turn-{turn - 1} Answer: {names} changed {its} Answer at "
+                        f"turn {turn}, at the same time, so this point may be answered there)") if moved else ""
                 items.append((slug, whole_item(parsed, mention) + note))
     return tuple(items)
 
@@ -304,9 +306,11 @@ def render_markdown(report: Report) -> str:
     if report.advice:
         out += [f"**What to do:** {report.advice}", ""]
     if review is None:
-        out += [f"Answers are compared by their recommendation lines ({MEASURE}): identical lines, the same value "
-                "for every item, or a line that only adds detail count as the same; a different option, number, "
-                "letter, keep-or-change verb, negation or item counts as different; anything else is unsure.", ""]
+        # d81: under the verdict, "a line that only adds detail count[s] as the same" read as the verdict's rule
+        out += [f"The verdict needs {MEASURE}. The agreement table compares lines more loosely, to show who is "
+                "close: the same value for every item, or a line that only adds detail, counts as the same; a "
+                "different option, number, letter, keep-or-change verb, negation or item counts as different; "
+                "anything else is unsure.", ""]
     if report.person_lines():
         out += ["## Retired and handed over", "", "The verdict counts only the participants left; by the person's "
                 "commands:", ""]
