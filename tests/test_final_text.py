@@ -125,3 +125,29 @@ def test_the_most_held_answer_shown_is_its_first_writers(tmp_path: Path) -> None
     final = final_json(folder)
     assert (final["kind"], final["supporters"], final["representative"]) == ("modal", ["a", "b"], "b")
     assert final["answer"] == KAFKA + "\n\nb's words."
+
+
+def test_what_a_session_repeats_from_its_own_last_answer_is_not_listed_as_unread(tmp_path: Path) -> None:
+    """d81: three sessions' turn-3 Answers repeated their turn-2 ones, which peers read at turn 3, and were listed
+    line by line as "not read by peers", each with a doubled bullet ("- - Q1: 4")."""
+    rows = "\n".join(f"- Q{n}: reason number {n}." for n in range(1, 11))
+    folder = make_debate(str(tmp_path / "d"), [
+        {"a": KAFKA + "\n\nRun it on MSK.", "b": NATS},
+        {"a": KAFKA + "\n\nRun it on MSK.", "b": KAFKA + "\n\n" + rows},
+        {"a": (KAFKA + "\n\nRun it on MSK.", True), "b": (KAFKA + "\n\n" + rows + "\n- Q11: new at turn 3.", True)}])
+    final = final_json(folder)
+    assert final["representative"] == "a"
+    assert final["added_at_last_turn"] == [{"slug": "b", "lines": ["- Q11: new at turn 3."]}]
+    added = report(folder).split("**Added at the last turn, not read by peers** (turn 3)", 1)[1]
+    assert "- b:\n  - Q11: new at turn 3." in added
+
+
+def test_an_added_list_longer_than_shown_says_how_many_more(tmp_path: Path) -> None:
+    from multidebate.views.consensus_text import ADDED_SHOWN
+
+    extra = "\n".join(f"* point {n} added at the end." for n in range(ADDED_SHOWN + 1))
+    folder = make_debate(str(tmp_path / "d"), [
+        {"a": KAFKA, "b": NATS}, {"a": (KAFKA, True), "b": (KAFKA + "\n\n" + extra, True)}])
+    added = report(folder).split("not read by peers** (turn 2)", 1)[1]
+    assert f"  - point {ADDED_SHOWN - 1} added at the end." in added
+    assert "  - … and 1 more line (`report --format json` has them all)" in added
