@@ -82,7 +82,8 @@ def measure(data: str) -> dict[str, Any]:
     from multidebate.analysis.verdict import judge
     from multidebate.protocol.errors import MultidebateError
     from multidebate.state.debate import load_debate
-    from multidebate.turns.briefing import plan_briefing, render_briefing
+    from multidebate.turns.briefing import plan_briefing
+    from multidebate.turns.briefing_text import render_briefing
 
     out: dict[str, Any] = {"package": os.path.dirname(multidebate.__file__), "debates": {}}
     with tempfile.TemporaryDirectory() as tmp:

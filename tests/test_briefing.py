@@ -64,7 +64,8 @@ def test_peer_files_too_long_for_a_shell_have_their_reasoning_cut_and_the_note_s
     """d59/d60: peer files of 26,000-31,000 characters; most sessions' shells cut a hole in them, silently."""
     from helpers import turn_body, write_keyed
 
-    from multidebate.turns.briefing import LARGE_BRIEFING, section_names
+    from multidebate.turns.briefing import section_names
+    from multidebate.turns.peer_files import LARGE_BRIEFING
 
     reasoning = "".join(f"Reason {n} takes room. " for n in range(LARGE_BRIEFING // 40))  # each place unique
     folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b", "c"))
@@ -113,7 +114,7 @@ def _reasoning_shown(text: str) -> int:
 def test_the_room_a_short_reasoning_leaves_goes_to_the_long_one(tmp_path: Path) -> None:
     """One long Reasoning beside two short: it gets the room they leave (an even third would cut it to about
     6,600 characters), the others are whole, and the note names the one that is cut."""
-    from multidebate.turns.briefing import LARGE_BRIEFING
+    from multidebate.turns.peer_files import LARGE_BRIEFING
 
     _folder, (briefing, notes) = _long_reasonings(tmp_path, {"b": 30_000, "c": 900, "d": 900})
     served = {p.slug: p for p in briefing.peers}
@@ -130,7 +131,7 @@ def test_the_room_a_short_reasoning_leaves_goes_to_the_long_one(tmp_path: Path) 
 def test_long_reasonings_share_the_room_evenly_and_one_that_fits_is_whole(tmp_path: Path) -> None:
     """Two equally long Reasonings are cut to the same length (within one chunk); a middling one that needs
     less than its share is served whole."""
-    from multidebate.turns.briefing import LARGE_BRIEFING, REASONING_CHUNK
+    from multidebate.turns.peer_files import LARGE_BRIEFING, REASONING_CHUNK
 
     _folder, (briefing, notes) = _long_reasonings(tmp_path, {"b": 15_000, "c": 15_000, "d": 3_000})
     served = {p.slug: p for p in briefing.peers}

@@ -15,7 +15,8 @@ from multidebate.protocol.errors import InvalidTurn
 from multidebate.protocol.review_items import read_findings, read_responses
 from multidebate.state.debate import load_debate
 from multidebate.state.task import load_task
-from multidebate.turns.briefing import brief, render_briefing
+from multidebate.turns.briefing import brief
+from multidebate.turns.briefing_text import render_briefing
 from multidebate.views.status import debate_status
 from multidebate.views.validate import validate_debate
 
@@ -517,7 +518,8 @@ def test_critics_and_the_defender_get_no_open_debate_stall_warning(tmp_path: Pat
     write neither; all four sessions of a real review puzzled over it."""
     from helpers import key_of
 
-    from multidebate.turns.briefing import brief, render_briefing
+    from multidebate.turns.briefing import brief
+    from multidebate.turns.briefing_text import render_briefing
 
     folder = review(tmp_path, ("ca",), "--max-rounds", "4")
     write_keyed(folder, "ca", critic(new_finding("F1", 7, "MATERIAL")))
@@ -551,7 +553,8 @@ def test_the_role_block_says_who_holds_each_role(tmp_path: Path) -> None:
     """#27: the ROLE block never said who held which role; a critic worked it out from the defender's turn."""
     from helpers import key_of
 
-    from multidebate.turns.briefing import brief, render_briefing
+    from multidebate.turns.briefing import brief
+    from multidebate.turns.briefing_text import render_briefing
 
     folder = review(tmp_path, ("ca", "cb"))
     write_keyed(folder, "ca", critic())

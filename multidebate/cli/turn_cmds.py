@@ -223,7 +223,8 @@ def next_(folder: str, slug_: str, task_text: str | None, key: str | None, key_f
         click.echo(out if as_json else printable(out))
         return
     from ..api import DebateFolder
-    from ..turns.briefing import render_briefing, section_names
+    from ..turns.briefing import section_names
+    from ..turns.briefing_text import render_briefing
 
     if sections_spec is not None:
         try:

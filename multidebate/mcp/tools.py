@@ -16,7 +16,8 @@ from typing import NamedTuple
 
 from .. import api
 from ..protocol.errors import IdentityError, InvalidTurn, MultidebateError, SetupError
-from ..turns.briefing import fence_id, render_briefing
+from ..turns.briefing_text import render_briefing
+from ..turns.fence import fence_id
 from ..turns.waiting import DEFAULT_TIMEOUT
 from ..turns.write import WriteResult
 from .keys import KeyStore

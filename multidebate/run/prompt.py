@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from ..skill.install import bundled_skill
-from ..turns.briefing import Briefing, render_briefing
+from ..turns.briefing_text import render_briefing
+from ..turns.briefing_value import Briefing
 
 __all__ = ["ROLE", "agent_prompt", "retry_prompt", "sections_of", "without_commands"]
 

@@ -65,7 +65,8 @@ def next_output(folder: str, slug: str, key: str | None, shown_key: str, task: s
     hit = kept.hit
     if hit is not None and _record_holds(folder, slug, hit.get("served")) and isinstance(hit.get("template"), str):
         return _fill(hit["template"], shown_key, as_json), False
-    from .briefing import brief, render_briefing, section_names
+    from .briefing import brief, section_names
+    from .briefing_text import render_briefing
 
     try:
         sections = section_names(sections_spec) if sections_spec is not None else None
