@@ -141,3 +141,20 @@ def test_long_reasonings_share_the_room_evenly_and_one_that_fits_is_whole(tmp_pa
     assert not served["d"].cut_from
     (large,) = [n for n in notes if n.code == "large-briefing"]
     assert large.field("cut") == ("b", "c")
+
+
+def test_after_the_end_no_note_speaks_of_peer_files_it_does_not_show(tmp_path: Path) -> None:
+    """d82: the last `next` said "The 3 peer files are 25,293 characters ... the Reasoning of ... is cut" after the
+    debate had converged, and showed no peer file."""
+    from helpers import turn_body, write_keyed
+
+    folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b", "c"))
+    long = "".join(f"Reason {n} takes room. " for n in range(500))
+    for slug, line in (("a", "**Use TOML.**"), ("b", "**Use YAML.**"), ("c", "**Use JSON.**")):
+        write_keyed(folder, slug, turn_body(1, line).replace("Thinking for turn 1.", long).encode())
+    for slug in ("a", "b", "c"):
+        body = turn_body(2, "**Use TOML.**", converged=True).replace("Thinking for turn 2.", long)
+        write_keyed(folder, slug, body.encode())
+    plan = plan_briefing(load_debate(folder), "a", key=key_of(folder, "a"))
+    assert plan.briefing.debate_over
+    assert [n.code for n in plan.notes] == ["converged"]

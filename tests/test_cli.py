@@ -547,7 +547,8 @@ def test_next_lists_every_bold_line_in_slug_order_and_names_the_one_to_reuse(cli
     assert code == 0
     assert [line[2] for line in listed] == ["a", "b", "c"]
     assert listed[1] == "- b (yours): **Replace Celery with Dramatiq.**"
-    assert "Copy word for word the first of these lines that says what you hold, yours included; if none does, write your own." in out
+    assert ("Copy word for word the first of these lines that says what you hold, yours included (every session sees "
+            "them in this order, by slug); if none does, write your own.") in out
     agreed = str(tmp_path / "agreed")
     make_debate(agreed, [{"a": "**Use PostgreSQL.**", "b": "**Use Postgres.**"}])
     code, out, _ = cli("next", agreed, "--slug", "b", "--key", key_of(agreed, "b"))

@@ -25,8 +25,8 @@ def test_the_report_names_the_items_the_debate_overturned(tmp_path: Path) -> Non
     result = CliRunner().invoke(cli, ["report", folder])
     assert result.exit_code == 0, result.output
     assert ("Turn-1 vote (the majority of 3 first answers, sealed, so independent): it agrees with the final answer "
-            "on 1 of 3 items. The debate overturned it on Q1 (vote 12, final 13): check these by hand. No majority "
-            "at turn 1 on Q3.") in result.stdout
+            "on 1 of the 2 items it decides. The debate overturned it on Q1 (vote 12, final 13): check these by hand. "
+            "No majority at turn 1 on Q3.") in result.stdout
     data = json.loads(CliRunner().invoke(cli, ["report", folder, "--format", "json"]).stdout)
     assert data["first_vote"] == {"voters": ["a", "b", "c"], "sealed": True, "items": 3, "agreeing": 1,
                                   "overturned": [{"item": "Q1", "vote": "12", "final": "13"}],
@@ -34,6 +34,17 @@ def test_the_report_names_the_items_the_debate_overturned(tmp_path: Path) -> Non
     html = CliRunner().invoke(cli, ["report", folder, "--format", "html"])
     assert html.exit_code == 0
     assert "The debate overturned it on Q1 (vote 12, final 13)" in html.stdout
+
+
+def test_a_vote_that_decides_no_item_is_not_counted_against_the_answer(tmp_path: Path) -> None:
+    """d82: "it agrees with the final answer on 0 of 6 items" read as six items the first answers got wrong, when
+    no item had a majority at all."""
+    folder = _debate(tmp_path / "d", {"a": "**Q1: 12, Q2: C, Q3: 7**", "b": "**Q1: 13, Q2: D, Q3: 8**",
+                                      "c": "**Q1: 14, Q2: E, Q3: 9**"})
+    out = CliRunner().invoke(cli, ["report", folder]).stdout
+    assert ("Turn-1 vote (the majority of 3 first answers, sealed, so independent): no item had a majority at turn 1, "
+            "so it decides none.") in out
+    assert "0 of 3" not in out
 
 
 def test_a_vote_that_the_final_answer_kept_is_said_so_plainly(tmp_path: Path) -> None:

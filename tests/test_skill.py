@@ -110,3 +110,17 @@ def test_without_the_cli_a_session_leaves_the_state_alone_reads_little_and_waits
     assert "Thinking for turn" not in shown
     assert "Long prose" not in shown
     assert "## Confidence" not in shown
+
+
+def test_without_the_cli_a_session_reads_no_peer_file_of_its_own_turn_and_knows_every_end() -> None:
+    """d82: a session without the CLI grepped its peers' turn-2 lines before writing its own turn 2 (the skill let
+    it read "each participant's latest bold line"), and TASK.md's `min_turns` meant nothing to it."""
+    _, body = _frontmatter_and_body()
+    section = body.split("## Without the CLI", 1)[1].split("\n## ", 1)[0]
+    reading, ending = section.split("After writing,", 1)
+    assert "Read only peers' `turn-<N-1>-*.md`" in reading
+    assert "latest bold line" not in reading
+    assert "copy the first peer line, by slug, that says what you hold" in reading
+    assert "latest bold line and Converged" in ending
+    assert "all turn-1 lines are one line and TASK.md sets no `min_turns`" in ending
+    assert "`max_turns`" in ending

@@ -39,8 +39,13 @@ class FirstVote(NamedTuple):
     def sentence(self) -> str:
         """One line for a person: how the final answer stands against the first answers' majority."""
         how = "sealed, so independent" if self.sealed else "written before any session read a peer"
-        out = (f"Turn-1 vote (the majority of {len(self.voters)} first answers, {how}): it agrees with the final "
-               f"answer on {self.agreeing} of {self.items} items.")
+        head = f"Turn-1 vote (the majority of {len(self.voters)} first answers, {how}): "
+        decided = self.items - len(self.no_majority)
+        if not decided:
+            # d82: "agrees with the final answer on 0 of 6 items" read as six items the first answers got wrong
+            return head + "no item had a majority at turn 1, so it decides none."
+        out = head + (f"it agrees with the final answer on {self.agreeing} of {self.items} items." if not self.no_majority
+                      else f"it agrees with the final answer on {self.agreeing} of the {decided} items it decides.")
         if self.overturned:
             out += " The debate overturned it on " + "; ".join(
                 f"Q{n} (vote {v}, final {f})" for n, v, f in self.overturned) + ": check these by hand."

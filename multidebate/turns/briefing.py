@@ -206,7 +206,8 @@ def plan_briefing(debate: Debate, slug: str, task: str | None = None, key: str |
     if asked and not verdict.final:
         notes.append(note("all-yes-not-one-line", turn=seat.turn, line=asked))
     served = _served_peers(seat, gathered, own.line, asked, sections, full)
-    notes += served.notes
+    # d82: after the end no peer file is shown, and a note on how they were cut for size only puzzled sessions
+    notes += [] if verdict.final else served.notes
     review = _review_part(seat, verdict)
     briefing = Briefing(
         folder=debate.folder, slug=slug, turn=seat.turn, task=task_text, today=date.today().isoformat(),

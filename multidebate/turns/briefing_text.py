@@ -174,8 +174,9 @@ def _bold_lines(b: Briefing) -> list[str]:
     if b.proposed_line:
         out.append(f"If you all hold one recommendation in other words, all reuse: {shown_line(b.proposed_line)}")
     elif not all(same_line(b.lines[0][1], line) for _s, line in b.lines):
-        out.append("Copy word for word the first of these lines that says what you hold, yours included; "
-                   "if none does, write your own.")
+        # d82: sessions could not tell whether each saw its own line first (then nobody would move): say whose
+        out.append("Copy word for word the first of these lines that says what you hold, yours included (every "
+                   "session sees them in this order, by slug); if none does, write your own.")
     else:  # d61: sessions looked for the `all reuse:` line the skill names, and found none
         out.append("Every line is the same: if it says what you hold, keep it word for word.")
     return out

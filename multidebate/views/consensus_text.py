@@ -44,8 +44,9 @@ def consensus_markdown(final: FinalAnswer) -> list[str]:
                    + ("each yes at the last turn was given after `next` served this text, as its file's "
                       "`peers_read` hash shows." if final.read_by else "its writer."))
         if final.unrecorded:
-            out.append(f"{_names(final.unrecorded)} wrote by hand and keep no record of what they read: they said "
-                       "yes to the same line.")
+            one = len(final.unrecorded) == 1
+            out.append(f"{_names(final.unrecorded)} wrote by hand and keep{'s' if one else ''} no record of what "
+                       f"{'it' if one else 'they'} read: {'it' if one else 'they'} said yes to the same line.")
         if final.not_read_by:
             out.append(f"Not read by {_names(final.not_read_by)}: their files record no reading of it (they said "
                        "yes to the same line without being served this text).")
