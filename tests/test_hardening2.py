@@ -9,12 +9,10 @@ import os
 import shutil
 from pathlib import Path
 
-from click.testing import CliRunner
 from conftest import Cli
 from helpers import key_of, make_debate, write_keyed
 from test_review import critic, new_finding, review
 
-from multidebate.cli import cli as cli_group
 from multidebate.state.acts import read_acts
 
 # 3. retire is a person's command, recorded and shown ----------------------------------------------------------
@@ -365,7 +363,7 @@ def test_a_ledger_entry_naming_a_file_outside_the_folder_is_never_opened(cli: Cl
 # 10, 11. the key is shown before the file exists; a turn without its ledger entry is no success -----------------
 
 
-def test_the_key_is_shown_before_the_turn_file_is_created(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_key_is_shown_before_the_turn_file_is_created(cli: Cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from helpers import turn_body
 
     import multidebate.turns.write as write_module
@@ -383,7 +381,7 @@ def test_the_key_is_shown_before_the_turn_file_is_created(tmp_path: Path, monkey
     printed = io.StringIO()
     monkeypatch.setattr(write_module, "create_exclusive", killed_after_create)
     monkeypatch.setattr("click.echo", lambda message=None, err=False, **_: printed.write(f"{message}\n"))
-    CliRunner().invoke(cli_group, ["write", folder, "--slug", "a"], input=turn_body(1, "Use TOML."))
+    cli("write", folder, "--slug", "a", input=turn_body(1, "Use TOML."))
     assert seen_before_create
     assert "Your key for `a` is " in seen_before_create[0]
 

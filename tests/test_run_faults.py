@@ -18,7 +18,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from conftest import Cli
 from test_run import (
     AGENTS,
     DEADLINE,
@@ -34,7 +34,6 @@ from test_run import (
     wait_until,
 )
 
-from multidebate.cli import cli
 from multidebate.protocol.errors import TurnConflict
 from multidebate.state.private import folder_store
 from multidebate.state.runs import (
@@ -116,7 +115,7 @@ def test_run_keeps_its_keys_in_the_users_private_folder_never_under_the_debate(t
     assert all(key and key.encode() not in everything for key in held)
 
 
-def test_a_turn_written_with_a_run_agents_key_by_someone_else_is_found(tmp_path: Path) -> None:
+def test_a_turn_written_with_a_run_agents_key_by_someone_else_is_found(cli: Cli, tmp_path: Path) -> None:
     from helpers import turn_body
 
     folder = tmp_path / "d"
@@ -127,9 +126,8 @@ def test_a_turn_written_with_a_run_agents_key_by_someone_else_is_found(tmp_path:
     # a session that got hold of alpha's key writes alpha's turn 2 (a pre-approved `write`)
     key = held_key(str(folder), "alpha")
     assert key is not None
-    forged = CliRunner().invoke(cli, ["write", str(folder), "--slug", "alpha", "--key", key],
-                                input=turn_body(2, "**Use TOML.**", converged=True))
-    assert forged.exit_code == 0, forged.output
+    forged = cli("write", str(folder), "--slug", "alpha", "--key", key, input=turn_body(2, "**Use TOML.**", converged=True), mixed=True)
+    assert forged.code == 0, forged.out
     again = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'x')}")
     assert again.exit_code == 1
     assert ("Error: turn-2-alpha.md was written as `alpha` but not by `run`, which drives `alpha` and holds its key"
@@ -137,13 +135,13 @@ def test_a_turn_written_with_a_run_agents_key_by_someone_else_is_found(tmp_path:
     assert turn_files(folder) == ["turn-1-alpha.md", "turn-2-alpha.md"]  # nothing more was started
 
 
-def test_a_key_an_older_run_kept_under_the_folder_is_moved_out(tmp_path: Path) -> None:
+def test_a_key_an_older_run_kept_under_the_folder_is_moved_out(cli: Cli, tmp_path: Path) -> None:
     from helpers import turn_body
 
     folder = tmp_path / "d"
     init(folder, "--max-turns", "2")
-    written = CliRunner().invoke(cli, ["write", str(folder), "--slug", "alpha"], input=turn_body(1, "**Use TOML.**"))
-    key = written.output.split("Your key for `alpha` is ", 1)[1].split(":", 1)[0]
+    written = cli("write", str(folder), "--slug", "alpha", input=turn_body(1, "**Use TOML.**"), mixed=True)
+    key = written.out.split("Your key for `alpha` is ", 1)[1].split(":", 1)[0]
     legacy = Path(legacy_key_path(str(folder), "alpha"))
     legacy.parent.mkdir(parents=True)
     legacy.write_text(key + "\n")
@@ -172,13 +170,13 @@ def _reap_escaped(where: Path) -> None:
             pass
 
 
-def test_a_child_that_left_the_group_and_holds_a_big_prompts_stdin_neither_hangs_run_nor_outlives_it(
+def test_a_child_that_left_the_group_and_holds_a_big_prompts_stdin_neither_hangs_run_nor_outlives_it(cli: Cli, 
         tmp_path: Path) -> None:
     folder, where = tmp_path / "d", tmp_path / "pids"
     where.mkdir()
     # a task over the pipe's 64 KiB: the prompt's write blocks while nobody reads it
-    CliRunner().invoke(cli, ["init", str(folder), "--task", "Pick a config format. " + "Context. " * 10_000,
-                             "--participants", "alpha,beta"])
+    cli("init", str(folder), "--task", "Pick a config format. " + "Context. " * 10_000,
+                             "--participants", "alpha,beta")
     proc = _multidebate("run", str(folder), "--turn-timeout", "3", "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                         "--agent", f"beta={fake('escape', str(where))}", cwd=tmp_path)
     try:
@@ -264,22 +262,22 @@ def test_write_refuses_a_turn_that_is_no_longer_the_one_briefed(tmp_path: Path) 
 
 @pytest.mark.parametrize("option", ["--turn-timeout", "--idle-timeout", "--wait-timeout"])
 @pytest.mark.parametrize("value", ["nan", "inf"])
-def test_a_timeout_that_is_no_finite_number_is_refused(tmp_path: Path, option: str, value: str) -> None:
-    result = CliRunner().invoke(cli, ["run", str(tmp_path), option, value, "--agent", "a=claude"])
-    assert result.exit_code == 2
+def test_a_timeout_that_is_no_finite_number_is_refused(cli: Cli, tmp_path: Path, option: str, value: str) -> None:
+    result = cli("run", str(tmp_path), option, value, "--agent", "a=claude", mixed=True)
+    assert result.code == 2
     assert f"Invalid value for '{option}': {float(value)} is no number of seconds: give a finite number" \
-        in result.output
+        in result.out
 
 
 # -- #34 item 2: a failed agent in status and report ---------------------------------------------------
 
 
-def test_a_failed_agent_is_shown_by_status_and_report_with_what_to_do(tmp_path: Path) -> None:
+def test_a_failed_agent_is_shown_by_status_and_report_with_what_to_do(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
     init(folder)
     failed = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('garbage')}")
     assert failed.exit_code == 1
-    text = CliRunner().invoke(cli, ["status", str(folder)]).stdout
+    text = cli("status", str(folder)).out
     assert ("run failed: beta's agent (cmd:python3 garbage.py) failed turn 1 under `multidebate run`: `write` "
             "refused its reply 3 times; last: nothing written") in text.replace(f"cmd:{os.path.basename(PY)} ",
                                                                                 "cmd:python3 ")
@@ -289,21 +287,21 @@ def test_a_failed_agent_is_shown_by_status_and_report_with_what_to_do(tmp_path: 
     assert "next turn" not in text
     from test_schemas import check
 
-    data = json.loads(CliRunner().invoke(cli, ["status", str(folder), "--json"]).stdout)
+    data = json.loads(cli("status", str(folder), "--json").out)
     check("status", data)
     assert [(f["slug"], f["turn"]) for f in data["run_failures"]] == [("beta", 1)]
     assert data["run_failures"][0]["reason"].startswith("`write` refused its reply 3 times")
     assert data["advice"].startswith("Fix beta's agent")
-    report = CliRunner().invoke(cli, ["report", str(folder)]).stdout
+    report = cli("report", str(folder)).out
     assert "**Run failed:** beta's agent" in report
     assert "multidebate run" in report
-    as_json = json.loads(CliRunner().invoke(cli, ["report", str(folder), "--format", "json"]).stdout)
+    as_json = json.loads(cli("report", str(folder), "--format", "json").out)
     check("report", as_json)
     assert as_json["run_failures"][0]["slug"] == "beta"
     # fixed and run again: the failure no longer stands
     again = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'x')}")
     assert again.exit_code == 0, again.output
-    assert json.loads(CliRunner().invoke(cli, ["status", str(folder), "--json"]).stdout)["run_failures"] == []
+    assert json.loads(cli("status", str(folder), "--json").out)["run_failures"] == []
 
 
 # -- #34 item 4: missing and repeating agents -------------------------------------------------------------
@@ -357,14 +355,14 @@ def test_a_custom_agent_is_recorded_by_its_commands_name(tmp_path: Path) -> None
     assert {r["tool"] for r in read_run_records(str(folder))} == {"agree.py"}
 
 
-def test_doctor_probe_with_nothing_to_probe_says_so_and_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_doctor_probe_with_nothing_to_probe_says_so_and_fails(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     monkeypatch.setenv("HOME", str(tmp_path))
-    result = CliRunner().invoke(cli, ["doctor", "--probe"])
-    assert result.exit_code == 1
-    assert "Probes:" not in result.output
-    assert "Warning: nothing to probe: no agent tool is on PATH and no --agent was given" in result.output
-    data = json.loads(CliRunner().invoke(cli, ["doctor", "--probe", "--json"]).stdout)
+    result = cli("doctor", "--probe", mixed=True)
+    assert result.code == 1
+    assert "Probes:" not in result.out
+    assert "Warning: nothing to probe: no agent tool is on PATH and no --agent was given" in result.out
+    data = json.loads(cli("doctor", "--probe", "--json").out)
     assert data["probes"] == []
     assert any(w.startswith("nothing to probe") for w in data["warnings"])
 
