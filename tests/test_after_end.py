@@ -82,8 +82,8 @@ def test_a_turn_written_by_hand_after_the_end_is_listed_and_counted_nowhere(cli:
     ([{"a": TOML, "b": YAML}] * 3, "stalled", 3, None),
     ([{"a": TOML, "b": YAML}] * 2, "max_turns", 2, 2),
 ])
-def test_a_debate_written_by_hand_stays_ended(cli: Cli, tmp_path: Path, turns: list[dict[str, object]], state: str, end: int,
-                                              max_turns: int | None) -> None:
+def test_a_debate_written_by_hand_stays_ended(cli: Cli, tmp_path: Path, turns: list[dict[str, object]], state: str,
+                                              end: int, max_turns: int | None) -> None:
     """Sessions without the CLI hold no key, so their extra file is not left out as another's (E085): the end
     alone leaves it out."""
     folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b"), max_turns=max_turns)

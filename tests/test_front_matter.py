@@ -57,8 +57,8 @@ def test_written_frontmatter_reads_back_as_written_even_where_yaml_would_guess_a
 def test_a_roster_of_slugs_yaml_would_misread_survives_init_and_write(cli: Cli, tmp_path: Path) -> None:
     """Hand-written frontmatter put `- no` in TASK.md, which YAML reads as false: the roster was then unreadable."""
     folder = str(tmp_path / "d")
-    result = cli("init", folder, "--task", "Pick one.", "--participants", "no,123,on",
-                                      "--role", "null=judge", mixed=True)
+    result = cli("init", folder, "--task", "Pick one.", "--participants", "no,123,on", "--role", "null=judge",
+                 mixed=True)
     assert result.code == 0, result.out
     task = load_task(folder)
     assert task is not None

@@ -112,7 +112,8 @@ def _swap_after_load(monkeypatch: object, path: Path, swap: object) -> None:
     monkeypatch.setattr(briefing, "load_debate", load_then_swap)  # type: ignore[attr-defined]
 
 
-def test_bytes_swapped_in_after_loading_are_served_with_their_own_hash(cli: Cli, tmp_path: Path, monkeypatch: object) -> None:
+def test_bytes_swapped_in_after_loading_are_served_with_their_own_hash(cli: Cli, tmp_path: Path,
+                                                                       monkeypatch: object) -> None:
     import hashlib
 
     folder = str(tmp_path)
@@ -375,7 +376,8 @@ def test_an_edited_turn_and_a_broken_task_are_shown_by_status(cli: Cli, tmp_path
 # 7. sealed debates: a killed publish is finished; the state folder is no debate --------------------
 
 
-def test_a_publish_killed_after_sealing_is_finished_by_the_next_command(cli: Cli, tmp_path: Path, monkeypatch: object) -> None:
+def test_a_publish_killed_after_sealing_is_finished_by_the_next_command(cli: Cli, tmp_path: Path,
+                                                                        monkeypatch: object) -> None:
     import multidebate.turns.write as write
 
     folder = str(tmp_path)
@@ -714,7 +716,7 @@ def test_the_html_chart_scales_and_shows_every_participant(cli: Cli, tmp_path: P
 
 
 def test_verdict_and_report_on_many_agreeing_participants_make_linear_comparisons(cli: Cli, tmp_path: Path,
-                                                                            monkeypatch: object) -> None:
+                                                                                  monkeypatch: object) -> None:
     """300 participants who all agree: 300 x 299 / 2 = 44,850 pairs were compared; now about one per participant."""
     from multidebate.analysis.comparison import Context
     from multidebate.analysis.verdict import judge
@@ -748,8 +750,8 @@ def test_verdict_and_report_on_many_agreeing_participants_make_linear_comparison
     assert "Consensus at turn 2: p0, p1, p10," in report
 
 
-def test_every_briefing_draws_its_fence_from_one_generator_that_skips_an_id_a_text_contains(cli: Cli, 
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_briefing_draws_its_fence_from_one_generator_that_skips_an_id_a_text_contains(
+        cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """#38: the open briefing, the review briefing and a kept answer each had their own fence generator."""
     import itertools
 

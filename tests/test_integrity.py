@@ -91,7 +91,7 @@ def test_frontmatter_records_what_next_served(cli: Cli, tmp_path: Path) -> None:
 
 
 def test_losing_a_race_for_a_roster_slug_names_only_free_roster_slugs(cli: Cli, tmp_path: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Two first writes as `aa`: the loser must not be sent to `aa-b`, which the roster refuses."""
     from multidebate.state.task import create_task, render_task
 
@@ -187,8 +187,7 @@ def test_sealed_turn_is_published_when_complete(cli: Cli, tmp_path: Path) -> Non
     assert sorted(n for n in os.listdir(folder) if n.startswith("turn-")) == [
         "turn-1-a.md", "turn-1-b.md", "turn-1-c.md"]
     assert codes(tmp_path) == []
-    data = json.loads(cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"),
-                                               "--json").out)
+    data = json.loads(cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json").out)
     assert [p["slug"] for p in data["peers"]] == ["b", "c"]
 
 

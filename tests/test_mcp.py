@@ -272,7 +272,8 @@ def test_a_review_round_through_the_tools(cli: Cli, tmp_path: Path) -> None:
     assert data["verdict"]["state"] == "fully_resolved"
 
 
-def test_a_slug_held_by_another_running_server_is_refused_and_a_dead_ones_is_taken_over(cli: Cli, tmp_path: Path) -> None:
+def test_a_slug_held_by_another_running_server_is_refused_and_a_dead_ones_is_taken_over(cli: Cli,
+                                                                                        tmp_path: Path) -> None:
     import subprocess
 
     from multidebate.mcp import tools

@@ -107,7 +107,8 @@ def test_mcp_without_the_extra_says_how_to_install_it(tmp_path: Path) -> None:
         "clone: pip install '.[mcp]')\n")
 
 
-def test_doctor_finds_the_server_in_each_assistants_config(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_doctor_finds_the_server_in_each_assistants_config(cli: Cli, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     home, project = tmp_path / "home", tmp_path / "project"
     (home / ".claude" / "plugins").mkdir(parents=True)
     project.mkdir()

@@ -125,8 +125,7 @@ def test_one_agents_turn_runs_on_its_own_and_retries_a_refused_reply(cli: Cli, t
     from multidebate.turns.briefing import brief
 
     folder = str(tmp_path / "d")
-    result = cli("init", folder, "--task", "Pick a config format.", "--participants",
-                                      "alpha,beta", mixed=True)
+    result = cli("init", folder, "--task", "Pick a config format.", "--participants", "alpha,beta", mixed=True)
     assert result.code == 0, result.out
     agents = Path(__file__).resolve().parent / "agents"
     agent = parse_spec("beta", "cmd:" + shlex.join([sys.executable, str(agents / "garbage_then_valid.py"),

@@ -126,7 +126,8 @@ def test_a_turn_written_with_a_run_agents_key_by_someone_else_is_found(cli: Cli,
     # a session that got hold of alpha's key writes alpha's turn 2 (a pre-approved `write`)
     key = held_key(str(folder), "alpha")
     assert key is not None
-    forged = cli("write", str(folder), "--slug", "alpha", "--key", key, input=turn_body(2, "**Use TOML.**", converged=True), mixed=True)
+    forged = cli("write", str(folder), "--slug", "alpha", "--key", key,
+                 input=turn_body(2, "**Use TOML.**", converged=True), mixed=True)
     assert forged.code == 0, forged.out
     again = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'x')}")
     assert again.exit_code == 1
@@ -170,13 +171,12 @@ def _reap_escaped(where: Path) -> None:
             pass
 
 
-def test_a_child_that_left_the_group_and_holds_a_big_prompts_stdin_neither_hangs_run_nor_outlives_it(cli: Cli, 
-        tmp_path: Path) -> None:
+def test_a_child_that_left_the_group_and_holds_a_big_prompts_stdin_neither_hangs_run_nor_outlives_it(
+        cli: Cli, tmp_path: Path) -> None:
     folder, where = tmp_path / "d", tmp_path / "pids"
     where.mkdir()
     # a task over the pipe's 64 KiB: the prompt's write blocks while nobody reads it
-    cli("init", str(folder), "--task", "Pick a config format. " + "Context. " * 10_000,
-                             "--participants", "alpha,beta")
+    cli("init", str(folder), "--task", "Pick a config format. " + "Context. " * 10_000, "--participants", "alpha,beta")
     proc = _multidebate("run", str(folder), "--turn-timeout", "3", "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                         "--agent", f"beta={fake('escape', str(where))}", cwd=tmp_path)
     try:
@@ -355,7 +355,8 @@ def test_a_custom_agent_is_recorded_by_its_commands_name(tmp_path: Path) -> None
     assert {r["tool"] for r in read_run_records(str(folder))} == {"agree.py"}
 
 
-def test_doctor_probe_with_nothing_to_probe_says_so_and_fails(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_doctor_probe_with_nothing_to_probe_says_so_and_fails(cli: Cli, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     monkeypatch.setenv("HOME", str(tmp_path))
     result = cli("doctor", "--probe", mixed=True)

@@ -167,8 +167,8 @@ def test_write_outputs_match_the_schema(cli: Cli, tmp_path: Path) -> None:
 
 def test_a_judgments_write_output_matches_the_schema(cli: Cli, tmp_path: Path) -> None:
     folder = str(tmp_path / "d")
-    assert cli("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "1",
-                             "--role", "j=judge").code == 0
+    assert cli("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "1", "--role",
+               "j=judge").code == 0
     for slug, answer in (("a", "**Use TOML.**"), ("b", "**Use YAML.**")):
         assert run_json(cli, "write", folder, "--slug", slug, input=turn_body(1, answer))[0] == 0
     run_json(cli, "next", folder, "--slug", "j")

@@ -148,14 +148,13 @@ def test_three_machines_debate_through_one_remote_to_one_verdict(cli: Cli, tmp_p
 
 
 def _debate_in(cli: Cli, first: Path, roster: str = "a,b,c") -> None:
-    init = cli("init", str(first / "d"), "--task", "Pick a config format.", "--participants",
-                                    roster)
+    init = cli("init", str(first / "d"), "--task", "Pick a config format.", "--participants", roster)
     assert init.code == 0
     synced(cli, first)
 
 
-def test_a_slug_claimed_on_two_machines_belongs_to_the_first_push_and_the_loser_keeps_its_files(cli: Cli, 
-        tmp_path: Path) -> None:
+def test_a_slug_claimed_on_two_machines_belongs_to_the_first_push_and_the_loser_keeps_its_files(cli: Cli,
+                                                                                                tmp_path: Path) -> None:
     one, two, three = clones(tmp_path)
     assert cli("init", str(one / "d"), "--task", "Pick a config format.").code == 0
     synced(cli, one)  # no roster: slugs are free

@@ -94,8 +94,7 @@ def test_min_turns_2_keeps_the_exchange(cli: Cli, tmp_path: Path) -> None:
     for slug in ("a", "b"):
         served = cli("next", folder, "--slug", slug, "--key", keys[slug])
         assert "WRITE YOUR TURN" in served.out
-        written = cli("write", folder, "--slug", slug, "--key", keys[slug],
-                         input=turn_body(2, LINE, converged=True))
+        written = cli("write", folder, "--slug", slug, "--key", keys[slug], input=turn_body(2, LINE, converged=True))
         assert written.code == 0, written
     assert (judge(load_debate(folder)).state, judge(load_debate(folder)).turn) == ("converged", 2)
 

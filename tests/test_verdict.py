@@ -509,8 +509,7 @@ def test_next_after_convergence_offers_no_write(cli: Cli, tmp_path: Path) -> Non
                          participants=("b", "a"), min_turns=2)
     out = cli("next", roster, "--slug", "a", "--key", key_of(roster, "a")).out
     assert 0 < out.index("- a (you): **") < out.index("- b: **")
-    data = json.loads(cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"),
-                                               "--json").out)
+    data = json.loads(cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json").out)
     assert data["debate_over"] is True
     assert data["write_command"] is None
 
@@ -540,7 +539,8 @@ def test_one_line_word_for_word_and_all_yes_is_converged_whoever_saw_whom(cli: C
     folder = str(tmp_path / "d")
     answer = "**Keep the cache inside the folder.**"
     _late_joiner(folder, answer, answer)
-    last = cli("write", folder, "--slug", "c", "--key", key_of(folder, "c"), input=turn_body(2, answer, converged=True), mixed=True)
+    last = cli("write", folder, "--slug", "c", "--key", key_of(folder, "c"), input=turn_body(2, answer, converged=True),
+               mixed=True)
     assert last.code == 0, last.out
     assert "The debate converged at turn 2: it is over." in last.out
     verdict = judge(load_debate(folder))
@@ -557,7 +557,8 @@ def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(cli: Cli
     answer = "**Keep the cache inside the folder.**"
     longer = "**Keep the cache inside the folder, under .multidebate/cache.**"
     _late_joiner(folder, answer, longer)
-    last = cli("write", folder, "--slug", "c", "--key", key_of(folder, "c"), input=turn_body(2, longer, converged=True), mixed=True)
+    last = cli("write", folder, "--slug", "c", "--key", key_of(folder, "c"), input=turn_body(2, longer, converged=True),
+               mixed=True)
     assert last.code == 0, last.out
     assert "Next: multidebate next" in last.out
     assert "answers agree" not in last.out  # peers' turn unseen

@@ -230,18 +230,21 @@ def test_write_says_when_a_bold_line_is_one_slip_from_a_peers(cli: Cli, tmp_path
     from helpers import key_of
 
     cli("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
-    slip = cli("write", folder, "--slug", "b", "--key", key_of(folder, "b"), "--json", input=turn_body(2, line.replace("Q3: 2024-04-08", "Q3: 2024-04-09"), converged=True))
+    slip = cli("write", folder, "--slug", "b", "--key", key_of(folder, "b"), "--json",
+               input=turn_body(2, line.replace("Q3: 2024-04-08", "Q3: 2024-04-09"), converged=True))
     warnings = json.loads(slip.out)["warnings"]
     assert ("your bold line differs from `a`'s turn 1 line only in Q3 (yours 2024-04-09, theirs 2024-04-08). If you "
             "hold its answer there, copy its line word for word next turn (identical lines decide); if the difference "
             "is meant, ignore this.") in warnings
     cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
-    same = cli("write", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json", input=turn_body(2, line, converged=False))
+    same = cli("write", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json",
+               input=turn_body(2, line, converged=False))
     assert not [w for w in json.loads(same.out)["warnings"] if "differs from" in w]  # a no holds the difference
     prose = make_debate(str(tmp_path / "p"), [{"a": "**Use TOML for the config.**", "b": "**Use YAML.**"}],
                         participants=("a", "b"))
     cli("next", prose, "--slug", "b", "--key", key_of(prose, "b"))
-    near = cli("write", prose, "--slug", "b", "--key", key_of(prose, "b"), "--json", input=turn_body(2, "**Use TOML for the confg.**", converged=True))
+    near = cli("write", prose, "--slug", "b", "--key", key_of(prose, "b"), "--json",
+               input=turn_body(2, "**Use TOML for the confg.**", converged=True))
     assert any("only in \u201cfor the confg\u201d (theirs: \u201cfor the config\u201d)" in w
                for w in json.loads(near.out)["warnings"]), json.loads(near.out)["warnings"]
 
@@ -256,6 +259,7 @@ def test_a_line_copied_from_one_peer_is_not_told_to_copy_another(cli: Cli, tmp_p
     folder = make_debate(str(tmp_path / "d"), [{"a": plain, "b": "**Q1: False, Q3: B, Q11: c**", "c": quoted}],
                          participants=("a", "b", "c"))
     cli("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
-    took = cli("write", folder, "--slug", "b", "--key", key_of(folder, "b"), "--json", input=turn_body(2, plain, converged=True))
+    took = cli("write", folder, "--slug", "b", "--key", key_of(folder, "b"), "--json",
+               input=turn_body(2, plain, converged=True))
     assert took.code == 0, took
     assert not [w for w in json.loads(took.out)["warnings"] if "differs from" in w]
