@@ -3,7 +3,6 @@ after it is listed as extra and counted nowhere (status rows, report turns and f
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -43,7 +42,7 @@ def test_write_refuses_a_turn_after_the_end(cli: Cli, tmp_path: Path, turns: lis
     assert sorted(os.listdir(folder)) == before
     as_json = cli("write", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json", input=body)
     assert as_json.code == 1
-    assert json.loads(as_json.out)["ok"] is False
+    assert as_json.json()["ok"] is False
     # the library refuses it too, so `run` (which calls write_turn) never writes past the end
     with pytest.raises(DebateEnded):
         write_turn(folder, "b", body.encode(), key_of(folder, "b"))
@@ -54,7 +53,7 @@ def test_a_turn_written_by_hand_after_the_end_is_listed_and_counted_nowhere(cli:
     folder = make_debate(str(tmp_path / "d"), HOLLOW, participants=("a", "b"))
     extra = by_hand(folder, "a", 4, "**Use YAML.**")
     status = cli("status", folder, "--json")
-    data = json.loads(status.out)
+    data = status.json()
     assert data["verdict"]["state"] == "hollow"
     assert data["verdict"]["turn"] == 3
     assert data["verdict"]["extra_files"] == [extra]
@@ -69,10 +68,10 @@ def test_a_turn_written_by_hand_after_the_end_is_listed_and_counted_nowhere(cli:
     assert "| 4" not in report
     assert "unexplained_flip" not in report
     assert "fewer than two answers" not in report
-    chart = json.loads(cli("report", folder, "--format", "json").out)
+    chart = cli("report", folder, "--format", "json").json()
     assert max(t["turn"] for t in chart["turns"]) == 3
     brief = cli("next", folder, "--slug", "b", "--key", key_of(folder, "b"), "--json")
-    served = json.loads(brief.out)
+    served = brief.json()
     assert served["debate_over"] is True
     assert served["verdict"]["state"] == "hollow"
 
@@ -94,7 +93,7 @@ def test_a_debate_written_by_hand_stays_ended(cli: Cli, tmp_path: Path, turns: l
             Path(path).write_text(f"# Turn {number} \u2014 {slug}\n\n"
                                   + turn_body(number, str(answer), converged=bool(converged)), encoding="utf-8")
     extra = by_hand(folder, "b", end + 1, "**Use JSON.**")
-    data = json.loads(cli("status", folder, "--json").out)
+    data = cli("status", folder, "--json").json()
     assert (data["verdict"]["state"], data["verdict"]["turn"], data["verdict"]["notes"]) == (state, end, [])
     assert data["verdict"]["extra_files"] == [extra]
     assert data["current_turn"] == end
@@ -108,7 +107,7 @@ def test_a_move_after_the_end_is_not_scored(cli: Cli, tmp_path: Path) -> None:
     (tmp_path / "key.txt").write_text("Q1: 12\nQ2: C\n", encoding="utf-8")
     result = cli("score", folder, "--key", str(tmp_path / "key.txt"), "--json")
     assert result.code == 0, result
-    data = json.loads(result.out)
+    data = result.json()
     assert [t["turn"] for t in data["turns"]] == [1, 2]
     text = cli("score", folder, "--key", str(tmp_path / "key.txt")).out
     assert "2->3" not in text

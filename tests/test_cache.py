@@ -140,7 +140,7 @@ def test_lost_or_damaged_details_shards_give_the_same_answers(cli: Cli, tmp_path
     cache = Path(folder, ".multidebate", "cache")
 
     def answers() -> list[object]:
-        return [json.loads(cli(cmd, folder, "--json").out) for cmd in ("validate", "status")]
+        return [cli(cmd, folder, "--json").json() for cmd in ("validate", "status")]
 
     cold = answers()
     cold[1].pop("waiting_seconds", None)  # type: ignore[attr-defined]

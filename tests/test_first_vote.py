@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from conftest import Cli
@@ -25,7 +24,7 @@ def test_the_report_names_the_items_the_debate_overturned(cli: Cli, tmp_path: Pa
     assert ("Turn-1 vote (the majority of 3 first answers, sealed, so independent): it agrees with the final answer "
             "on 1 of 3 items. The debate overturned it on Q1 (vote 12, final 13): check these by hand. No majority "
             "at turn 1 on Q3.") in result.out
-    data = json.loads(cli("report", folder, "--format", "json").out)
+    data = cli("report", folder, "--format", "json").json()
     assert data["first_vote"] == {"voters": ["a", "b", "c"], "sealed": True, "items": 3, "agreeing": 1,
                                   "overturned": [{"item": "Q1", "vote": "12", "final": "13"}],
                                   "no_majority": [{"item": "Q3", "final": "9"}]}
@@ -45,11 +44,11 @@ def test_a_vote_that_the_final_answer_kept_is_said_so_plainly(cli: Cli, tmp_path
 
 def test_no_vote_with_two_sessions_or_an_answer_that_is_no_list(cli: Cli, tmp_path: Path) -> None:
     two = _debate(tmp_path / "two", {"a": FIRST["a"], "b": FIRST["c"]}, ("a", "b"))
-    assert json.loads(cli("report", two, "--format", "json").out)["first_vote"] is None
+    assert cli("report", two, "--format", "json").json()["first_vote"] is None
     prose = make_debate(str(tmp_path / "prose"), [{s: "**Use TOML.**" for s in "abc"},
                                                   {s: ("**Use TOML.**", True) for s in "abc"}], min_turns=2,
                         participants=("a", "b", "c"))
-    assert json.loads(cli("report", prose, "--format", "json").out)["first_vote"] is None
+    assert cli("report", prose, "--format", "json").json()["first_vote"] is None
     assert "Turn-1 vote" not in cli("report", prose).out
 
 

@@ -4,7 +4,6 @@ completion of FOLDER arguments, the README's skip count, and `status` of a debat
 from __future__ import annotations
 
 import ast
-import json
 import re
 from pathlib import Path
 
@@ -60,11 +59,11 @@ def test_report_takes_json_as_the_other_commands_spell_it_and_fails_in_json(cli:
     by_flag = cli("report", folder, "--json")
     by_format = cli("report", folder, "--format", "json")
     assert by_flag.code == 0
-    assert json.loads(by_flag.out)["verdict"] == json.loads(by_format.out)["verdict"]
+    assert by_flag.json()["verdict"] == by_format.json()["verdict"]
     for args in (["report", str(tmp_path / "nope"), "--json"], ["report", folder, "--format", "json", "-o", "x.pdf"]):
         failed = cli(*args)
         assert failed.code == 1, args
-        data = json.loads(failed.out)
+        data = failed.json()
         assert data["ok"] is False, args
         assert data["problems"] == [], args
         assert data["error"], args

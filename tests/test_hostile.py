@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -25,7 +24,7 @@ def test_hostile_entry_is_a_validate_finding_and_breaks_no_command(cli: Cli, tmp
         result = cli(*args)  # the fixture fails the test on a traceback
         assert result.code in (0, 1), (args, result)
     result = cli("validate", "--json", str(folder))
-    mine = [f for f in json.loads(result.out) if os.path.basename(f["path"]) == case.name]
+    mine = [f for f in result.json() if os.path.basename(f["path"]) == case.name]
     errors = {f["code"] for f in mine if f["severity"] == "error"}
     if case.code is None:
         assert errors == set(), mine
@@ -75,7 +74,7 @@ def test_editor_and_temp_files_are_not_turns(cli: Cli, tmp_path: Path) -> None:
     result = cli("validate", str(tmp_path))
     assert result.code == 0
     assert result.out == "0 error(s), 0 warning(s)\n"
-    status = json.loads(cli("status", "--json", str(tmp_path)).out)
+    status = cli("status", "--json", str(tmp_path)).json()
     assert status["participants"] == ["a"]
 
 

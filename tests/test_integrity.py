@@ -133,12 +133,12 @@ def test_second_session_on_a_slug_is_refused_with_a_free_slug(cli: Cli, tmp_path
 def test_key_is_printed_once_and_opens_later_turns(cli: Cli, tmp_path: Path) -> None:
     make_debate(str(tmp_path), [])
     result = cli("write", str(tmp_path), "--slug", "a", "--json", input=turn_body(1, "x"))
-    key = json.loads(result.out)["key"]
+    key = result.json()["key"]
     assert isinstance(key, str)
     assert len(key) == 16
     result = cli("write", str(tmp_path), "--slug", "a", "--key", key, "--json", input=turn_body(2, "x"))
     assert result.code == 0
-    assert json.loads(result.out)["key"] is None
+    assert result.json()["key"] is None
     assert key not in (tmp_path / ".multidebate" / "keys" / "a.json").read_text()  # only its hash is kept
 
 
@@ -168,7 +168,7 @@ def test_sealed_turn_is_published_when_complete(cli: Cli, tmp_path: Path) -> Non
     folder = str(tmp_path)
     make_debate(folder, [{"a": "x", "b": "y"}], participants=("a", "b", "c"), sealed=True)
     assert sorted(n for n in os.listdir(folder) if n.startswith("turn-")) == []
-    status = json.loads(cli("status", "--json", folder).out)
+    status = cli("status", "--json", folder).json()
     assert status["sealed"] == {"1": ["a", "b"]}
     assert status["current_turn"] == 0
     text = cli("status", folder).out
@@ -187,7 +187,7 @@ def test_sealed_turn_is_published_when_complete(cli: Cli, tmp_path: Path) -> Non
     assert sorted(n for n in os.listdir(folder) if n.startswith("turn-")) == [
         "turn-1-a.md", "turn-1-b.md", "turn-1-c.md"]
     assert codes(tmp_path) == []
-    data = json.loads(cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json").out)
+    data = cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json").json()
     assert [p["slug"] for p in data["peers"]] == ["b", "c"]
 
 

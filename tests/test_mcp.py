@@ -96,7 +96,7 @@ async def bounded(main: Callable[[], Awaitable[Any]]) -> Any:
 
 def cli_json(cli: Cli, *args: str, input: str | None = None) -> Any:
     result = cli(*args, "--json", input=input, mixed=True)
-    return json.loads(result.out)
+    return result.json()
 
 
 def test_three_sessions_debate_to_converged_through_the_tools_alone(cli: Cli, tmp_path: Path) -> None:

@@ -141,7 +141,7 @@ def test_doctor_finds_the_server_in_each_assistants_config(cli: Cli, tmp_path: P
     # the command, with --json and in words
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.chdir(project)
-    data = json.loads(cli("doctor", "--json", mixed=True).out)
+    data = cli("doctor", "--json", mixed=True).json()
     assert data["mcp"]["can_start"] is True
     assert len(data["mcp"]["configured"]) == 6
     text = cli("doctor", mixed=True).out

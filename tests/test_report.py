@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -177,7 +176,7 @@ def test_report_command_formats(cli: Cli, tmp_path: Path) -> None:
     assert md.code == 0
     assert "## Verdict" in md.out
     assert "**converged** at turn 2" in md.out
-    data = json.loads(cli("report", folder, "--format", "json").out)
+    data = cli("report", folder, "--format", "json").json()
     assert data["verdict"]["state"] == "converged"
     assert data["final_answer"]["kind"] == "consensus"
     out = tmp_path / "r.html"
@@ -201,7 +200,7 @@ def test_html_escapes_session_text(cli: Cli, tmp_path: Path) -> None:
 
 def test_status_and_the_analysis_give_the_same_verdict(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path), [{"a": TOML, "b": YAML}] + [{"a": (TOML, True), "b": (YAML, True)}] * 2)
-    status = json.loads(cli("status", "--json", folder).out)
+    status = cli("status", "--json", folder).json()
     assert status["verdict"] == analyse(load_debate(folder)).verdict.as_dict()
     assert status["verdict"]["state"] == "hollow"
 
@@ -228,7 +227,7 @@ def test_a_return_that_adopts_a_peer_line_is_no_oscillation(tmp_path: Path) -> N
 def _report_json(cli: Cli, folder: str, *options: str) -> dict[str, Any]:
     result = cli("report", folder, "--format", "json", *options)
     assert result.code == 0, result
-    data: dict[str, Any] = json.loads(result.out)
+    data: dict[str, Any] = result.json()
     return data
 
 

@@ -287,7 +287,7 @@ def test_a_failed_agent_is_shown_by_status_and_report_with_what_to_do(cli: Cli, 
     assert "next turn" not in text
     from test_schemas import check
 
-    data = json.loads(cli("status", str(folder), "--json").out)
+    data = cli("status", str(folder), "--json").json()
     check("status", data)
     assert [(f["slug"], f["turn"]) for f in data["run_failures"]] == [("beta", 1)]
     assert data["run_failures"][0]["reason"].startswith("`write` refused its reply 3 times")
@@ -295,13 +295,13 @@ def test_a_failed_agent_is_shown_by_status_and_report_with_what_to_do(cli: Cli, 
     report = cli("report", str(folder)).out
     assert "**Run failed:** beta's agent" in report
     assert "multidebate run" in report
-    as_json = json.loads(cli("report", str(folder), "--format", "json").out)
+    as_json = cli("report", str(folder), "--format", "json").json()
     check("report", as_json)
     assert as_json["run_failures"][0]["slug"] == "beta"
     # fixed and run again: the failure no longer stands
     again = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'x')}")
     assert again.exit_code == 0, again.output
-    assert json.loads(cli("status", str(folder), "--json").out)["run_failures"] == []
+    assert cli("status", str(folder), "--json").json()["run_failures"] == []
 
 
 # -- #34 item 4: missing and repeating agents -------------------------------------------------------------
@@ -363,7 +363,7 @@ def test_doctor_probe_with_nothing_to_probe_says_so_and_fails(cli: Cli, tmp_path
     assert result.code == 1
     assert "Probes:" not in result.out
     assert "Warning: nothing to probe: no agent tool is on PATH and no --agent was given" in result.out
-    data = json.loads(cli("doctor", "--probe", "--json").out)
+    data = cli("doctor", "--probe", "--json").json()
     assert data["probes"] == []
     assert any(w.startswith("nothing to probe") for w in data["warnings"])
 

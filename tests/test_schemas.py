@@ -48,7 +48,7 @@ def check(name: str, data: Any) -> None:
 
 def run_json(cli: Cli, *args: str, input: str | None = None) -> tuple[int, Any]:
     result = cli(*args, "--json", input=input)
-    return result.code, json.loads(result.out)
+    return result.code, result.json()
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -205,7 +205,7 @@ def test_report_json_matches_its_schema(cli: Cli, tmp_path: Path) -> None:
         os.makedirs(folder, exist_ok=True)
         result = cli("report", folder, "--format", "json")
         assert result.code == 0, result
-        data = json.loads(result.out)
+        data = result.json()
         check("report", data)
         if folder == broken:  # the parts the examples lack are really in the output that was checked
             assert data["problems"]

@@ -132,7 +132,7 @@ def test_three_machines_debate_through_one_remote_to_one_verdict(cli: Cli, tmp_p
     for clone in machines:
         synced(cli, clone)  # a watcher that ended first may not have the others' last push yet
         assert turns <= set(os.listdir(clone / "d"))
-        status = json.loads(cli("status", str(clone / "d"), "--json").out)
+        status = cli("status", str(clone / "d"), "--json").json()
         verdicts.add((status["verdict"]["state"], status["verdict"]["turn"]))
         assert validated(cli, clone) == 0
         assert git(clone, "status", "--porcelain", "--", "d") == ""
@@ -213,7 +213,7 @@ def test_a_push_beaten_by_another_machine_is_fetched_merged_and_pushed_again(cli
     hook.chmod(0o755)
     done = cli("sync", str(two / "d"), "--json")
     assert done.code == 0, done
-    result = json.loads(done.out)
+    result = done.json()
     assert result["pushed"] is True
     assert result["attempts"] == 2
     assert "turn-1-a.md" in result["received"]
@@ -288,7 +288,7 @@ def test_what_sync_cannot_use_is_refused_with_a_clear_message(cli: Cli, tmp_path
     git(one, "checkout", "-q", "--detach")
     result = cli("sync", str(one / "d"), "--json")
     assert result.code == 1
-    assert "HEAD is detached" in json.loads(result.out)["error"]
+    assert "HEAD is detached" in result.json()["error"]
     git(one, "checkout", "-q", "main")
 
     session_turn(one, "a", None, 1, LINE)

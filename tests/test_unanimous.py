@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from conftest import Cli, Outcome
@@ -35,7 +34,7 @@ def test_one_line_at_turn_1_ends_the_debate_for_every_command(cli: Cli, tmp_path
     status = cli("status", folder, "--check", mixed=True)
     assert status.code == 0
     assert "verdict: unanimous at turn 1" in status.out
-    data = json.loads(cli("status", folder, "--json").out)["verdict"]
+    data = cli("status", folder, "--json").json()["verdict"]
     assert (data["state"], data["turn"]) == ("unanimous", 1)
     assert data["detail"] == ("both answered turn 1 independently (none having read a peer) with one bold line, word "
                               "for word: **Use TOML for the config file.**")
@@ -45,7 +44,7 @@ def test_one_line_at_turn_1_ends_the_debate_for_every_command(cli: Cli, tmp_path
            "write another turn." in served.out
     assert "multidebate write" not in served.out
     assert "<<<PEER" not in served.out
-    as_json = json.loads(cli("next", folder, "--slug", "a", "--key", key_of_output(first), "--json").out)
+    as_json = cli("next", folder, "--slug", "a", "--key", key_of_output(first), "--json").json()
     assert as_json["debate_over"] is True
     assert as_json["write_command"] is None
     assert as_json["verdict"]["state"] == "unanimous"
@@ -61,7 +60,7 @@ def key_of_output(result: Outcome) -> str:
 def test_the_report_shows_the_first_slugs_turn_1_answer_and_each_others_own(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"b": f"{LINE}\n\nB: comments and a stdlib parser.",
                                                 "a": f"{LINE}\n\nA: tomllib reads it."}], participants=("a", "b"))
-    data = json.loads(cli("report", folder, "--format", "json").out)["final_answer"]
+    data = cli("report", folder, "--format", "json").json()["final_answer"]
     assert (data["kind"], data["turn"], data["representative"], data["answer_turn"], data["independent"]) == (
         "consensus", 1, "a", 1, True)
     assert data["recommendation"] == "Use TOML for the config file."

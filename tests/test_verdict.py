@@ -509,7 +509,7 @@ def test_next_after_convergence_offers_no_write(cli: Cli, tmp_path: Path) -> Non
                          participants=("b", "a"), min_turns=2)
     out = cli("next", roster, "--slug", "a", "--key", key_of(roster, "a")).out
     assert 0 < out.index("- a (you): **") < out.index("- b: **")
-    data = json.loads(cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json").out)
+    data = cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json").json()
     assert data["debate_over"] is True
     assert data["write_command"] is None
 
@@ -709,10 +709,10 @@ def test_the_new_user_s_two_minute_attack_is_hollow_and_check_exits_3(cli: Cli, 
             assert cli("next", folder, "--slug", slug, *key).code == 0
             out = cli("write", folder, "--slug", slug, "--json", *key, input=turn_body(turn, line, converged=converged))
             assert out.code == 0, out
-            keys.setdefault(slug, json.loads(out.out)["key"])
+            keys.setdefault(slug, out.json()["key"])
         status = cli("status", folder, "--check", "--json")
         assert status.code == 3  # never converged, at any turn
-        verdict = json.loads(status.out)["verdict"]
+        verdict = status.json()["verdict"]
         if turn > 1:
             assert verdict["state"] == ("unconfirmed" if turn == 2 else "hollow"), verdict
             assert "'a' vs 'b'" in verdict["detail"].lower(), verdict

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -63,5 +62,5 @@ def test_status_with_a_broken_task_says_to_fix_it_not_to_type_next_turn(cli: Cli
     assert "next turn" not in text
     assert text.rstrip().endswith(f"what to do: Fix TASK.md first (`multidebate validate {folder}` lists its problems): "
                                   "until then `next` and `write` refuse to run, so no session can take its turn.")
-    data = json.loads(cli("status", folder, "--json").out)
+    data = cli("status", folder, "--json").json()
     assert data["advice"].startswith("Fix TASK.md first")

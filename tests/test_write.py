@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 import os
 import subprocess
 import sys
@@ -28,7 +27,7 @@ def test_an_answer_over_the_tasks_word_limit_is_written_with_a_warning(cli: Cli,
     folder = make_debate(str(tmp_path / "d"), [], task="Pick a config format, in at most 12 words.")
     long = "**Use TOML.** It has comments, a standard library parser, and clear types for every value."
     result = cli("write", folder, "--slug", "a", "--json", input=turn_body(1, long))
-    data = json.loads(result.out)
+    data = result.json()
     assert result.code == 0
     assert data["ok"] is True
     assert "It has comments" in Path(folder, "turn-1-a.md").read_text()  # written, whole
@@ -60,13 +59,13 @@ def test_a_sealed_peer_that_has_written_is_not_called_unwritten(cli: Cli, tmp_pa
     for slug in ("a", "b"):
         cli("next", folder, "--slug", slug)
         result = cli("write", folder, "--slug", slug, "--json", input=turn_body(1, "**Use TOML.**"))
-        keys[slug] = json.loads(result.out)["key"]
+        keys[slug] = result.json()["key"]
     out = cli("next", folder, "--slug", "a", "--key", keys["a"])
     assert out.code == 0, out
     assert "Not yet written turn 1: c." in out.out
     assert "Written turn 1, sealed until every participant has: b." in out.out
     assert "c has not written turn 1 yet (b has written it, sealed until every participant has)." in out.out
-    data = json.loads(cli("next", folder, "--slug", "a", "--key", keys["a"], "--json").out)
+    data = cli("next", folder, "--slug", "a", "--key", keys["a"], "--json").json()
     assert data["waiting"] == ["b", "c"]
     assert data["sealed_written"] == ["b"]
     waited = cli("next", folder, "--slug", "a", "--key", keys["a"], "--wait", "--timeout", "0.1")
@@ -90,7 +89,7 @@ def test_write_refuses_frontmatter_with_one_fix_whether_it_parses_or_not(cli: Cl
     for head in ("---\nx: [1\n---\n", "---\nx: 1\n---\n"):  # E010, and frontmatter that parses
         result = cli("write", folder, "--slug", "a", "--json", input=head + SECTIONS)
         assert result.code == 1
-        assert json.loads(result.out)["problems"] == ["remove the frontmatter (the `---` block): write adds its own"]
+        assert result.json()["problems"] == ["remove the frontmatter (the `---` block): write adds its own"]
 
 
 def test_write_refuses_an_extra_section_with_its_rules_fix(cli: Cli, tmp_path: Path) -> None:
@@ -98,7 +97,7 @@ def test_write_refuses_an_extra_section_with_its_rules_fix(cli: Cli, tmp_path: P
     body = SECTIONS.replace("## Confidence", "## Notes\nn\n\n## Confidence")
     result = cli("write", folder, "--slug", "a", "--json", input=body)
     assert result.code == 1
-    (problem,) = json.loads(result.out)["problems"]
+    (problem,) = result.json()["problems"]
     assert problem.startswith("line 7: extra section `Notes`")
     assert problem.endswith(
         ": remove the extra section or fold it into `## Reasoning` or `## Answer` as a `###` subsection")
@@ -117,7 +116,7 @@ def test_write_treats_a_code_as_its_rule_says(cli: Cli, tmp_path: Path, monkeypa
     monkeypatch.setitem(findings.CODES, "W040", findings.CODES["W040"]._replace(on_write="refuse", fix="no percent"))
     result = cli("write", folder, "--slug", "b", "--json", input=SECTIONS.replace("\n80\n", "\n80%\n"))
     assert result.code == 1
-    assert json.loads(result.out)["problems"] == [
+    assert result.json()["problems"] == [
         "line 8: Confidence `80%` is not a bare integer; write `80`: no percent"]
 
 
@@ -204,7 +203,7 @@ def test_a_long_task_is_shown_whole_at_turn_1_and_named_after(cli: Cli, tmp_path
         first = cli("next", folder, "--slug", slug)
         assert "Q20. What is 20 * 27?" in first.out  # turn 1: whole
         written = cli("write", folder, "--slug", slug, "--json", input=turn_body(1, "**Q1: 8, Q2: 18**"))
-        keys[slug] = json.loads(written.out)["key"]
+        keys[slug] = written.json()["key"]
     later = cli("next", folder, "--slug", "a", "--key", keys["a"])
     assert later.code == 0, later
     assert "Q20. What is 20 * 27?" not in later.out
@@ -213,7 +212,7 @@ def test_a_long_task_is_shown_whole_at_turn_1_and_named_after(cli: Cli, tmp_path
     assert f"--slug a --key {keys['a']} --full` prints it again." in later.out
     whole = cli("next", folder, "--slug", "a", "--key", keys["a"], "--full")
     assert "Q20. What is 20 * 27?" in whole.out
-    data = json.loads(cli("next", folder, "--slug", "a", "--key", keys["a"], "--json").out)
+    data = cli("next", folder, "--slug", "a", "--key", keys["a"], "--json").json()
     assert "Q20. What is 20 * 27?" in data["task"]  # a program gets it whole
     # TASK.md rewritten since: shown whole again (its change time is later than the session's turn 1)
     path = Path(folder, "TASK.md")
@@ -232,21 +231,21 @@ def test_write_says_when_a_bold_line_is_one_slip_from_a_peers(cli: Cli, tmp_path
     cli("next", folder, "--slug", "b", "--key", key_of(folder, "b"))
     slip = cli("write", folder, "--slug", "b", "--key", key_of(folder, "b"), "--json",
                input=turn_body(2, line.replace("Q3: 2024-04-08", "Q3: 2024-04-09"), converged=True))
-    warnings = json.loads(slip.out)["warnings"]
+    warnings = slip.json()["warnings"]
     assert ("your bold line differs from `a`'s turn 1 line only in Q3 (yours 2024-04-09, theirs 2024-04-08). If you "
             "hold its answer there, copy its line word for word next turn (identical lines decide); if the difference "
             "is meant, ignore this.") in warnings
     cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
     same = cli("write", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json",
                input=turn_body(2, line, converged=False))
-    assert not [w for w in json.loads(same.out)["warnings"] if "differs from" in w]  # a no holds the difference
+    assert not [w for w in same.json()["warnings"] if "differs from" in w]  # a no holds the difference
     prose = make_debate(str(tmp_path / "p"), [{"a": "**Use TOML for the config.**", "b": "**Use YAML.**"}],
                         participants=("a", "b"))
     cli("next", prose, "--slug", "b", "--key", key_of(prose, "b"))
     near = cli("write", prose, "--slug", "b", "--key", key_of(prose, "b"), "--json",
                input=turn_body(2, "**Use TOML for the confg.**", converged=True))
     assert any("only in \u201cfor the confg\u201d (theirs: \u201cfor the config\u201d)" in w
-               for w in json.loads(near.out)["warnings"]), json.loads(near.out)["warnings"]
+               for w in near.json()["warnings"]), near.json()["warnings"]
 
 
 def test_a_line_copied_from_one_peer_is_not_told_to_copy_another(cli: Cli, tmp_path: Path) -> None:
@@ -262,4 +261,4 @@ def test_a_line_copied_from_one_peer_is_not_told_to_copy_another(cli: Cli, tmp_p
     took = cli("write", folder, "--slug", "b", "--key", key_of(folder, "b"), "--json",
                input=turn_body(2, plain, converged=True))
     assert took.code == 0, took
-    assert not [w for w in json.loads(took.out)["warnings"] if "differs from" in w]
+    assert not [w for w in took.json()["warnings"] if "differs from" in w]
