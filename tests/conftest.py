@@ -8,7 +8,7 @@ import tempfile
 import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import IO, Any, NamedTuple
 
 import pytest
 from click.testing import CliRunner
@@ -54,17 +54,21 @@ class Cli:
     A command that ends in a traceback fails the test here: every error must be a clear message and an exit code
     (SystemExit is how click ends a command with a code)."""
 
-    def __call__(self, *args: str, input: str | None = None, env: Mapping[str, str | None] | None = None,
-                 color: str | None = None, terminal: bool = False, mixed: bool = False,
-                 prog_name: str | None = None) -> Outcome:
+    def __call__(self, *args: str, input: str | bytes | IO[Any] | None = None,
+                 env: Mapping[str, str | None] | None = None, color: str | None = None, terminal: bool = False,
+                 mixed: bool = False, prog_name: str | None = None, width: int | None = None) -> Outcome:
         """Run `multidebate ARGS`; `color="never"` puts `--color never` before the command.
 
         `terminal`: stdout is a terminal that shows color, so `--color auto` colors as a person sees it (else
         styles are stripped, as for a pipe). `mixed`: `out` is stdout and stderr interleaved as a terminal shows
         them, for a test that reads what a person sees wherever each line went (`err` is stderr alone).
-        `prog_name`: the name the command is called by (shell completion reads its variable from it)."""
+        `prog_name`: the name the command is called by (shell completion reads its variable from it). `width`: the
+        terminal's width, which click's help wraps to (its own default otherwise). `input`: stdin, as text, bytes or
+        a file."""
         head = ["--color", color] if color else []
-        named = {"prog_name": prog_name} if prog_name else {}  # click's own default otherwise, as before
+        named: dict[str, Any] = {"prog_name": prog_name} if prog_name else {}  # click's own default otherwise
+        if width is not None:
+            named["terminal_width"] = width
         result = CliRunner().invoke(cli_group, [*head, *args], input=input, env=env, color=terminal, **named)
         assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
         return Outcome(result.exit_code, result.output if mixed else result.stdout, result.stderr)

@@ -13,7 +13,6 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping
 
 from multidebate.state.task import create_task, render_task
 from multidebate.turns.briefing import brief
@@ -104,26 +103,6 @@ class Debate:
                 answer, converged = value if isinstance(value, tuple) else (value, False)
                 self.write(slug, turn_body(number, answer, converged=converged and number > 1))
         return self
-
-
-class _Keys(Mapping[tuple[str, str], str]):
-    """The old `KEYS[(absolute folder, slug)]` lookup, read from each folder's own store."""
-
-    def __getitem__(self, where: tuple[str, str]) -> str:
-        folder, slug = where
-        return Debate(folder).key(slug)
-
-    def __iter__(self) -> Iterator[tuple[str, str]]:
-        for name in sorted(os.listdir(_KEYS_HOME)):
-            with open(os.path.join(_KEYS_HOME, name), encoding="utf-8") as handle:
-                kept = json.load(handle)
-            yield from ((kept["folder"], slug) for slug in kept["keys"])
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-
-KEYS: Mapping[tuple[str, str], str] = _Keys()
 
 
 def key_of(folder: str, slug: str) -> str:

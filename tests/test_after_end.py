@@ -3,15 +3,13 @@ after it is listed as extra and counted nowhere (status rows, report turns and f
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from conftest import Cli
 from helpers import key_of, make_debate, turn_body
 
-from multidebate.cli import cli
 from multidebate.protocol.errors import DebateEnded
 from multidebate.turns.write import write_turn
 
@@ -33,48 +31,47 @@ def by_hand(folder: str, slug: str, turn: int, answer: str) -> str:
     (CONVERGED, "the debate converged at turn 2,"),
     (STALLED, "the debate ended stalled at turn 3 (no recommendation changed from turn 1 to 3"),
 ])
-def test_write_refuses_a_turn_after_the_end(tmp_path: Path, turns: list[dict[str, object]], how: str) -> None:
+def test_write_refuses_a_turn_after_the_end(cli: Cli, tmp_path: Path, turns: list[dict[str, object]], how: str) -> None:
     folder = make_debate(str(tmp_path / "d"), turns, participants=("a", "b"))  # type: ignore[arg-type]
     before = sorted(os.listdir(folder))
     body = turn_body(len(turns) + 1, "**Use YAML.**")
-    result = CliRunner().invoke(cli, ["write", folder, "--slug", "a", "--key", key_of(folder, "a")], input=body)
-    assert result.exit_code == 1, result.output
-    assert result.stderr.startswith(f"Error: nothing written: {how}"), result.stderr
-    assert "no turn is written after the end. Tell the user; `multidebate report" in result.stderr
+    result = cli("write", folder, "--slug", "a", "--key", key_of(folder, "a"), input=body)
+    assert result.code == 1, result
+    assert result.err.startswith(f"Error: nothing written: {how}"), result.err
+    assert "no turn is written after the end. Tell the user; `multidebate report" in result.err
     assert sorted(os.listdir(folder)) == before
-    as_json = CliRunner().invoke(cli, ["write", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json"],
-                                 input=body)
-    assert as_json.exit_code == 1
-    assert json.loads(as_json.stdout)["ok"] is False
+    as_json = cli("write", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json", input=body)
+    assert as_json.code == 1
+    assert as_json.json()["ok"] is False
     # the library refuses it too, so `run` (which calls write_turn) never writes past the end
     with pytest.raises(DebateEnded):
         write_turn(folder, "b", body.encode(), key_of(folder, "b"))
     assert sorted(os.listdir(folder)) == before
 
 
-def test_a_turn_written_by_hand_after_the_end_is_listed_and_counted_nowhere(tmp_path: Path) -> None:
+def test_a_turn_written_by_hand_after_the_end_is_listed_and_counted_nowhere(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), HOLLOW, participants=("a", "b"))
     extra = by_hand(folder, "a", 4, "**Use YAML.**")
-    status = CliRunner().invoke(cli, ["status", folder, "--json"])
-    data = json.loads(status.stdout)
+    status = cli("status", folder, "--json")
+    data = status.json()
     assert data["verdict"]["state"] == "hollow"
     assert data["verdict"]["turn"] == 3
     assert data["verdict"]["extra_files"] == [extra]
     assert data["current_turn"] == 3
     assert data["missing"] == []
-    text = CliRunner().invoke(cli, ["status", folder]).stdout
+    text = cli("status", folder).out
     assert "missing from turn" not in text
     assert "\n4*" not in text
     assert f"written after the debate ended (left out): {extra}" in text
-    report = CliRunner().invoke(cli, ["report", folder]).stdout
+    report = cli("report", folder).out
     assert "Written after the debate ended, and left out of this report: turn-4-a.md." in report
     assert "| 4" not in report
     assert "unexplained_flip" not in report
     assert "fewer than two answers" not in report
-    chart = json.loads(CliRunner().invoke(cli, ["report", folder, "--format", "json"]).stdout)
+    chart = cli("report", folder, "--format", "json").json()
     assert max(t["turn"] for t in chart["turns"]) == 3
-    brief = CliRunner().invoke(cli, ["next", folder, "--slug", "b", "--key", key_of(folder, "b"), "--json"])
-    served = json.loads(brief.stdout)
+    brief = cli("next", folder, "--slug", "b", "--key", key_of(folder, "b"), "--json")
+    served = brief.json()
     assert served["debate_over"] is True
     assert served["verdict"]["state"] == "hollow"
 
@@ -84,8 +81,8 @@ def test_a_turn_written_by_hand_after_the_end_is_listed_and_counted_nowhere(tmp_
     ([{"a": TOML, "b": YAML}] * 3, "stalled", 3, None),
     ([{"a": TOML, "b": YAML}] * 2, "max_turns", 2, 2),
 ])
-def test_a_debate_written_by_hand_stays_ended(tmp_path: Path, turns: list[dict[str, object]], state: str, end: int,
-                                              max_turns: int | None) -> None:
+def test_a_debate_written_by_hand_stays_ended(cli: Cli, tmp_path: Path, turns: list[dict[str, object]], state: str,
+                                              end: int, max_turns: int | None) -> None:
     """Sessions without the CLI hold no key, so their extra file is not left out as another's (E085): the end
     alone leaves it out."""
     folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b"), max_turns=max_turns)
@@ -96,22 +93,22 @@ def test_a_debate_written_by_hand_stays_ended(tmp_path: Path, turns: list[dict[s
             Path(path).write_text(f"# Turn {number} \u2014 {slug}\n\n"
                                   + turn_body(number, str(answer), converged=bool(converged)), encoding="utf-8")
     extra = by_hand(folder, "b", end + 1, "**Use JSON.**")
-    data = json.loads(CliRunner().invoke(cli, ["status", folder, "--json"]).stdout)
+    data = cli("status", folder, "--json").json()
     assert (data["verdict"]["state"], data["verdict"]["turn"], data["verdict"]["notes"]) == (state, end, [])
     assert data["verdict"]["extra_files"] == [extra]
     assert data["current_turn"] == end
     assert data["missing"] == []
 
 
-def test_a_move_after_the_end_is_not_scored(tmp_path: Path) -> None:
+def test_a_move_after_the_end_is_not_scored(cli: Cli, tmp_path: Path) -> None:
     agreed = "**Q1: 12, Q2: C**"
     folder = make_debate(str(tmp_path / "d"), [{"a": agreed, "b": agreed}, {"a": (agreed, True), "b": (agreed, True)}])
     by_hand(folder, "a", 3, "**Q1: 13, Q2: C**")
     (tmp_path / "key.txt").write_text("Q1: 12\nQ2: C\n", encoding="utf-8")
-    result = CliRunner().invoke(cli, ["score", folder, "--key", str(tmp_path / "key.txt"), "--json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
+    result = cli("score", folder, "--key", str(tmp_path / "key.txt"), "--json")
+    assert result.code == 0, result
+    data = result.json()
     assert [t["turn"] for t in data["turns"]] == [1, 2]
-    text = CliRunner().invoke(cli, ["score", folder, "--key", str(tmp_path / "key.txt")]).stdout
+    text = cli("score", folder, "--key", str(tmp_path / "key.txt")).out
     assert "2->3" not in text
     assert "\n3 " not in text

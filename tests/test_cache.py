@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import Cli
 from helpers import make_debate
 
 from multidebate.analysis.verdict import judge
@@ -96,14 +97,12 @@ def test_warm_status_and_next_load_only_what_they_use(tmp_path: Path) -> None:
         assert err.strip().splitlines()[-1] == repr(expected), (args[0], err)
 
 
-def test_warm_answers_equal_cold_ones_on_every_example_and_hostile_file(tmp_path: Path) -> None:
+def test_warm_answers_equal_cold_ones_on_every_example_and_hostile_file(cli: Cli, tmp_path: Path) -> None:
     import shutil
 
-    from click.testing import CliRunner
     from helpers import make_debate as make
     from hostile_corpus import CASES
 
-    from multidebate.cli import cli
 
     root = Path(__file__).resolve().parent.parent / "examples"
     folders = []
@@ -119,7 +118,7 @@ def test_warm_answers_equal_cold_ones_on_every_example_and_hostile_file(tmp_path
     for folder in folders:
         outputs = []
         for _ in range(2):  # cold (parsing), then warm (from the cache)
-            outputs.append([CliRunner().invoke(cli, [cmd, str(folder), "--json"]).stdout
+            outputs.append([cli(cmd, str(folder), "--json").out
                             for cmd in ("status", "validate")])
         cold = [json.loads(o) for o in outputs[0]]
         warm = [json.loads(o) for o in outputs[1]]
@@ -130,12 +129,10 @@ def test_warm_answers_equal_cold_ones_on_every_example_and_hostile_file(tmp_path
         assert cold == warm, folder.name
 
 
-def test_lost_or_damaged_details_shards_give_the_same_answers(tmp_path: Path) -> None:
+def test_lost_or_damaged_details_shards_give_the_same_answers(cli: Cli, tmp_path: Path) -> None:
     """Mentions, signatures and vocabularies live in each turn's details shard; losing or harming one costs a
     parse, never an answer, and the next reader writes it again."""
-    from click.testing import CliRunner
 
-    from multidebate.cli import cli
 
     turns = [{"a": "**Use TOML.**", "b": "**Use YAML.**"},
              {"a": "**Use TOML, as b now agrees.**", "b": "**Use TOML.** b says a was right about comments."}]
@@ -143,7 +140,7 @@ def test_lost_or_damaged_details_shards_give_the_same_answers(tmp_path: Path) ->
     cache = Path(folder, ".multidebate", "cache")
 
     def answers() -> list[object]:
-        return [json.loads(CliRunner().invoke(cli, [cmd, folder, "--json"]).stdout) for cmd in ("validate", "status")]
+        return [cli(cmd, folder, "--json").json() for cmd in ("validate", "status")]
 
     cold = answers()
     cold[1].pop("waiting_seconds", None)  # type: ignore[attr-defined]

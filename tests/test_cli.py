@@ -8,7 +8,6 @@ from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner
 from conftest import Cli
 from helpers import key_of, make_debate, turn_body, write_keyed
 
@@ -289,9 +288,9 @@ def test_write_refuses_binary_and_empty(cli: Cli, tmp_path: Path) -> None:
     code, _, err = cli("write", str(tmp_path), "--slug", "a", input="")
     assert code == 1
     assert "is empty" in err
-    result = CliRunner().invoke(cli_group, ["write", str(tmp_path), "--slug", "a"], input=b"\x00\x01")
-    assert result.exit_code == 1
-    assert "binary" in result.stderr
+    result = cli("write", str(tmp_path), "--slug", "a", input=b"\x00\x01")
+    assert result.code == 1
+    assert "binary" in result.err
     assert not (tmp_path / "turn-1-a.md").exists()
 
 

@@ -14,9 +14,9 @@ from types import ModuleType
 
 import click
 import pytest
-from click.testing import CliRunner
+from conftest import Cli
 
-from multidebate.cli import cli
+from multidebate.cli import cli as cli_group
 from multidebate.protocol.findings import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +42,7 @@ def reference_script() -> ModuleType:
 
 def test_every_command_is_in_the_table() -> None:
     commands = text("docs/commands.md")
-    for ctx, _ in reference_script().walk(cli):
+    for ctx, _ in reference_script().walk(cli_group):
         assert f"| `{ctx.command_path}" in commands, ctx.command_path
 
 
@@ -105,12 +105,12 @@ def test_no_sentence_offers_an_install_from_pypi() -> None:
     assert "from a clone" in text("README.md") or "in the clone" in text("README.md")
 
 
-def test_readme_tour_shows_what_status_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_readme_tour_shows_what_status_prints(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     shown = text("README.md").split("`status` on the example above:\n\n```\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(ROOT)
-    result = CliRunner().invoke(cli, ["--color", "never", "status", "examples/rate-limit"])
-    assert result.exit_code == 0
-    assert result.stdout == shown
+    result = cli("--color", "never", "status", "examples/rate-limit")
+    assert result.code == 0
+    assert result.out == shown
 
 
 def test_readme_maps_every_page() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from conftest import Cli, DebateFactory
-from helpers import KEYS, key_of, make_debate, turn_body, write_keyed
+from helpers import Debate, key_of, make_debate, turn_body, write_keyed
 
 from multidebate.protocol.errors import IdentityError
 from multidebate.turns.write import write_turn
@@ -33,10 +33,10 @@ def test_two_debates_of_one_test_have_their_own_keys(debate: DebateFactory) -> N
 def test_the_helpers_and_the_fixture_share_one_store(debate: DebateFactory, tmp_path: Path) -> None:
     made = debate([{"a": "Use TOML."}], name="shared")
     assert key_of(made.folder, "a") == made.key("a")
-    assert KEYS[(os.path.abspath(made.folder), "a")] == made.key("a")
+    assert Debate(os.path.abspath(made.folder)).key("a") == made.key("a")  # one store per folder, however named
     folder = make_debate(str(tmp_path / "old"), [{"a": "Use TOML."}])
     write_keyed(folder, "a", turn_body(2, "Use TOML.").encode())
-    assert (os.path.abspath(folder), "a") in KEYS
+    assert "a" in Debate(os.path.abspath(folder)).keys
 
 
 def test_a_write_without_the_key_is_refused(debate: DebateFactory) -> None:

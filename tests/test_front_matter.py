@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from conftest import Cli
 from helpers import turn_body
 
-from multidebate.cli import cli
 from multidebate.protocol.front_matter import render_frontmatter, split_frontmatter
 from multidebate.state.debate import load_debate
 from multidebate.state.task import load_task, render_task
@@ -55,20 +54,20 @@ def test_written_frontmatter_reads_back_as_written_even_where_yaml_would_guess_a
     assert split_frontmatter(text + BODY).metadata == meta
 
 
-def test_a_roster_of_slugs_yaml_would_misread_survives_init_and_write(tmp_path: Path) -> None:
+def test_a_roster_of_slugs_yaml_would_misread_survives_init_and_write(cli: Cli, tmp_path: Path) -> None:
     """Hand-written frontmatter put `- no` in TASK.md, which YAML reads as false: the roster was then unreadable."""
     folder = str(tmp_path / "d")
-    result = CliRunner().invoke(cli, ["init", folder, "--task", "Pick one.", "--participants", "no,123,on",
-                                      "--role", "null=judge"])
-    assert result.exit_code == 0, result.output
+    result = cli("init", folder, "--task", "Pick one.", "--participants", "no,123,on", "--role", "null=judge",
+                 mixed=True)
+    assert result.code == 0, result.out
     task = load_task(folder)
     assert task is not None
     assert task.findings == ()
     assert task.participants == ("no", "123", "on")
     assert task.judge == "null"
     for slug in ("no", "123"):
-        written = CliRunner().invoke(cli, ["write", folder, "--slug", slug], input=turn_body(1, "**Use TOML.**"))
-        assert written.exit_code == 0, written.output
+        written = cli("write", folder, "--slug", slug, input=turn_body(1, "**Use TOML.**"), mixed=True)
+        assert written.code == 0, written.out
     debate = load_debate(folder)
     entry = debate.entry(1, "no")
     parsed = debate.parsed(entry) if entry is not None else None

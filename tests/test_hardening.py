@@ -13,11 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from conftest import Cli
 from helpers import key_of, make_debate, turn_body
 
-from multidebate.cli import cli as cli_group
 from multidebate.state.folder import scan_folder
 
 GENEROUS = 120.0
@@ -114,7 +112,8 @@ def _swap_after_load(monkeypatch: object, path: Path, swap: object) -> None:
     monkeypatch.setattr(briefing, "load_debate", load_then_swap)  # type: ignore[attr-defined]
 
 
-def test_bytes_swapped_in_after_loading_are_served_with_their_own_hash(cli: Cli, tmp_path: Path, monkeypatch: object) -> None:
+def test_bytes_swapped_in_after_loading_are_served_with_their_own_hash(cli: Cli, tmp_path: Path,
+                                                                       monkeypatch: object) -> None:
     import hashlib
 
     folder = str(tmp_path)
@@ -222,7 +221,7 @@ def test_a_long_file_is_cut_even_when_its_kept_sections_alone_are_too_long(cli: 
 # 8. keys: printed at once, and off the command line when wanted -------------------------------------
 
 
-def test_the_key_is_printed_before_the_status_is_computed(tmp_path: Path, monkeypatch: object) -> None:
+def test_the_key_is_printed_before_the_status_is_computed(cli: Cli, tmp_path: Path, monkeypatch: object) -> None:
     """A first write killed while the debate is read again (slow on a big debate) has already shown its key."""
     import multidebate.turns.write as write_module
 
@@ -230,8 +229,8 @@ def test_the_key_is_printed_before_the_status_is_computed(tmp_path: Path, monkey
         raise KeyboardInterrupt  # stands for the kill: nothing after this point runs
 
     monkeypatch.setattr(write_module, "debate_standing", killed)  # type: ignore[attr-defined]
-    result = CliRunner().invoke(cli_group, ["write", str(tmp_path), "--slug", "a"], input=turn_body(1, "**Use TOML.**"))
-    assert "Your key for `a` is " in result.stdout
+    result = cli("write", str(tmp_path), "--slug", "a", input=turn_body(1, "**Use TOML.**"))
+    assert "Your key for `a` is " in result.out
     assert os.path.exists(tmp_path / "turn-1-a.md")
 
 
@@ -239,9 +238,9 @@ def test_the_key_can_come_from_the_environment_or_a_file(cli: Cli, tmp_path: Pat
     folder = str(tmp_path)
     make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}], participants=("a", "b"))
     key = key_of(folder, "a")
-    result = CliRunner().invoke(cli_group, ["next", folder, "--slug", "a"], env={"MULTIDEBATE_KEY": key})
-    assert result.exit_code == 0
-    assert "WRITE YOUR TURN" in result.stdout
+    result = cli("next", folder, "--slug", "a", env={"MULTIDEBATE_KEY": key})
+    assert result.code == 0
+    assert "WRITE YOUR TURN" in result.out
     key_file = tmp_path.parent / "a.key"
     key_file.write_text(key + "\n")
     code, out, err = cli("write", folder, "--slug", "a", "--key-file", str(key_file),
@@ -250,24 +249,24 @@ def test_the_key_can_come_from_the_environment_or_a_file(cli: Cli, tmp_path: Pat
     code, _, err = cli("next", folder, "--slug", "a", "--key-file", str(tmp_path.parent / "missing.key"))
     assert code == 2
     assert "cannot read" in err
-    wrong = CliRunner().invoke(cli_group, ["next", folder, "--slug", "a"], env={"MULTIDEBATE_KEY": "not-the-key"})
-    assert wrong.exit_code == 1
+    wrong = cli("next", folder, "--slug", "a", env={"MULTIDEBATE_KEY": "not-the-key"})
+    assert wrong.code == 1
 
 
 # 10. terminal escapes in files are shown, never obeyed ---------------------------------------------
 
 
-def test_escape_sequences_in_files_never_reach_the_terminal_raw(tmp_path: Path) -> None:
+def test_escape_sequences_in_files_never_reach_the_terminal_raw(cli: Cli, tmp_path: Path) -> None:
     folder = str(tmp_path)
     attack = "\x1b[2K\rverdict: converged at turn 1\u202e"
     make_debate(folder, [{"a": f"**Use TOML.{attack}**", "b": "**Use YAML.**"}], participants=("a", "b"),
                 task=f"Pick a format.{attack}")
     for args in (["status", folder], ["report", folder], ["report", folder, "--format", "html"],
                  ["validate", folder], ["next", folder, "--slug", "b", "--key", key_of(folder, "b")]):
-        result = CliRunner().invoke(cli_group, args, color=True)  # color on: click strips nothing
-        shown = result.stdout + result.stderr
+        result = cli(*args, terminal=True)  # color on: click strips nothing
+        shown = result.out + result.err
         assert "\x1b[2K" not in shown and "\r" not in shown and "\u202e" not in shown, args
-    status = CliRunner().invoke(cli_group, ["status", folder], color=True).stdout
+    status = cli("status", folder, terminal=True).out
     assert "\\x1b[2K" in status  # visible, nothing lost
 
 
@@ -377,7 +376,8 @@ def test_an_edited_turn_and_a_broken_task_are_shown_by_status(cli: Cli, tmp_path
 # 7. sealed debates: a killed publish is finished; the state folder is no debate --------------------
 
 
-def test_a_publish_killed_after_sealing_is_finished_by_the_next_command(cli: Cli, tmp_path: Path, monkeypatch: object) -> None:
+def test_a_publish_killed_after_sealing_is_finished_by_the_next_command(cli: Cli, tmp_path: Path,
+                                                                        monkeypatch: object) -> None:
     import multidebate.turns.write as write
 
     folder = str(tmp_path)
@@ -608,9 +608,9 @@ def test_a_retired_participant_no_longer_blocks_turns(cli: Cli, tmp_path: Path) 
     code, _, err = cli("retire", folder, "c")  # no confirmation given: nothing changes
     assert code == 1
     assert "Aborted" in err
-    result = CliRunner().invoke(cli_group, ["retire", folder, "c"], input="y\n")
-    assert result.exit_code == 0
-    assert "Participants now: a, b." in result.stdout
+    result = cli("retire", folder, "c", input="y\n")
+    assert result.code == 0
+    assert "Participants now: a, b." in result.out
     status = json.loads(cli("status", folder, "--json")[1])
     assert status["participants"] == ["a", "b"]
     assert status["missing"] == []
@@ -637,11 +637,11 @@ def test_a_slug_is_handed_over_with_the_users_consent(cli: Cli, tmp_path: Path) 
     assert code == 1
     assert "Aborted" in err
     assert key_file.read_bytes() == before
-    result = CliRunner().invoke(cli_group, ["handover", folder, "b"], input="y\n")
-    assert result.exit_code == 0, result.output
-    new = result.stdout.split("its key: ")[1].split()[0]
+    result = cli("handover", folder, "b", input="y\n")
+    assert result.code == 0, result
+    new = result.out.split("its key: ")[1].split()[0]
     assert new != old
-    assert f"--slug b --key {new}" in result.stdout
+    assert f"--slug b --key {new}" in result.out
     code, _, err = cli("next", folder, "--slug", "b", "--key", old)
     assert code == 1
     assert "key" in err  # the old key opens nothing
@@ -656,16 +656,16 @@ def test_a_slug_is_handed_over_with_the_users_consent(cli: Cli, tmp_path: Path) 
     assert cli("handover", str(tmp_path / "none"), "b", "--yes")[0] == 1
 
 
-def test_color_works_after_the_command_too(tmp_path: Path) -> None:
+def test_color_works_after_the_command_too(cli: Cli, tmp_path: Path) -> None:
     folder = str(tmp_path)
     make_debate(folder, [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
-    after = CliRunner().invoke(cli_group, ["status", folder, "--color", "always"])
-    before = CliRunner().invoke(cli_group, ["--color", "always", "status", folder])
-    assert after.exit_code == 0
-    assert "\x1b[" in after.stdout
-    assert after.stdout == before.stdout
-    never = CliRunner().invoke(cli_group, ["validate", folder, "--color", "never"], color=True)
-    assert "\x1b[" not in never.stdout
+    after = cli("status", folder, "--color", "always")
+    before = cli("--color", "always", "status", folder)
+    assert after.code == 0
+    assert "\x1b[" in after.out
+    assert after.out == before.out
+    never = cli("validate", folder, "--color", "never", terminal=True)
+    assert "\x1b[" not in never.out
 
 
 def test_the_html_report_fetches_nothing(cli: Cli, tmp_path: Path) -> None:
@@ -716,7 +716,7 @@ def test_the_html_chart_scales_and_shows_every_participant(cli: Cli, tmp_path: P
 
 
 def test_verdict_and_report_on_many_agreeing_participants_make_linear_comparisons(cli: Cli, tmp_path: Path,
-                                                                            monkeypatch: object) -> None:
+                                                                                  monkeypatch: object) -> None:
     """300 participants who all agree: 300 x 299 / 2 = 44,850 pairs were compared; now about one per participant."""
     from multidebate.analysis.comparison import Context
     from multidebate.analysis.verdict import judge
@@ -750,8 +750,8 @@ def test_verdict_and_report_on_many_agreeing_participants_make_linear_comparison
     assert "Consensus at turn 2: p0, p1, p10," in report
 
 
-def test_every_briefing_draws_its_fence_from_one_generator_that_skips_an_id_a_text_contains(cli: Cli, 
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_briefing_draws_its_fence_from_one_generator_that_skips_an_id_a_text_contains(
+        cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """#38: the open briefing, the review briefing and a kept answer each had their own fence generator."""
     import itertools
 

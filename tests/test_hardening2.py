@@ -9,12 +9,10 @@ import os
 import shutil
 from pathlib import Path
 
-from click.testing import CliRunner
 from conftest import Cli
 from helpers import key_of, make_debate, write_keyed
 from test_review import critic, new_finding, review
 
-from multidebate.cli import cli as cli_group
 from multidebate.state.acts import read_acts
 
 # 3. retire is a person's command, recorded and shown ----------------------------------------------------------
@@ -331,7 +329,8 @@ def test_a_directory_named_as_a_turn_is_a_finding_and_no_turn(cli: Cli, tmp_path
 # 23. a ledger names only its slug's own files ---------------------------------------------------------------------
 
 
-def test_a_ledger_entry_naming_a_file_outside_the_folder_is_never_opened(cli: Cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_ledger_entry_naming_a_file_outside_the_folder_is_never_opened(
+        cli: Cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     folder = make_debate(str(tmp_path / "d"), [{"a": "Use TOML.", "b": "Use YAML."}])
     outside = tmp_path / "secret.txt"
     outside.write_text("not the debate's\n")
@@ -365,7 +364,8 @@ def test_a_ledger_entry_naming_a_file_outside_the_folder_is_never_opened(cli: Cl
 # 10, 11. the key is shown before the file exists; a turn without its ledger entry is no success -----------------
 
 
-def test_the_key_is_shown_before_the_turn_file_is_created(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_key_is_shown_before_the_turn_file_is_created(cli: Cli, tmp_path: Path,
+                                                          monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from helpers import turn_body
 
     import multidebate.turns.write as write_module
@@ -383,12 +383,13 @@ def test_the_key_is_shown_before_the_turn_file_is_created(tmp_path: Path, monkey
     printed = io.StringIO()
     monkeypatch.setattr(write_module, "create_exclusive", killed_after_create)
     monkeypatch.setattr("click.echo", lambda message=None, err=False, **_: printed.write(f"{message}\n"))
-    CliRunner().invoke(cli_group, ["write", folder, "--slug", "a"], input=turn_body(1, "Use TOML."))
+    cli("write", folder, "--slug", "a", input=turn_body(1, "Use TOML."))
     assert seen_before_create
     assert "Your key for `a` is " in seen_before_create[0]
 
 
-def test_a_turn_whose_ledger_entry_fails_is_no_success(cli: Cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_turn_whose_ledger_entry_fails_is_no_success(cli: Cli, tmp_path: Path,
+                                                       monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import errno
 
     from helpers import turn_body
@@ -640,7 +641,8 @@ def test_two_retires_at_once_both_hold(tmp_path: Path) -> None:
 # 22. a judge's wait judges again only when a turn file changes --------------------------------------------------------
 
 
-def test_a_judges_wait_does_not_judge_again_for_junk_files(cli: Cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_judges_wait_does_not_judge_again_for_junk_files(cli: Cli, tmp_path: Path,
+                                                           monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from helpers import turn_body
 
     import multidebate.turns.waiting as waiting
@@ -720,7 +722,8 @@ def test_an_empty_file_left_by_a_killed_write_is_written_again_not_skipped(cli: 
 # 21. a report is not quadratic in distinct answers ----------------------------------------------------------------
 
 
-def test_a_report_compares_answers_at_most_linearly_past_the_cluster_limit(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_report_compares_answers_at_most_linearly_past_the_cluster_limit(
+        tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from helpers import turn_body
 
     import multidebate.analysis.comparison as comparison

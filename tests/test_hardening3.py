@@ -117,16 +117,15 @@ def test_a_run_record_slug_holding_lines_forges_no_report_section(cli: Cli, tmp_
         ("acts.jsonl", "E088"), ("turns.jsonl", "E088")]
 
 
-def test_runs_last_line_shows_an_escape_in_the_folder_name_visibly(tmp_path: Path) -> None:
-    from test_run import fake, init
-    from test_run import run as start
+def test_runs_last_line_shows_an_escape_in_the_folder_name_visibly(cli: Cli, tmp_path: Path) -> None:
+    from test_run import BOUNDS, fake, init
 
     folder = tmp_path / "d\x1b]0;owned\x07\x1b[2J"
     init(folder, "--max-turns", "2")
-    result = start(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent",
-                   f"beta={fake('agree', 'Use TOML.')}")
-    assert result.exit_code == 0, result.output
-    last = result.output.rstrip("\n").rsplit("\n", 1)[-1]
+    result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent",
+                 f"beta={fake('agree', 'Use TOML.')}", mixed=True)
+    assert result.code == 0, result.out
+    last = result.out.rstrip("\n").rsplit("\n", 1)[-1]
     assert last.startswith("Report: multidebate report ")
     assert "\x1b" not in last
     assert "\x07" not in last

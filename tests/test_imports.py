@@ -11,10 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from click.testing import CliRunner
+from conftest import Cli
 from helpers import key_of, make_debate, turn_body, write_keyed
-
-from multidebate.cli import cli
 
 _PROBE = """
 import contextlib, io, json, sys
@@ -41,7 +39,7 @@ def imported(*args: str, stdin: str = "") -> set[str]:
     return {name for name in data["modules"] if name.startswith(PARSERS + NEVER_IN_A_TURN)}
 
 
-def test_warm_status_next_and_write_import_no_parser_they_do_not_need(tmp_path: Path) -> None:
+def test_warm_status_next_and_write_import_no_parser_they_do_not_need(cli: Cli, tmp_path: Path) -> None:
     folder = str(tmp_path / "d")
     # long Reasonings: three peers' files are over 20,000 characters in all, so `next` cuts them to fit
     long, other = "**Use TOML.**", "**Use YAML.**"  # lines that differ from a's are served whole (#36)
@@ -55,7 +53,7 @@ def test_warm_status_next_and_write_import_no_parser_they_do_not_need(tmp_path: 
 
     assert imported("status", folder) == set()
     assert imported("next", folder, "--slug", "a", "--key", key) == set()  # its long peer files cut, unparsed
-    served = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key]).stdout
+    served = cli("next", folder, "--slug", "a", "--key", key).out
     assert "is cut (where it says so), the room shared out evenly" in served
     assert served.count("[Reasoning cut by multidebate: ") == 3
     # write parses its own input (the markdown parser) and composes frontmatter (YAML): nothing a turn never needs

@@ -7,10 +7,9 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from conftest import Cli
 from helpers import key_of, make_debate, turn_body
 
-from multidebate.cli import cli
 from multidebate.protocol.errors import IdentityError
 from multidebate.state.debate import load_debate
 from multidebate.turns.write import write_turn
@@ -78,9 +77,9 @@ def test_reading_rule_and_changed_peer_are_reported(tmp_path: Path) -> None:
     assert ("turn-2-b.md", "E084") in codes(tmp_path)
 
 
-def test_frontmatter_records_what_next_served(tmp_path: Path) -> None:
+def test_frontmatter_records_what_next_served(cli: Cli, tmp_path: Path) -> None:
     make_debate(str(tmp_path), [{"a": "x", "b": "y"}])
-    CliRunner().invoke(cli, ["next", str(tmp_path), "--slug", "a", "--key", key_of(str(tmp_path), "a")])
+    cli("next", str(tmp_path), "--slug", "a", "--key", key_of(str(tmp_path), "a"))
     write_turn(str(tmp_path), "a", turn_body(2, "x").encode(), key_of(str(tmp_path), "a"))
     debate = load_debate(str(tmp_path))
     entry = debate.entry(2, "a")
@@ -91,57 +90,55 @@ def test_frontmatter_records_what_next_served(tmp_path: Path) -> None:
     assert parsed.metadata["peers_read"] == [{"file": "turn-1-b.md", "sha256": peer.sha256}]
 
 
-def test_losing_a_race_for_a_roster_slug_names_only_free_roster_slugs(tmp_path: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_losing_a_race_for_a_roster_slug_names_only_free_roster_slugs(cli: Cli, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Two first writes as `aa`: the loser must not be sent to `aa-b`, which the roster refuses."""
     from multidebate.state.task import create_task, render_task
 
     create_task(str(tmp_path), render_task("Pick one.", ("aa", "bb", "cc"), None))
-    CliRunner().invoke(cli, ["next", str(tmp_path), "--slug", "aa"])
+    cli("next", str(tmp_path), "--slug", "aa")
     monkeypatch.setattr("multidebate.turns.write.claim", lambda folder, slug: None)  # the other session won
-    result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "aa"], input=turn_body(1, "x"))
-    assert result.exit_code == 1
-    assert result.stdout == ""
-    assert result.stderr == ("Error: `aa` was claimed by another session a moment ago; nothing was written. You are "
+    result = cli("write", str(tmp_path), "--slug", "aa", input=turn_body(1, "x"))
+    assert result.code == 1
+    assert result.out == ""
+    assert result.err == ("Error: `aa` was claimed by another session a moment ago; nothing was written. You are "
                              "another session: ask the user which roster name is yours (free on the roster: bb, "
                              "cc).\n")
 
 
-def test_taken_roster_slug_names_only_free_roster_slugs(tmp_path: Path) -> None:
+def test_taken_roster_slug_names_only_free_roster_slugs(cli: Cli, tmp_path: Path) -> None:
     make_debate(str(tmp_path), [{"aa": "x", "bb": "y"}], participants=("aa", "bb", "cc"))
-    result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "aa"], input=turn_body(2, "y"))
-    assert result.exit_code == 1
-    assert "aa-b" not in result.stderr
-    assert result.stderr.endswith("you are another session: ask the user which roster name is yours (free on the "
+    result = cli("write", str(tmp_path), "--slug", "aa", input=turn_body(2, "y"))
+    assert result.code == 1
+    assert "aa-b" not in result.err
+    assert result.err.endswith("you are another session: ask the user which roster name is yours (free on the "
                                   "roster: cc).\n")
 
 
-def test_second_session_on_a_slug_is_refused_with_a_free_slug(tmp_path: Path) -> None:
+def test_second_session_on_a_slug_is_refused_with_a_free_slug(cli: Cli, tmp_path: Path) -> None:
     make_debate(str(tmp_path), [{"gpt-5-5": "x"}])
-    result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "gpt-5-5"], input=turn_body(2, "y"))
-    assert result.exit_code == 1
-    assert "`gpt-5-5` is taken by a session that holds its key" in result.stderr
-    assert "use the free slug `gpt-5-5-b`" in result.stderr
-    result = CliRunner().invoke(cli, ["next", str(tmp_path), "--slug", "gpt-5-5"])
-    assert result.exit_code == 1
-    assert "--key" in result.stderr
-    result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "gpt-5-5", "--key", "wrong"],
-                                input=turn_body(2, "y"))
-    assert result.exit_code == 1
-    assert "does not match" in result.stderr
+    result = cli("write", str(tmp_path), "--slug", "gpt-5-5", input=turn_body(2, "y"))
+    assert result.code == 1
+    assert "`gpt-5-5` is taken by a session that holds its key" in result.err
+    assert "use the free slug `gpt-5-5-b`" in result.err
+    result = cli("next", str(tmp_path), "--slug", "gpt-5-5")
+    assert result.code == 1
+    assert "--key" in result.err
+    result = cli("write", str(tmp_path), "--slug", "gpt-5-5", "--key", "wrong", input=turn_body(2, "y"))
+    assert result.code == 1
+    assert "does not match" in result.err
     assert not (tmp_path / "turn-2-gpt-5-5.md").exists()
 
 
-def test_key_is_printed_once_and_opens_later_turns(tmp_path: Path) -> None:
+def test_key_is_printed_once_and_opens_later_turns(cli: Cli, tmp_path: Path) -> None:
     make_debate(str(tmp_path), [])
-    result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "a", "--json"], input=turn_body(1, "x"))
-    key = json.loads(result.stdout)["key"]
+    result = cli("write", str(tmp_path), "--slug", "a", "--json", input=turn_body(1, "x"))
+    key = result.json()["key"]
     assert isinstance(key, str)
     assert len(key) == 16
-    result = CliRunner().invoke(cli, ["write", str(tmp_path), "--slug", "a", "--key", key, "--json"],
-                                input=turn_body(2, "x"))
-    assert result.exit_code == 0
-    assert json.loads(result.stdout)["key"] is None
+    result = cli("write", str(tmp_path), "--slug", "a", "--key", key, "--json", input=turn_body(2, "x"))
+    assert result.code == 0
+    assert result.json()["key"] is None
     assert key not in (tmp_path / ".multidebate" / "keys" / "a.json").read_text()  # only its hash is kept
 
 
@@ -167,17 +164,17 @@ def test_roster_duplicate_is_told_to_ask_the_user(tmp_path: Path) -> None:
         write_turn(str(tmp_path), "a", turn_body(2, "x").encode())
 
 
-def test_sealed_turn_is_published_when_complete(tmp_path: Path) -> None:
+def test_sealed_turn_is_published_when_complete(cli: Cli, tmp_path: Path) -> None:
     folder = str(tmp_path)
     make_debate(folder, [{"a": "x", "b": "y"}], participants=("a", "b", "c"), sealed=True)
     assert sorted(n for n in os.listdir(folder) if n.startswith("turn-")) == []
-    status = json.loads(CliRunner().invoke(cli, ["status", "--json", folder]).stdout)
+    status = cli("status", "--json", folder).json()
     assert status["sealed"] == {"1": ["a", "b"]}
     assert status["current_turn"] == 0
-    text = CliRunner().invoke(cli, ["status", folder]).stdout
+    text = cli("status", folder).out
     assert "turn 1: 2/3 sealed" in text
     # a's next never serves b's sealed file, and knows a is at turn 2 waiting for publication
-    out = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json"]).stdout
+    out = cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json").out
     data = json.loads(out)
     assert data["turn"] == 2
     assert data["peers"] == []
@@ -190,8 +187,7 @@ def test_sealed_turn_is_published_when_complete(tmp_path: Path) -> None:
     assert sorted(n for n in os.listdir(folder) if n.startswith("turn-")) == [
         "turn-1-a.md", "turn-1-b.md", "turn-1-c.md"]
     assert codes(tmp_path) == []
-    data = json.loads(CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key_of(folder, "a"),
-                                               "--json"]).stdout)
+    data = cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json").json()
     assert [p["slug"] for p in data["peers"]] == ["b", "c"]
 
 
@@ -203,12 +199,12 @@ def test_unpublished_sealed_files_are_invisible_even_if_linked_early(tmp_path: P
     assert load_debate(folder).entries == {}
 
 
-def test_init_sealed_needs_roster(tmp_path: Path) -> None:
-    result = CliRunner().invoke(cli, ["init", str(tmp_path / "d"), "--task", "t", "--sealed"])
-    assert result.exit_code == 2
-    assert "--sealed needs --participants" in result.stderr
-    result = CliRunner().invoke(cli, ["init", str(tmp_path / "d"), "--task", "t", "--sealed", "--participants", "a,b"])
-    assert result.exit_code == 0
+def test_init_sealed_needs_roster(cli: Cli, tmp_path: Path) -> None:
+    result = cli("init", str(tmp_path / "d"), "--task", "t", "--sealed")
+    assert result.code == 2
+    assert "--sealed needs --participants" in result.err
+    result = cli("init", str(tmp_path / "d"), "--task", "t", "--sealed", "--participants", "a,b")
+    assert result.code == 0
     assert "sealed: true" in (tmp_path / "d" / "TASK.md").read_text()
 
 

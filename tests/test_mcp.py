@@ -14,9 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
-
-from multidebate.cli import cli
+from conftest import Cli
 
 # the SDK is imported by the tests themselves (it takes seconds): collecting the suite does not pay for it
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("mcp") is None, reason="the mcp extra is not installed")
@@ -96,12 +94,12 @@ async def bounded(main: Callable[[], Awaitable[Any]]) -> Any:
         return await main()
 
 
-def cli_json(*args: str, input: str | None = None) -> Any:
-    result = CliRunner().invoke(cli, [*args, "--json"], input=input)
-    return json.loads(result.output)
+def cli_json(cli: Cli, *args: str, input: str | None = None) -> Any:
+    result = cli(*args, "--json", input=input, mixed=True)
+    return result.json()
 
 
-def test_three_sessions_debate_to_converged_through_the_tools_alone(tmp_path: Path) -> None:
+def test_three_sessions_debate_to_converged_through_the_tools_alone(cli: Cli, tmp_path: Path) -> None:
     import anyio
 
     folder = str(tmp_path / "debate")
@@ -176,19 +174,18 @@ def test_three_sessions_debate_to_converged_through_the_tools_alone(tmp_path: Pa
             assert "debate_write" not in over
 
     anyio.run(bounded, main)
-    assert cli_json("status", folder)["verdict"]["state"] == "converged"
+    assert cli_json(cli, "status", folder)["verdict"]["state"] == "converged"
     keys = list((tmp_path / "home" / "keys").iterdir())
     assert len(keys) == 3
     assert all(oct(p.stat().st_mode & 0o777) == "0o600" for p in keys)
 
 
-def test_every_error_is_a_clear_tool_error_and_the_server_keeps_serving(tmp_path: Path) -> None:
+def test_every_error_is_a_clear_tool_error_and_the_server_keeps_serving(cli: Cli, tmp_path: Path) -> None:
     folder = str(tmp_path / "debate")
     refused_body = "## Reasoning\nR.\n\n## Answer\nA.\n\n## Confidence\n101\n\n## Converged\nmaybe\n"
     import anyio
 
-    runner = CliRunner()
-    assert runner.invoke(cli, ["init", folder, "--task", "Pick one.", "--participants", "opus,shell,gem"]).exit_code == 0
+    assert cli("init", folder, "--task", "Pick one.", "--participants", "opus,shell,gem").code == 0
 
     async def main() -> dict[str, tuple[bool, str]]:
         seen: dict[str, tuple[bool, str]] = {}
@@ -210,9 +207,9 @@ def test_every_error_is_a_clear_tool_error_and_the_server_keeps_serving(tmp_path
         return seen
 
     # the shell session claims its slug first, as a shell session does
-    shell = runner.invoke(cli, ["next", folder, "--slug", "shell"])
-    assert shell.exit_code == 0
-    assert runner.invoke(cli, ["write", folder, "--slug", "shell"], input=turn(1, "Use YAML")).exit_code == 0
+    shell = cli("next", folder, "--slug", "shell")
+    assert shell.code == 0
+    assert cli("write", folder, "--slug", "shell", input=turn(1, "Use YAML")).code == 0
     seen = anyio.run(bounded, main)
     for name, (error, _text) in seen.items():
         assert error == (name not in ("good", "after all")), (name, seen[name])
@@ -223,8 +220,8 @@ def test_every_error_is_a_clear_tool_error_and_the_server_keeps_serving(tmp_path
     assert "roster" in json.loads(seen["off roster"][1])["error"]
     # the same problems `write --json` gives for the same sections, and nothing written
     other = str(tmp_path / "other")
-    assert runner.invoke(cli, ["init", other, "--task", "Pick one.", "--participants", "opus,shell,gem"]).exit_code == 0
-    from_cli = cli_json("write", other, "--slug", "opus", input=refused_body)
+    assert cli("init", other, "--task", "Pick one.", "--participants", "opus,shell,gem").code == 0
+    from_cli = cli_json(cli, "write", other, "--slug", "opus", input=refused_body)
     refused = json.loads(seen["refused"][1])
     assert refused == from_cli
     assert len(refused["problems"]) >= 2
@@ -241,7 +238,7 @@ def test_every_error_is_a_clear_tool_error_and_the_server_keeps_serving(tmp_path
                                                                               "turn-1-shell.md"]
 
 
-def test_a_review_round_through_the_tools(tmp_path: Path) -> None:
+def test_a_review_round_through_the_tools(cli: Cli, tmp_path: Path) -> None:
     import anyio
 
     folder = str(tmp_path / "review")
@@ -271,18 +268,19 @@ def test_a_review_round_through_the_tools(tmp_path: Path) -> None:
             assert "critique_wins" in status
 
     anyio.run(bounded, main)
-    data = cli_json("status", folder)
+    data = cli_json(cli, "status", folder)
     assert data["verdict"]["state"] == "fully_resolved"
 
 
-def test_a_slug_held_by_another_running_server_is_refused_and_a_dead_ones_is_taken_over(tmp_path: Path) -> None:
+def test_a_slug_held_by_another_running_server_is_refused_and_a_dead_ones_is_taken_over(cli: Cli,
+                                                                                        tmp_path: Path) -> None:
     import subprocess
 
     from multidebate.mcp import tools
     from multidebate.mcp.keys import KeyStore
 
     folder = str(tmp_path / "debate")
-    assert CliRunner().invoke(cli, ["init", folder, "--task", "T", "--participants", "a,b"]).exit_code == 0
+    assert cli("init", folder, "--task", "T", "--participants", "a,b").code == 0
     keys = str(tmp_path / "keys")
     holder = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
     try:
@@ -303,12 +301,12 @@ def test_a_slug_held_by_another_running_server_is_refused_and_a_dead_ones_is_tak
     assert json.loads(next(Path(keys).iterdir()).read_text())["pid"] == os.getpid()
 
 
-def test_a_key_folder_that_cannot_be_written_refuses_the_write_and_claims_nothing(tmp_path: Path) -> None:
+def test_a_key_folder_that_cannot_be_written_refuses_the_write_and_claims_nothing(cli: Cli, tmp_path: Path) -> None:
     from multidebate.mcp import tools
     from multidebate.mcp.keys import KeyStore
 
     folder = str(tmp_path / "debate")
-    assert CliRunner().invoke(cli, ["init", folder, "--task", "T", "--participants", "a,b"]).exit_code == 0
+    assert cli("init", folder, "--task", "T", "--participants", "a,b").code == 0
     (tmp_path / "blocker").write_text("a file where the key folder would be")
     broken = KeyStore(str(tmp_path / "blocker" / "keys"))
     reply = tools.debate_write(broken, folder, "a", turn(1, "Use TOML"))
@@ -319,13 +317,13 @@ def test_a_key_folder_that_cannot_be_written_refuses_the_write_and_claims_nothin
     assert not tools.debate_write(KeyStore(str(tmp_path / "keys")), folder, "a", turn(1, "Use TOML")).error
 
 
-def test_debate_next_full_serves_every_peer_file_whole_as_the_cli_does(tmp_path: Path) -> None:
+def test_debate_next_full_serves_every_peer_file_whole_as_the_cli_does(cli: Cli, tmp_path: Path) -> None:
     """`full` reaches the briefing, not the rendering alone: a peer cut to the contested items (#36) is whole."""
     from multidebate.mcp import tools
     from multidebate.mcp.keys import KeyStore
 
     folder = str(tmp_path / "debate")
-    assert CliRunner().invoke(cli, ["init", folder, "--task", "Answer Q1-Q2.", "--participants", "a,b"]).exit_code == 0
+    assert cli("init", folder, "--task", "Answer Q1-Q2.", "--participants", "a,b").code == 0
     keys = KeyStore(str(tmp_path / "keys"))
     settled = "Q1: four, by counting on fingers." + " More of the same." * 60
     for slug, line in (("a", "Q1: 4, Q2: B"), ("b", "Q1: 4, Q2: A")):

@@ -11,10 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from conftest import Cli
 
 import multidebate
-from multidebate.cli import cli
 from multidebate.mcp.clients import mcp_report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,10 +83,10 @@ def test_the_manifests_name_the_plugin_its_version_and_the_server() -> None:
     assert servers == {"multidebate": {"command": "multidebate", "args": ["mcp"]}}
 
 
-def test_mcp_is_listed_and_needs_the_extra_only_when_it_runs() -> None:
-    result = CliRunner().invoke(cli, ["mcp", "--help"])
-    assert result.exit_code == 0
-    assert "debate_next" in result.output
+def test_mcp_is_listed_and_needs_the_extra_only_when_it_runs(cli: Cli) -> None:
+    result = cli("mcp", "--help", mixed=True)
+    assert result.code == 0
+    assert "debate_next" in result.out
     # the CLI's start-up does not grow: nothing but `multidebate mcp` imports the SDK
     probe = subprocess.run([sys.executable, "-c", "import sys; from multidebate.cli import cli; "
                             "from multidebate.cli import turn_cmds, view_cmds, run_cmds, mcp_cmds; "
@@ -108,7 +107,8 @@ def test_mcp_without_the_extra_says_how_to_install_it(tmp_path: Path) -> None:
         "clone: pip install '.[mcp]')\n")
 
 
-def test_doctor_finds_the_server_in_each_assistants_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_doctor_finds_the_server_in_each_assistants_config(cli: Cli, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     home, project = tmp_path / "home", tmp_path / "project"
     (home / ".claude" / "plugins").mkdir(parents=True)
     project.mkdir()
@@ -141,10 +141,10 @@ def test_doctor_finds_the_server_in_each_assistants_config(tmp_path: Path, monke
     # the command, with --json and in words
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.chdir(project)
-    data = json.loads(CliRunner().invoke(cli, ["doctor", "--json"]).output)
+    data = cli("doctor", "--json", mixed=True).json()
     assert data["mcp"]["can_start"] is True
     assert len(data["mcp"]["configured"]) == 6
-    text = CliRunner().invoke(cli, ["doctor"]).output
+    text = cli("doctor", mixed=True).out
     assert "MCP server (multidebate mcp): can start\n" in text
     assert f"  Codex: mcp server `multidebate` in {home / '.codex' / 'config.toml'}\n" in text
 

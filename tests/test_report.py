@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
+from conftest import Cli
 from helpers import key_of, make_debate, turn_body
 
 from multidebate.analysis.trajectory import analyse
-from multidebate.cli import cli
 from multidebate.state.debate import load_debate
 from multidebate.turns.write import write_turn
 from multidebate.views.report import build_report, render_markdown
@@ -172,37 +170,37 @@ def test_shipped_examples_are_judged_truthfully(example: Path) -> None:
         assert report.final.kind in ("modal", "split")
 
 
-def test_report_command_formats(tmp_path: Path) -> None:
+def test_report_command_formats(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": YAML}, {"a": (TOML, True), "b": (TOML, True)}])
-    md = CliRunner().invoke(cli, ["report", folder])
-    assert md.exit_code == 0
-    assert "## Verdict" in md.stdout
-    assert "**converged** at turn 2" in md.stdout
-    data = json.loads(CliRunner().invoke(cli, ["report", folder, "--format", "json"]).stdout)
+    md = cli("report", folder)
+    assert md.code == 0
+    assert "## Verdict" in md.out
+    assert "**converged** at turn 2" in md.out
+    data = cli("report", folder, "--format", "json").json()
     assert data["verdict"]["state"] == "converged"
     assert data["final_answer"]["kind"] == "consensus"
     out = tmp_path / "r.html"
-    result = CliRunner().invoke(cli, ["report", folder, "--format", "html", "-o", str(out)])
-    assert result.exit_code == 0
-    assert result.stderr == f"Wrote {out}\n"
+    result = cli("report", folder, "--format", "html", "-o", str(out))
+    assert result.code == 0
+    assert result.err == f"Wrote {out}\n"
     html = out.read_text()
     assert html.startswith("<!DOCTYPE html>")
     assert "<svg" in html
     assert "@media print" in html
     assert not re.search(r"(src|href)=['\"]?https?:", html)  # nothing fetched
-    assert CliRunner().invoke(cli, ["report", str(tmp_path / "nope")]).exit_code == 1
+    assert cli("report", str(tmp_path / "nope")).code == 1
 
 
-def test_html_escapes_session_text(tmp_path: Path) -> None:
+def test_html_escapes_session_text(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path), [{"a": "**<script>alert(1)</script> Use TOML**"}])
-    html = CliRunner().invoke(cli, ["report", folder, "--format", "html"]).stdout
+    html = cli("report", folder, "--format", "html").out
     assert "<script>" not in html
     assert "&lt;script&gt;" in html
 
 
-def test_status_and_the_analysis_give_the_same_verdict(tmp_path: Path) -> None:
+def test_status_and_the_analysis_give_the_same_verdict(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path), [{"a": TOML, "b": YAML}] + [{"a": (TOML, True), "b": (YAML, True)}] * 2)
-    status = json.loads(CliRunner().invoke(cli, ["status", "--json", folder]).stdout)
+    status = cli("status", "--json", folder).json()
     assert status["verdict"] == analyse(load_debate(folder)).verdict.as_dict()
     assert status["verdict"]["state"] == "hollow"
 
@@ -226,33 +224,33 @@ def test_a_return_that_adopts_a_peer_line_is_no_oscillation(tmp_path: Path) -> N
     assert not any(f.kind == "oscillation" for f in build_report(folder).analysis.flags)
 
 
-def _report_json(folder: str, *options: str) -> dict[str, Any]:
-    result = CliRunner().invoke(cli, ["report", folder, "--format", "json", *options])
-    assert result.exit_code == 0, result.output
-    data: dict[str, Any] = json.loads(result.stdout)
+def _report_json(cli: Cli, folder: str, *options: str) -> dict[str, Any]:
+    result = cli("report", folder, "--format", "json", *options)
+    assert result.code == 0, result
+    data: dict[str, Any] = result.json()
     return data
 
 
-def test_toward_names_the_peers_a_change_moved_to_and_no_one_agreed_with_before(tmp_path: Path) -> None:
+def test_toward_names_the_peers_a_change_moved_to_and_no_one_agreed_with_before(cli: Cli, tmp_path: Path) -> None:
     """a leaves TOML for the YAML that b and c held: toward both; b kept its line (no change, toward no one);
     c changed to JSON, which no peer held."""
     folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": YAML, "c": YAML}, {"a": YAML, "b": YAML, "c": JSON}])
-    turn2 = _report_json(folder)["turns"][1]["positions"]
+    turn2 = _report_json(cli, folder)["turns"][1]["positions"]
     assert {s: (p["changed"], p["toward"]) for s, p in turn2.items()} == {
         "a": (True, ["b", "c"]), "b": (False, []), "c": (True, [])}
     assert turn2["a"]["change_evidence"] == "one line recommends toml, the other rejects it"  # why it is a change
-    assert _report_json(folder)["turns"][0]["positions"]["a"]["change_evidence"] == ""  # nothing to compare with
+    assert _report_json(cli, folder)["turns"][0]["positions"]["a"]["change_evidence"] == ""  # nothing to compare with
     # a's new answer is c's, not b's: the peers it did not join are passed over, not the end of the search
     later = make_debate(str(tmp_path / "f"), [{"a": TOML, "b": YAML, "c": JSON}, {"a": JSON, "b": YAML, "c": JSON}])
-    assert _report_json(later)["turns"][1]["positions"]["a"]["toward"] == ["c"]
+    assert _report_json(cli, later)["turns"][1]["positions"]["a"]["toward"] == ["c"]
     # a moves from 16 to 15: toward c (15), not toward b, whose bare "Postgres" a agreed with before as now
     other = make_debate(str(tmp_path / "e"), [
         {"a": "**Use Postgres 16.**", "b": "**Use Postgres.**", "c": "**Use Postgres 15.**"},
         {"a": "**Use Postgres 15.**", "b": "**Use Postgres.**", "c": "**Use Postgres 15.**"}])
-    assert _report_json(other)["turns"][1]["positions"]["a"]["toward"] == ["c"]
+    assert _report_json(cli, other)["turns"][1]["positions"]["a"]["toward"] == ["c"]
 
 
-def test_weighted_final_answer_counts_confidence_instead_of_heads(tmp_path: Path) -> None:
+def test_weighted_final_answer_counts_confidence_instead_of_heads(cli: Cli, tmp_path: Path) -> None:
     """One confident TOML against two unsure YAMLs: YAML by head count, TOML by confidence (90 > 30 + 40)."""
     from helpers import write_keyed
 
@@ -260,30 +258,30 @@ def test_weighted_final_answer_counts_confidence_instead_of_heads(tmp_path: Path
     make_debate(folder, [], max_turns=1, participants=("a", "b", "c"))  # without a roster a and b end turn 1
     for slug, answer, confidence in (("a", TOML, 90), ("b", YAML, 30), ("c", YAML, 40)):
         write_keyed(folder, slug, turn_body(1, answer, confidence=confidence).encode())
-    by_heads = _report_json(folder)["final_answer"]
+    by_heads = _report_json(cli, folder)["final_answer"]
     assert (by_heads["kind"], by_heads["supporters"], by_heads["confidence_weighted"]) == ("modal", ["b", "c"], False)
-    weighted = _report_json(folder, "--weighted")["final_answer"]
+    weighted = _report_json(cli, folder, "--weighted")["final_answer"]
     assert (weighted["kind"], weighted["representative"], weighted["supporters"]) == ("modal", "a", ["a"])
     assert weighted["confidence_weighted"] is True
     assert [d["slug"] for d in weighted["dissenters"]] == ["b", "c"]
-    md = CliRunner().invoke(cli, ["report", folder, "--weighted"]).stdout
+    md = cli("report", folder, "--weighted").out
     assert "held by a (one bold line, word for word): **Use TOML" in md
     assert "Shown: a's Answer." in md
 
 
-def test_weighted_final_answer_with_equal_confidence_sums_is_split(tmp_path: Path) -> None:
+def test_weighted_final_answer_with_equal_confidence_sums_is_split(cli: Cli, tmp_path: Path) -> None:
     from helpers import write_keyed
 
     folder = str(tmp_path / "d")
     make_debate(folder, [], max_turns=1, participants=("a", "b", "c"))  # without a roster a and b end turn 1
     for slug, answer, confidence in (("a", TOML, 60), ("b", YAML, 30), ("c", YAML, 30)):
         write_keyed(folder, slug, turn_body(1, answer, confidence=confidence).encode())
-    assert _report_json(folder)["final_answer"]["supporters"] == ["b", "c"]  # by heads: two against one
-    split = _report_json(folder, "--weighted")["final_answer"]  # 60 against 30 + 30
+    assert _report_json(cli, folder)["final_answer"]["supporters"] == ["b", "c"]  # by heads: two against one
+    split = _report_json(cli, folder, "--weighted")["final_answer"]  # 60 against 30 + 30
     assert (split["kind"], split["confidence_weighted"]) == ("split", True)
 
 
-def test_yes_with_disagreements_flags_a_yes_that_still_disputes_a_peer(tmp_path: Path) -> None:
+def test_yes_with_disagreements_flags_a_yes_that_still_disputes_a_peer(cli: Cli, tmp_path: Path) -> None:
     """a says yes but keeps a real point against b; b says yes with only a minor item (and an Agreements
     item naming a); c disputes a too, but says no: only a is flagged."""
     from helpers import write_keyed
@@ -294,7 +292,7 @@ def test_yes_with_disagreements_flags_a_yes_that_still_disputes_a_peer(tmp_path:
     write_keyed(folder, "b", turn_body(2, TOML, converged=True, agreements="- With a: comments matter",
                                        disagreements="- With a: minor: the file name\n- With c: None").encode())
     write_keyed(folder, "c", turn_body(2, YAML, disagreements="- With a: anchors keep the file short").encode())
-    report = _report_json(folder)
+    report = _report_json(cli, folder)
     positions = report["turns"][1]["positions"]  # Disagreements items only (minor ones too), never Agreements
     assert {s: p["disagreements"] for s, p in positions.items()} == {
         "a": ["With b: the loader must reject duplicate keys"], "b": ["With a: minor: the file name"],
@@ -399,9 +397,9 @@ def test_a_change_explained_in_the_reasoning_is_no_unexplained_flip(tmp_path: Pa
     assert [(k, t, s) for k, t, s, _d in _flags(folder)] == [("unexplained_flip", 2, "bravo")]
 
 
-def test_the_agreement_matrix_is_the_last_turns_only(tmp_path: Path) -> None:
+def test_the_agreement_matrix_is_the_last_turns_only(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": TOML, "b": YAML, "c": TOML}, {"a": TOML, "b": TOML, "c": TOML}])
-    turns = _report_json(folder)["turns"]
+    turns = _report_json(cli, folder)["turns"]
     assert turns[0]["matrix"] == []
     assert [(m["pair"], m["relation"]) for m in turns[1]["matrix"]] == [
         (["a", "b"], "same"), (["a", "c"], "same"), (["b", "c"], "same")]

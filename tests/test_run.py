@@ -22,10 +22,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 from conftest import Cli
 
-from multidebate.cli import cli as multidebate_cli
 from multidebate.run.agents import PRESETS, parse_agent, parse_spec
 from multidebate.state.runs import held_key_path, read_run_records
 
@@ -61,18 +59,6 @@ def prompt_log(log: Path) -> Iterator[None]:
         yield
     finally:
         del os.environ["FAKE_LOG"]
-
-
-# test_run_faults and test_hardening3 import `run` and `logged_run` and read click's Result (exit_code, output,
-# stdout, stderr); this module's own tests use the cli fixture. They go when those files move to the fixture.
-def run(folder: Path, *args: str) -> Result:
-    return CliRunner().invoke(multidebate_cli, ["run", str(folder), *BOUNDS, *args])
-
-
-def logged_run(folder: Path, log: Path, *args: str) -> Result:
-    """`run` with every prompt the fake agents read kept in `log`."""
-    with prompt_log(log):
-        return run(folder, *args)
 
 
 def turn_files(folder: Path) -> list[str]:

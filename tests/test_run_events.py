@@ -11,10 +11,9 @@ import sys
 import time
 from pathlib import Path
 
-from click.testing import CliRunner
+from conftest import Cli
 from test_schemas import check
 
-from multidebate.cli import cli
 from multidebate.run.agents import parse_spec
 from multidebate.run.display import PlainLines
 from multidebate.run.events import (
@@ -119,16 +118,15 @@ def test_doctor_takes_the_agents_environment_without_loading_the_run_loop() -> N
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
 
 
-def test_one_agents_turn_runs_on_its_own_and_retries_a_refused_reply(tmp_path: Path) -> None:
+def test_one_agents_turn_runs_on_its_own_and_retries_a_refused_reply(cli: Cli, tmp_path: Path) -> None:
     """A turn is a unit of its own (no round, thread or queue): it tells how it goes and ends as an event."""
     from multidebate.run.supervise import Supervisor
     from multidebate.run.turn import AgentTurn, RunOptions
     from multidebate.turns.briefing import brief
 
     folder = str(tmp_path / "d")
-    result = CliRunner().invoke(cli, ["init", folder, "--task", "Pick a config format.", "--participants",
-                                      "alpha,beta"])
-    assert result.exit_code == 0, result.output
+    result = cli("init", folder, "--task", "Pick a config format.", "--participants", "alpha,beta", mixed=True)
+    assert result.code == 0, result.out
     agents = Path(__file__).resolve().parent / "agents"
     agent = parse_spec("beta", "cmd:" + shlex.join([sys.executable, str(agents / "garbage_then_valid.py"),
                                                     "Use TOML."]))

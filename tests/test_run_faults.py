@@ -18,9 +18,10 @@ import stat
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from conftest import Cli
 from test_run import (
     AGENTS,
+    BOUNDS,
     DEADLINE,
     PY,
     _lines_of,
@@ -28,13 +29,11 @@ from test_run import (
     alive,
     fake,
     init,
-    logged_run,
-    run,
+    prompt_log,
     turn_files,
     wait_until,
 )
 
-from multidebate.cli import cli
 from multidebate.protocol.errors import TurnConflict
 from multidebate.state.private import folder_store
 from multidebate.state.runs import (
@@ -57,7 +56,7 @@ def _kill(proc: object) -> None:
 # -- #33 item 1: what TASK.md says starts nothing unseen ---------------------------------------------
 
 
-def test_an_edited_task_md_starts_no_program_without_the_persons_yes(tmp_path: Path) -> None:
+def test_an_edited_task_md_starts_no_program_without_the_persons_yes(cli: Cli, tmp_path: Path) -> None:
     folder, mark = tmp_path / "d", tmp_path / "ran"
     init(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'Use YAML.')}")
     # a session in the folder edits the shared TASK.md: alpha's agent becomes any program
@@ -66,33 +65,33 @@ def test_an_edited_task_md_starts_no_program_without_the_persons_yes(tmp_path: P
     text = task.read_text()
     recorded = next(line for line in text.splitlines() if line.strip().startswith("alpha:"))
     task.write_text(text.replace(recorded, f"  alpha: {json.dumps(hostile[:])}"))
-    refused = run(folder)
-    assert refused.exit_code == 1
+    refused = cli("run", str(folder), *BOUNDS)
+    assert refused.code == 1
     command = shlex.join([PY, str(AGENTS / "payload.py"), str(mark), "Use TOML."])
-    assert "TASK.md names agents that your own `multidebate init` did not record for this folder" in refused.stderr
-    assert f"  alpha: {command}" in refused.stderr  # the whole command line, not `cmd:python3 payload.py`
-    assert "run again with --yes" in refused.stderr
-    assert "beta:" not in refused.stderr  # beta is the person's own
+    assert "TASK.md names agents that your own `multidebate init` did not record for this folder" in refused.err
+    assert f"  alpha: {command}" in refused.err  # the whole command line, not `cmd:python3 payload.py`
+    assert "run again with --yes" in refused.err
+    assert "beta:" not in refused.err  # beta is the person's own
     assert not mark.exists()
     assert turn_files(folder) == []
     # --yes starts it, showing the command line; the person's yes is recorded, so the next run does not ask
-    started = run(folder, "--yes")
-    assert started.exit_code == 0, started.output
-    assert f"  alpha: {command}" in started.stderr
+    started = cli("run", str(folder), *BOUNDS, "--yes")
+    assert started.code == 0, started
+    assert f"  alpha: {command}" in started.err
     assert mark.exists()
-    assert run(folder).exit_code == 0
+    assert cli("run", str(folder), *BOUNDS).code == 0
 
 
-def test_agents_in_a_task_md_no_init_of_yours_recorded_are_refused_in_json_too(tmp_path: Path) -> None:
+def test_agents_in_a_task_md_no_init_of_yours_recorded_are_refused_in_json_too(cli: Cli, tmp_path: Path) -> None:
     folder, mark = tmp_path / "d", tmp_path / "ran"
     folder.mkdir()
     (folder / "TASK.md").write_text("---\nprotocol: 1\nparticipants: [alpha, beta]\nagents:\n"
                                     f"  alpha: {json.dumps(fake('payload', str(mark), 'x'))}\n"
                                     f"  beta: {json.dumps(fake('payload', str(mark), 'y'))}\n---\nPick a format.\n")
-    result = run(folder, "--json")
-    assert result.exit_code == 1
+    result = cli("run", str(folder), *BOUNDS, "--json")
+    assert result.code == 1
     assert not mark.exists()
-    error = json.loads(result.stdout.splitlines()[-1])
+    error = json.loads(result.out.splitlines()[-1])
     assert error["ok"] is False
     assert "--yes" in error["error"]
     assert "payload.py" in error["error"]
@@ -101,11 +100,12 @@ def test_agents_in_a_task_md_no_init_of_yours_recorded_are_refused_in_json_too(t
 # -- #33 item 5: the keys run holds are out of the folder's reach; a turn written with one is found --------------
 
 
-def test_run_keeps_its_keys_in_the_users_private_folder_never_under_the_debate(tmp_path: Path) -> None:
+def test_run_keeps_its_keys_in_the_users_private_folder_never_under_the_debate(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
     init(folder, "--max-turns", "2")
-    result = run(folder, "--agent", f"alpha={fake('hold', 'Use TOML.')}", "--agent", f"beta={fake('hold', 'x')}")
-    assert result.exit_code == 0, result.output
+    result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('hold', 'Use TOML.')}", "--agent",
+                 f"beta={fake('hold', 'x')}", mixed=True)
+    assert result.code == 0, result.out
     keys = [Path(held_key_path(str(folder), slug)) for slug in ("alpha", "beta")]
     assert all(not str(path).startswith(str(folder)) for path in keys)
     assert all(stat.S_IMODE(path.stat().st_mode) == 0o600 for path in keys)
@@ -116,39 +116,42 @@ def test_run_keeps_its_keys_in_the_users_private_folder_never_under_the_debate(t
     assert all(key and key.encode() not in everything for key in held)
 
 
-def test_a_turn_written_with_a_run_agents_key_by_someone_else_is_found(tmp_path: Path) -> None:
+def test_a_turn_written_with_a_run_agents_key_by_someone_else_is_found(cli: Cli, tmp_path: Path) -> None:
     from helpers import turn_body
 
     folder = tmp_path / "d"
     init(folder, "--max-turns", "3")
-    first = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('crash')}")
-    assert first.exit_code == 1
+    first = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent",
+                f"beta={fake('crash')}")
+    assert first.code == 1
     assert turn_files(folder) == ["turn-1-alpha.md"]
     # a session that got hold of alpha's key writes alpha's turn 2 (a pre-approved `write`)
     key = held_key(str(folder), "alpha")
     assert key is not None
-    forged = CliRunner().invoke(cli, ["write", str(folder), "--slug", "alpha", "--key", key],
-                                input=turn_body(2, "**Use TOML.**", converged=True))
-    assert forged.exit_code == 0, forged.output
-    again = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'x')}")
-    assert again.exit_code == 1
+    forged = cli("write", str(folder), "--slug", "alpha", "--key", key,
+                 input=turn_body(2, "**Use TOML.**", converged=True), mixed=True)
+    assert forged.code == 0, forged.out
+    again = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent",
+                f"beta={fake('agree', 'x')}")
+    assert again.code == 1
     assert ("Error: turn-2-alpha.md was written as `alpha` but not by `run`, which drives `alpha` and holds its key"
-            in again.stderr)
+            in again.err)
     assert turn_files(folder) == ["turn-1-alpha.md", "turn-2-alpha.md"]  # nothing more was started
 
 
-def test_a_key_an_older_run_kept_under_the_folder_is_moved_out(tmp_path: Path) -> None:
+def test_a_key_an_older_run_kept_under_the_folder_is_moved_out(cli: Cli, tmp_path: Path) -> None:
     from helpers import turn_body
 
     folder = tmp_path / "d"
     init(folder, "--max-turns", "2")
-    written = CliRunner().invoke(cli, ["write", str(folder), "--slug", "alpha"], input=turn_body(1, "**Use TOML.**"))
-    key = written.output.split("Your key for `alpha` is ", 1)[1].split(":", 1)[0]
+    written = cli("write", str(folder), "--slug", "alpha", input=turn_body(1, "**Use TOML.**"), mixed=True)
+    key = written.out.split("Your key for `alpha` is ", 1)[1].split(":", 1)[0]
     legacy = Path(legacy_key_path(str(folder), "alpha"))
     legacy.parent.mkdir(parents=True)
     legacy.write_text(key + "\n")
-    result = run(folder, "--agent", f"alpha={fake('hold', 'Use TOML.')}", "--agent", f"beta={fake('hold', 'x')}")
-    assert result.exit_code == 0, result.output
+    result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('hold', 'Use TOML.')}", "--agent",
+                 f"beta={fake('hold', 'x')}", mixed=True)
+    assert result.code == 0, result.out
     assert not legacy.exists()
     assert held_key(str(folder), "alpha") == key
 
@@ -173,12 +176,11 @@ def _reap_escaped(where: Path) -> None:
 
 
 def test_a_child_that_left_the_group_and_holds_a_big_prompts_stdin_neither_hangs_run_nor_outlives_it(
-        tmp_path: Path) -> None:
+        cli: Cli, tmp_path: Path) -> None:
     folder, where = tmp_path / "d", tmp_path / "pids"
     where.mkdir()
     # a task over the pipe's 64 KiB: the prompt's write blocks while nobody reads it
-    CliRunner().invoke(cli, ["init", str(folder), "--task", "Pick a config format. " + "Context. " * 10_000,
-                             "--participants", "alpha,beta"])
+    cli("init", str(folder), "--task", "Pick a config format. " + "Context. " * 10_000, "--participants", "alpha,beta")
     proc = _multidebate("run", str(folder), "--turn-timeout", "3", "--agent", f"alpha={fake('agree', 'Use TOML.')}",
                         "--agent", f"beta={fake('escape', str(where))}", cwd=tmp_path)
     try:
@@ -226,7 +228,7 @@ def _state(pid: int) -> str:
         return "gone"
 
 
-def test_one_run_per_folder(tmp_path: Path) -> None:
+def test_one_run_per_folder(cli: Cli, tmp_path: Path) -> None:
     folder, where = tmp_path / "d", tmp_path / "pids"
     where.mkdir()
     init(folder)
@@ -235,10 +237,11 @@ def test_one_run_per_folder(tmp_path: Path) -> None:
     try:
         lines = _lines_of(proc)
         wait_until(lambda: len(_escaped(where)) == 2, "both agents of the first run to start")
-        second = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'x')}")
-        assert second.exit_code == 1
+        second = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent",
+                     f"beta={fake('agree', 'x')}")
+        assert second.code == 1
         assert f"Error: another `multidebate run` is driving {folder} (pid {proc.pid}): one run per folder" \
-            in second.stderr
+            in second.err
         assert turn_files(folder) == []
         proc.send_signal(signal.SIGINT)  # the first run stops its agents itself
         assert proc.wait(DEADLINE) == 130
@@ -264,22 +267,23 @@ def test_write_refuses_a_turn_that_is_no_longer_the_one_briefed(tmp_path: Path) 
 
 @pytest.mark.parametrize("option", ["--turn-timeout", "--idle-timeout", "--wait-timeout"])
 @pytest.mark.parametrize("value", ["nan", "inf"])
-def test_a_timeout_that_is_no_finite_number_is_refused(tmp_path: Path, option: str, value: str) -> None:
-    result = CliRunner().invoke(cli, ["run", str(tmp_path), option, value, "--agent", "a=claude"])
-    assert result.exit_code == 2
+def test_a_timeout_that_is_no_finite_number_is_refused(cli: Cli, tmp_path: Path, option: str, value: str) -> None:
+    result = cli("run", str(tmp_path), option, value, "--agent", "a=claude", mixed=True)
+    assert result.code == 2
     assert f"Invalid value for '{option}': {float(value)} is no number of seconds: give a finite number" \
-        in result.output
+        in result.out
 
 
 # -- #34 item 2: a failed agent in status and report ---------------------------------------------------
 
 
-def test_a_failed_agent_is_shown_by_status_and_report_with_what_to_do(tmp_path: Path) -> None:
+def test_a_failed_agent_is_shown_by_status_and_report_with_what_to_do(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
     init(folder)
-    failed = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('garbage')}")
-    assert failed.exit_code == 1
-    text = CliRunner().invoke(cli, ["status", str(folder)]).stdout
+    failed = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent",
+                 f"beta={fake('garbage')}")
+    assert failed.code == 1
+    text = cli("status", str(folder)).out
     assert ("run failed: beta's agent (cmd:python3 garbage.py) failed turn 1 under `multidebate run`: `write` "
             "refused its reply 3 times; last: nothing written") in text.replace(f"cmd:{os.path.basename(PY)} ",
                                                                                 "cmd:python3 ")
@@ -289,47 +293,49 @@ def test_a_failed_agent_is_shown_by_status_and_report_with_what_to_do(tmp_path: 
     assert "next turn" not in text
     from test_schemas import check
 
-    data = json.loads(CliRunner().invoke(cli, ["status", str(folder), "--json"]).stdout)
+    data = cli("status", str(folder), "--json").json()
     check("status", data)
     assert [(f["slug"], f["turn"]) for f in data["run_failures"]] == [("beta", 1)]
     assert data["run_failures"][0]["reason"].startswith("`write` refused its reply 3 times")
     assert data["advice"].startswith("Fix beta's agent")
-    report = CliRunner().invoke(cli, ["report", str(folder)]).stdout
+    report = cli("report", str(folder)).out
     assert "**Run failed:** beta's agent" in report
     assert "multidebate run" in report
-    as_json = json.loads(CliRunner().invoke(cli, ["report", str(folder), "--format", "json"]).stdout)
+    as_json = cli("report", str(folder), "--format", "json").json()
     check("report", as_json)
     assert as_json["run_failures"][0]["slug"] == "beta"
     # fixed and run again: the failure no longer stands
-    again = run(folder, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent", f"beta={fake('agree', 'x')}")
-    assert again.exit_code == 0, again.output
-    assert json.loads(CliRunner().invoke(cli, ["status", str(folder), "--json"]).stdout)["run_failures"] == []
+    again = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent",
+                f"beta={fake('agree', 'x')}", mixed=True)
+    assert again.code == 0, again.out
+    assert cli("status", str(folder), "--json").json()["run_failures"] == []
 
 
 # -- #34 item 4: missing and repeating agents -------------------------------------------------------------
 
 
 def test_a_preset_whose_tool_is_not_on_path_is_named_before_anything_starts(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "d"
     init(folder)
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    result = run(folder, "--agent", "alpha=claude:opus", "--agent", f"beta={fake('agree', 'x')}")
-    assert result.exit_code == 1
+    result = cli("run", str(folder), *BOUNDS, "--agent", "alpha=claude:opus", "--agent", f"beta={fake('agree', 'x')}")
+    assert result.code == 1
     assert ("Error: Claude Code (`claude`, for alpha) is not on PATH: install it (npm install -g "
             "@anthropic-ai/claude-code) and check with `multidebate doctor`, or give alpha a custom agent: "
-            "--agent alpha='cmd:COMMAND LINE'") in result.stderr
+            "--agent alpha='cmd:COMMAND LINE'") in result.err
     assert turn_files(folder) == []  # beta was not started either
 
 
-def test_an_agent_that_repeats_its_turn_word_for_word_holds_its_position(tmp_path: Path) -> None:
+def test_an_agent_that_repeats_its_turn_word_for_word_holds_its_position(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
     init(folder, "--max-turns", "4")
-    result = run(folder, "--agent", f"alpha={fake('same', 'Use TOML.')}", "--agent", f"beta={fake('hold', 'Use YAML.')}")
-    assert result.exit_code == 0, result.output
-    assert "retrying" not in result.output
+    result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('same', 'Use TOML.')}", "--agent",
+                 f"beta={fake('hold', 'Use YAML.')}", mixed=True)
+    assert result.code == 0, result.out
+    assert "retrying" not in result.out
     assert re_body(folder / "turn-3-alpha.md") == re_body(folder / "turn-2-alpha.md")
-    assert "Verdict: stalled" in result.output or "Verdict: max_turns" in result.output
+    assert "Verdict: stalled" in result.out or "Verdict: max_turns" in result.out
 
 
 def re_body(path: Path) -> str:
@@ -348,23 +354,25 @@ def test_a_refusal_fed_back_to_an_agent_tells_it_to_run_no_command() -> None:
     assert "the defender answers a round once it is complete" in fed
 
 
-def test_a_custom_agent_is_recorded_by_its_commands_name(tmp_path: Path) -> None:
+def test_a_custom_agent_is_recorded_by_its_commands_name(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
     init(folder)
-    result = logged_run(folder, tmp_path / "log", "--agent", f"alpha={fake('agree', 'Use TOML.')}",
-                        "--agent", f"beta={fake('agree', 'x')}")
-    assert result.exit_code == 0, result.output
+    with prompt_log(tmp_path / "log"):
+        result = cli("run", str(folder), *BOUNDS, "--agent", f"alpha={fake('agree', 'Use TOML.')}", "--agent",
+                     f"beta={fake('agree', 'x')}", mixed=True)
+    assert result.code == 0, result.out
     assert {r["tool"] for r in read_run_records(str(folder))} == {"agree.py"}
 
 
-def test_doctor_probe_with_nothing_to_probe_says_so_and_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_doctor_probe_with_nothing_to_probe_says_so_and_fails(cli: Cli, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     monkeypatch.setenv("HOME", str(tmp_path))
-    result = CliRunner().invoke(cli, ["doctor", "--probe"])
-    assert result.exit_code == 1
-    assert "Probes:" not in result.output
-    assert "Warning: nothing to probe: no agent tool is on PATH and no --agent was given" in result.output
-    data = json.loads(CliRunner().invoke(cli, ["doctor", "--probe", "--json"]).stdout)
+    result = cli("doctor", "--probe", mixed=True)
+    assert result.code == 1
+    assert "Probes:" not in result.out
+    assert "Warning: nothing to probe: no agent tool is on PATH and no --agent was given" in result.out
+    data = cli("doctor", "--probe", "--json").json()
     assert data["probes"] == []
     assert any(w.startswith("nothing to probe") for w in data["warnings"])
 

@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
+from conftest import Cli
 from helpers import key_of, make_debate, turn_body
 from jsonschema import Draft202012Validator
 
 from multidebate.analysis.verdict import STATES
-from multidebate.cli import cli
 from multidebate.protocol.judgment import JUDGMENT_SECTIONS
 from multidebate.protocol.profile import PROFILE_CRITIC, PROFILE_DEFENDER, PROFILE_V1
 from multidebate.skill.agents import AGENTS
@@ -47,9 +46,9 @@ def check(name: str, data: Any) -> None:
         Draft202012Validator(variant, format_checker=Draft202012Validator.FORMAT_CHECKER).validate(data)
 
 
-def run_json(*args: str, input: str | None = None) -> tuple[int, Any]:
-    result = CliRunner().invoke(cli, [*args, "--json"], input=input)
-    return result.exit_code, json.loads(result.stdout)
+def run_json(cli: Cli, *args: str, input: str | None = None) -> tuple[int, Any]:
+    result = cli(*args, "--json", input=input)
+    return result.code, result.json()
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -114,66 +113,66 @@ def _debates(tmp_path: Path) -> list[str]:
     return made
 
 
-def test_status_outputs_match_the_schema(tmp_path: Path) -> None:
+def test_status_outputs_match_the_schema(cli: Cli, tmp_path: Path) -> None:
     states = set()
     for folder in _debates(tmp_path):
-        code, data = run_json("status", folder)
+        code, data = run_json(cli, "status", folder)
         assert code == 0
         check("status", data)
         states.add(data["verdict"]["state"])
     assert {"empty", "in_progress", "converged", "unanimous", "hollow", "unconfirmed"} <= states
-    check("error", run_json("status", str(tmp_path / "nope"))[1])
+    check("error", run_json(cli, "status", str(tmp_path / "nope"))[1])
 
 
-def test_validate_outputs_match_the_schema(tmp_path: Path) -> None:
+def test_validate_outputs_match_the_schema(cli: Cli, tmp_path: Path) -> None:
     folders = _debates(tmp_path)
-    code, data = run_json("validate", *folders)
+    code, data = run_json(cli, "validate", *folders)
     assert code == 1
     assert {f["severity"] for f in data} == {"error", "warning"}
     check("validate", data)
-    check("validate", run_json("validate", folders[0])[1])
-    check("error", run_json("validate", str(tmp_path / "nope.md"))[1])
+    check("validate", run_json(cli, "validate", folders[0])[1])
+    check("error", run_json(cli, "validate", str(tmp_path / "nope.md"))[1])
 
 
-def test_next_outputs_match_the_schema(tmp_path: Path) -> None:
+def test_next_outputs_match_the_schema(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use YAML.**", "c": "**Use JSON.**"},
                                                {"a": "**Use TOML.**", "b": "**Use YAML.**"}, {"a": "x"}])
     for slug in ("a", "b", "c"):
-        code, data = run_json("next", folder, "--slug", slug, "--key", key_of(folder, slug))
+        code, data = run_json(cli, "next", folder, "--slug", slug, "--key", key_of(folder, slug))
         assert code == 0
         check("next", data)
-    code, data = run_json("next", str(tmp_path / "new"), "--slug", "a", "--task", "Pick one.")
+    code, data = run_json(cli, "next", str(tmp_path / "new"), "--slug", "a", "--task", "Pick one.")
     assert code == 0
     assert data["turn"] == 1
     check("next", data)
-    code, data = run_json("next", str(tmp_path / "none"), "--slug", "a")
+    code, data = run_json(cli, "next", str(tmp_path / "none"), "--slug", "a")
     assert code == 1
     check("error", data)
 
 
-def test_write_outputs_match_the_schema(tmp_path: Path) -> None:
+def test_write_outputs_match_the_schema(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
-    run_json("next", folder, "--slug", "a", "--key", key_of(folder, "a"))
-    code, data = run_json("write", folder, "--slug", "a", "--key", key_of(folder, "a"),
+    run_json(cli, "next", folder, "--slug", "a", "--key", key_of(folder, "a"))
+    code, data = run_json(cli, "write", folder, "--slug", "a", "--key", key_of(folder, "a"),
                           input=turn_body(2, "**Use TOML.**").replace("70", "70%"))
     assert code == 0
     assert data["normalised"]
     assert data["peers_read"]
     check("write", data)
-    code, data = run_json("write", folder, "--slug", "b", "--key", key_of(folder, "b"), input="## Answer\nx\n")
+    code, data = run_json(cli, "write", folder, "--slug", "b", "--key", key_of(folder, "b"), input="## Answer\nx\n")
     assert code == 1
     assert data["problems"]
     check("error", data)
 
 
-def test_a_judgments_write_output_matches_the_schema(tmp_path: Path) -> None:
+def test_a_judgments_write_output_matches_the_schema(cli: Cli, tmp_path: Path) -> None:
     folder = str(tmp_path / "d")
-    assert CliRunner().invoke(cli, ["init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "1",
-                             "--role", "j=judge"]).exit_code == 0
+    assert cli("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--max-turns", "1", "--role",
+               "j=judge").code == 0
     for slug, answer in (("a", "**Use TOML.**"), ("b", "**Use YAML.**")):
-        assert run_json("write", folder, "--slug", slug, input=turn_body(1, answer))[0] == 0
-    run_json("next", folder, "--slug", "j")
-    code, data = run_json("write", folder, "--slug", "j", input="## Decision\n**Use TOML.**\n\n## Reasoning\nB.\n\n"
+        assert run_json(cli, "write", folder, "--slug", slug, input=turn_body(1, answer))[0] == 0
+    run_json(cli, "next", folder, "--slug", "j")
+    code, data = run_json(cli, "write", folder, "--slug", "j", input="## Decision\n**Use TOML.**\n\n## Reasoning\nB.\n\n"
                           "## What each side got right\n- a: comments\n\n## Contested points\n- None\n")
     assert code == 0
     assert data["path"].endswith("judgment-j.md")
@@ -181,21 +180,21 @@ def test_a_judgments_write_output_matches_the_schema(tmp_path: Path) -> None:
     check("write", data)
 
 
-def test_skill_list_output_matches_the_schema(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_skill_list_output_matches_the_schema(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)
-    CliRunner().invoke(cli, ["skill", "install", "--agent", "all"])
+    cli("skill", "install", "--agent", "all")
     (tmp_path / ".claude/skills/multidebate/SKILL.md").write_text("edited")
     shutil.rmtree(tmp_path / ".gemini/skills/multidebate")
     os.symlink(tmp_path / ".cursor/skills/multidebate", tmp_path / ".gemini/skills/multidebate")
-    code, data = run_json("skill", "list", "--dest", str(tmp_path / "elsewhere"))
+    code, data = run_json(cli, "skill", "list", "--dest", str(tmp_path / "elsewhere"))
     assert code == 0
     assert {c["state"] for c in data["copies"]} == {"current", "modified", "linked", "missing"}
     assert data["copies"][-1]["scope"] == "custom"
     check("skill-list", data)
 
 
-def test_report_json_matches_its_schema(tmp_path: Path) -> None:
+def test_report_json_matches_its_schema(cli: Cli, tmp_path: Path) -> None:
     """Every shipped example, and a folder with problems, flags and a split: `report --format json` validates."""
     examples = Path(__file__).resolve().parent.parent / "examples"
     folders = [str(p) for p in sorted(examples.iterdir()) if p.is_dir()]
@@ -204,9 +203,9 @@ def test_report_json_matches_its_schema(tmp_path: Path) -> None:
     Path(broken, "turn-1-b.md").write_text(Path(broken, "turn-1-b.md").read_text().replace("YAML", "INI"))
     for folder in folders + [broken, str(tmp_path / "empty")]:
         os.makedirs(folder, exist_ok=True)
-        result = CliRunner().invoke(cli, ["report", folder, "--format", "json"])
-        assert result.exit_code == 0, result.output
-        data = json.loads(result.stdout)
+        result = cli("report", folder, "--format", "json")
+        assert result.code == 0, result
+        data = result.json()
         check("report", data)
         if folder == broken:  # the parts the examples lack are really in the output that was checked
             assert data["problems"]
@@ -214,23 +213,23 @@ def test_report_json_matches_its_schema(tmp_path: Path) -> None:
             assert data["final_answer"]["kind"] == "split"
 
 
-def test_score_outputs_match_the_schema(tmp_path: Path) -> None:
+def test_score_outputs_match_the_schema(cli: Cli, tmp_path: Path) -> None:
     make_debate(str(tmp_path / "d"), [{"a": "**Q1: 12, Q2: C**", "b": "**Q1: 13, Q2: C**", "c": "- Q1: 12\n- Q2: D"},
                                       {"a": "**Q1: 12, Q2: C**", "b": "**Q1: 12, Q2: C**", "c": "1. 12\n2. D"}],
                 participants=("a", "b", "c"), sealed=True)
     (tmp_path / "key.txt").write_text("Q1: 12\nQ2: C\n", encoding="utf-8")
-    code, data = run_json("score", str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"))
+    code, data = run_json(cli, "score", str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"))
     assert code == 0
     assert data["final"]["kind"] == "modal"
     assert data["final"]["right"] == 2
     check("score", data)
     make_debate(str(tmp_path / "empty"), [], participants=("a", "b"))
-    code, data = run_json("score", str(tmp_path / "empty"), "--key", str(tmp_path / "key.txt"))
+    code, data = run_json(cli, "score", str(tmp_path / "empty"), "--key", str(tmp_path / "key.txt"))
     assert code == 0
     assert data["vote"] is None
     assert data["final"]["kind"] == "none"
     check("score", data)
     (tmp_path / "key.txt").write_text("Q2: C\n", encoding="utf-8")
-    code, data = run_json("score", str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"))
+    code, data = run_json(cli, "score", str(tmp_path / "d"), "--key", str(tmp_path / "key.txt"))
     assert code == 1
     check("error", data)

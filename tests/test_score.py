@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from conftest import Cli
 from helpers import make_debate
 from hypothesis import given, settings
@@ -20,7 +19,6 @@ from hypothesis import strategies as st
 
 from multidebate.analysis.answer_key import AnswerKey, normalise, parse_key
 from multidebate.analysis.score import Sheet, numbered_items, score
-from multidebate.cli import cli as cli_group
 from multidebate.protocol.errors import KeyFileError
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "score"
@@ -141,11 +139,11 @@ def test_unreadable_keys_and_folders_are_errors(cli: Cli, scored: Path) -> None:
     assert "Missing option '--key'" in err
 
 
-def test_help_says_who_it_is_for() -> None:
-    result = CliRunner().invoke(cli_group, ["score", "--help"])
-    assert result.exit_code == 0
-    assert "multidebate run" in result.stdout
-    assert "Example:" in result.stdout
+def test_help_says_who_it_is_for(cli: Cli) -> None:
+    result = cli("score", "--help")
+    assert result.code == 0
+    assert "multidebate run" in result.out
+    assert "Example:" in result.out
 
 
 # -- comparing an answer with the key -------------------------------------------------

@@ -14,10 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from conftest import Cli
 from helpers import key_of, make_debate, turn_body, write_keyed
 
-from multidebate.cli import cli
 from multidebate.state.snapshot import Kept
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -170,13 +169,13 @@ def test_the_fingerprint_ignores_the_parse_cache_and_sees_the_state_folder(tmp_p
     assert key_of(folder, "a")  # (the debate was written through `write`, with keys)
 
 
-def test_cli_runner_status_is_unchanged(tmp_path: Path) -> None:
+def test_cli_runner_status_is_unchanged(cli: Cli, tmp_path: Path) -> None:
     folder = _done_debate(str(tmp_path / "d"))
-    first = CliRunner().invoke(cli, ["status", folder])
-    second = CliRunner().invoke(cli, ["status", folder])
-    assert first.exit_code == second.exit_code == 0
-    assert first.stdout == second.stdout
-    assert "verdict: converged" in second.stdout
+    first = cli("status", folder)
+    second = cli("status", folder)
+    assert first.code == second.code == 0
+    assert first.out == second.out
+    assert "verdict: converged" in second.out
 
 
 def validate(*args: str) -> tuple[int, str, bool]:

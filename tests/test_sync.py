@@ -16,10 +16,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from conftest import Cli
 from helpers import key_of, turn_body, write_keyed
-
-from multidebate.cli import cli
 
 pytestmark = pytest.mark.skipif(subprocess.run(["git", "--version"], capture_output=True).returncode != 0,
                                 reason="git is not installed")
@@ -80,11 +78,11 @@ def sync(clone: Path, *args: str, env: dict[str, str] | None = None) -> subproce
     return md(clone, "sync", "d", *args, env=env)
 
 
-def synced(clone: Path, *args: str) -> str:
+def synced(cli: Cli, clone: Path, *args: str) -> str:
     """`sync` through click in this process (quick), which must succeed; its stderr."""
-    result = CliRunner().invoke(cli, ["sync", str(clone / "d"), *args])
-    assert result.exit_code == 0, result.output
-    return result.stderr
+    result = cli("sync", str(clone / "d"), *args)
+    assert result.code == 0, result
+    return result.err
 
 
 def turn(clone: Path, slug: str, answer: str = LINE, converged: bool = False) -> None:
@@ -93,11 +91,11 @@ def turn(clone: Path, slug: str, answer: str = LINE, converged: bool = False) ->
     write_keyed(str(clone / "d"), slug, turn_body(number, answer, converged=converged).encode())
 
 
-def validated(clone: Path) -> int:
-    return CliRunner().invoke(cli, ["validate", str(clone / "d")]).exit_code
+def validated(cli: Cli, clone: Path) -> int:
+    return cli("validate", str(clone / "d")).code
 
 
-def test_three_machines_debate_through_one_remote_to_one_verdict(tmp_path: Path) -> None:
+def test_three_machines_debate_through_one_remote_to_one_verdict(cli: Cli, tmp_path: Path) -> None:
     machines = clones(tmp_path)
     first = machines[0]
     # --min-turns 2: the three sessions write one line at turn 1, which would end the debate there (unanimous)
@@ -132,11 +130,11 @@ def test_three_machines_debate_through_one_remote_to_one_verdict(tmp_path: Path)
     turns = {f"turn-{n}-{s}.md" for n in (1, 2) for s in "abc"}
     verdicts = set()
     for clone in machines:
-        synced(clone)  # a watcher that ended first may not have the others' last push yet
+        synced(cli, clone)  # a watcher that ended first may not have the others' last push yet
         assert turns <= set(os.listdir(clone / "d"))
-        status = json.loads(CliRunner().invoke(cli, ["status", str(clone / "d"), "--json"]).stdout)
+        status = cli("status", str(clone / "d"), "--json").json()
         verdicts.add((status["verdict"]["state"], status["verdict"]["turn"]))
-        assert validated(clone) == 0
+        assert validated(cli, clone) == 0
         assert git(clone, "status", "--porcelain", "--", "d") == ""
         tracked = git(clone, "ls-files", "d").splitlines()
         assert not [p for p in tracked if p.startswith(("d/.multidebate/cache/", "d/.multidebate/served/"))]
@@ -149,19 +147,18 @@ def test_three_machines_debate_through_one_remote_to_one_verdict(tmp_path: Path)
     assert all(line.endswith(("multidebate sync", "first")) for line in log.splitlines())
 
 
-def _debate_in(first: Path, roster: str = "a,b,c") -> None:
-    init = CliRunner().invoke(cli, ["init", str(first / "d"), "--task", "Pick a config format.", "--participants",
-                                    roster])
-    assert init.exit_code == 0
-    synced(first)
+def _debate_in(cli: Cli, first: Path, roster: str = "a,b,c") -> None:
+    init = cli("init", str(first / "d"), "--task", "Pick a config format.", "--participants", roster)
+    assert init.code == 0
+    synced(cli, first)
 
 
-def test_a_slug_claimed_on_two_machines_belongs_to_the_first_push_and_the_loser_keeps_its_files(
-        tmp_path: Path) -> None:
+def test_a_slug_claimed_on_two_machines_belongs_to_the_first_push_and_the_loser_keeps_its_files(cli: Cli,
+                                                                                                tmp_path: Path) -> None:
     one, two, three = clones(tmp_path)
-    assert CliRunner().invoke(cli, ["init", str(one / "d"), "--task", "Pick a config format."]).exit_code == 0
-    synced(one)  # no roster: slugs are free
-    synced(two)
+    assert cli("init", str(one / "d"), "--task", "Pick a config format.").code == 0
+    synced(cli, one)  # no roster: slugs are free
+    synced(cli, two)
     turn(one, "s", "**Use TOML.**")
     turn(two, "s", "**Use YAML.**")
     # both push at once (two processes, let go together): whichever lands first owns `s`
@@ -185,28 +182,28 @@ def test_a_slug_claimed_on_two_machines_belongs_to_the_first_push_and_the_loser_
     assert "the slug is taken" in results[lost[0]].stderr
     assert "`s-b` (free)" in results[lost[0]].stderr
     # the loser's session is told plainly by its next command, and its turn is kept
-    told = CliRunner().invoke(cli, ["next", str(loser / "d"), "--slug", "s", "--key", key_of(str(loser / "d"), "s")])
-    assert told.exit_code == 1
-    assert "`s` was claimed on another machine first" in told.stderr
-    assert "Write your turns as `s-b`" in told.stderr
+    told = cli("next", str(loser / "d"), "--slug", "s", "--key", key_of(str(loser / "d"), "s"))
+    assert told.code == 1
+    assert "`s` was claimed on another machine first" in told.err
+    assert "Write your turns as `s-b`" in told.err
     kept = list((loser / "d" / ".multidebate" / "sync" / "lost").glob("s-*/turn-1-s.md"))
     assert len(kept) == 1
     assert lost_answer in kept[0].read_text()
     assert won_answer in (loser / "d" / "turn-1-s.md").read_text()
     turn(loser, "s-b", f"**{lost_answer}.**")
     for clone in (loser, winner, three):
-        synced(clone)
+        synced(cli, clone)
     for clone in (winner, three, loser):
         assert {"turn-1-s.md", "turn-1-s-b.md"} <= set(os.listdir(clone / "d"))
-        assert validated(clone) == 0
+        assert validated(cli, clone) == 0
         assert not git(clone, "ls-files", "d/.multidebate/sync")
     assert len({git(c, "rev-parse", "HEAD") for c in (one, two, three)}) == 1
 
 
-def test_a_push_beaten_by_another_machine_is_fetched_merged_and_pushed_again(tmp_path: Path) -> None:
+def test_a_push_beaten_by_another_machine_is_fetched_merged_and_pushed_again(cli: Cli, tmp_path: Path) -> None:
     one, two, _three = clones(tmp_path)
-    _debate_in(one)
-    synced(two)
+    _debate_in(cli, one)
+    synced(cli, two)
     turn(one, "a")
     turn(two, "b")
     # machine two's push waits in its pre-push hook until machine one has synced: two's push is then rejected
@@ -214,42 +211,42 @@ def test_a_push_beaten_by_another_machine_is_fetched_merged_and_pushed_again(tmp
     hook.write_text(f"#!/bin/sh\nif [ ! -e '{tmp_path}/once' ]; then touch '{tmp_path}/once'; cd '{one}' && "
                     f"'{sys.executable}' -m multidebate sync d >/dev/null 2>&1; fi\nexit 0\n")
     hook.chmod(0o755)
-    done = CliRunner().invoke(cli, ["sync", str(two / "d"), "--json"])
-    assert done.exit_code == 0, done.output
-    result = json.loads(done.stdout)
+    done = cli("sync", str(two / "d"), "--json")
+    assert done.code == 0, done
+    result = done.json()
     assert result["pushed"] is True
     assert result["attempts"] == 2
     assert "turn-1-a.md" in result["received"]
-    synced(one)
+    synced(cli, one)
     for clone in (one, two):
         assert {"turn-1-a.md", "turn-1-b.md"} <= set(os.listdir(clone / "d"))
     assert git(one, "rev-parse", "HEAD") == git(two, "rev-parse", "HEAD")
 
 
-def test_a_sync_killed_at_any_step_leaves_a_clone_the_next_sync_repairs(tmp_path: Path) -> None:
+def test_a_sync_killed_at_any_step_leaves_a_clone_the_next_sync_repairs(cli: Cli, tmp_path: Path) -> None:
     one, two = clones(tmp_path, 2)
-    _debate_in(one, "a,b")
-    synced(two)
+    _debate_in(cli, one, "a,b")
+    synced(cli, two)
     for step in range(1, 9):  # after: add, commit, fetch, merge, journal, first file laid in, index, branch, push
         # the lines move every turn: the debate must not end (stalled) before the last step
         turn(one, "a", f"**Use option {step}.**")
-        synced(one)  # the remote moves on: two's sync must merge and lay files in
+        synced(cli, one)  # the remote moves on: two's sync must merge and lay files in
         turn(two, "b", f"**Use option {step + 100}.**")
         killed = sync(two, env={"MULTIDEBATE_SYNC_FAIL_AFTER": str(step)})
         assert killed.returncode == 99, (step, killed.stderr)
-        synced(two)
-        synced(one)
+        synced(cli, two)
+        synced(cli, one)
         for clone in (one, two):
             assert {f"turn-{step}-a.md", f"turn-{step}-b.md"} <= set(os.listdir(clone / "d")), step
             assert git(clone, "status", "--porcelain") == "", step
         assert git(one, "rev-parse", "HEAD") == git(two, "rev-parse", "HEAD") == git(two, "rev-parse", "origin/main")
         assert not (two / ".git" / "multidebate-sync.json").exists()
-    assert validated(one) == validated(two) == 0
+    assert validated(cli, one) == validated(cli, two) == 0
 
 
-def test_two_contents_for_one_turn_file_stop_the_sync_and_change_nothing(tmp_path: Path) -> None:
+def test_two_contents_for_one_turn_file_stop_the_sync_and_change_nothing(cli: Cli, tmp_path: Path) -> None:
     one, two = clones(tmp_path, 2)
-    _debate_in(one, "a,b")
+    _debate_in(cli, one, "a,b")
     assert sync(two).returncode == 0
     key = session_turn(one, "a", None, 1, "**Use TOML.**")
     assert sync(one).returncode == 0
@@ -261,46 +258,45 @@ def test_two_contents_for_one_turn_file_stop_the_sync_and_change_nothing(tmp_pat
     git(two, "commit", "-q", "-m", "multidebate sync", "-m", "Multidebate-Sync: d")
     session_turn(two, "a", key, 1, "**Use YAML.**")
     head = git(two, "rev-parse", "HEAD")
-    result = CliRunner().invoke(cli, ["sync", str(two / "d")])
-    assert result.exit_code == 4
-    assert "d/turn-1-a.md" in result.stderr
-    assert "have two contents" in result.stderr
-    assert "Nothing was changed and nothing is lost" in result.stderr
+    result = cli("sync", str(two / "d"))
+    assert result.code == 4
+    assert "d/turn-1-a.md" in result.err
+    assert "have two contents" in result.err
+    assert "Nothing was changed and nothing is lost" in result.err
     assert "Use YAML" in (two / "d" / "turn-1-a.md").read_text()
     assert git(two, "rev-parse", "HEAD") != git(two, "rev-parse", "origin/main")
     assert git(two, "merge-base", "--is-ancestor", head, "HEAD") == ""  # only its own commit was added
     assert git(one, "rev-parse", "HEAD") == git(one, "rev-parse", "origin/main")
 
 
-def test_what_sync_cannot_use_is_refused_with_a_clear_message(tmp_path: Path) -> None:
-    runner = CliRunner()
+def test_what_sync_cannot_use_is_refused_with_a_clear_message(cli: Cli, tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()
-    result = runner.invoke(cli, ["sync", str(plain)])
-    assert result.exit_code == 1
-    assert "is not inside a git work tree" in result.stderr
+    result = cli("sync", str(plain))
+    assert result.code == 1
+    assert "is not inside a git work tree" in result.err
 
     alone = tmp_path / "alone"
     git(tmp_path, "init", "-q", "-b", "main", str(alone))
     git(alone, "-c", "user.name=t", "-c", "user.email=t@x", "commit", "-q", "--allow-empty", "-m", "first")
-    result = runner.invoke(cli, ["sync", str(alone / "d")])
-    assert result.exit_code == 1
-    assert "the repository has no remote" in result.stderr
+    result = cli("sync", str(alone / "d"))
+    assert result.code == 1
+    assert "the repository has no remote" in result.err
 
     one, = clones(tmp_path / "c", 1)
-    _debate_in(one, "a,b")
+    _debate_in(cli, one, "a,b")
     git(one, "checkout", "-q", "--detach")
-    result = runner.invoke(cli, ["sync", str(one / "d"), "--json"])
-    assert result.exit_code == 1
-    assert "HEAD is detached" in json.loads(result.stdout)["error"]
+    result = cli("sync", str(one / "d"), "--json")
+    assert result.code == 1
+    assert "HEAD is detached" in result.json()["error"]
     git(one, "checkout", "-q", "main")
 
     session_turn(one, "a", None, 1, LINE)
     (one / "README").write_text("changed by hand\n")
     head = git(one, "rev-parse", "HEAD")
-    result = runner.invoke(cli, ["sync", str(one / "d")])
-    assert result.exit_code == 1
-    assert "the work tree has changes outside the debate folder (README)" in result.stderr
+    result = cli("sync", str(one / "d"))
+    assert result.code == 1
+    assert "the work tree has changes outside the debate folder (README)" in result.err
     assert git(one, "rev-parse", "HEAD") == head
     assert "turn-1-a.md" in os.listdir(one / "d")
     git(one, "checkout", "--", "README")
@@ -316,60 +312,60 @@ class _Refuse(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def test_a_remote_that_refuses_the_credentials_is_exit_5_and_keeps_the_turns(tmp_path: Path) -> None:
+def test_a_remote_that_refuses_the_credentials_is_exit_5_and_keeps_the_turns(cli: Cli, tmp_path: Path) -> None:
     one, = clones(tmp_path, 1)
-    _debate_in(one, "a,b")
+    _debate_in(cli, one, "a,b")
     session_turn(one, "a", None, 1, LINE)
     server = http.server.HTTPServer(("127.0.0.1", 0), _Refuse)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
         git(one, "remote", "set-url", "origin", f"http://127.0.0.1:{server.server_port}/debates.git")
-        result = CliRunner().invoke(cli, ["sync", str(one / "d")])
+        result = cli("sync", str(one / "d"))
     finally:
         server.shutdown()
-    assert result.exit_code == 5, result.output
-    assert "the remote refused this machine's credentials" in result.stderr
+    assert result.code == 5, result
+    assert "the remote refused this machine's credentials" in result.err
     assert "turn-1-a.md" in git(one, "show", "--name-only", "--format=", "HEAD")  # committed here, kept
 
 
-def test_validate_still_finds_a_forged_and_an_edited_turn_after_merges(tmp_path: Path) -> None:
+def test_validate_still_finds_a_forged_and_an_edited_turn_after_merges(cli: Cli, tmp_path: Path) -> None:
     one, two = clones(tmp_path, 2)
-    _debate_in(one, "a,b")
-    synced(two)
+    _debate_in(cli, one, "a,b")
+    synced(cli, two)
     turn(one, "a")
     turn(two, "b")
     for clone in (one, two, one):
-        synced(clone)
-    assert validated(two) == 0
+        synced(cli, clone)
+    assert validated(cli, two) == 0
     # machine one hand-writes b's turn 2 (b holds a key): sync shares the new file, validate names it
     (one / "d" / "turn-2-b.md").write_text((one / "d" / "turn-1-b.md").read_text().replace("Turn 1", "Turn 2"))
     # and edits a's turn 1: sync never shares that, a person's git commit does
     (one / "d" / "turn-1-a.md").write_text((one / "d" / "turn-1-a.md").read_text().replace("TOML", "JSON"))
-    assert "turn-1-a.md was changed here after it was written" in synced(one)
+    assert "turn-1-a.md was changed here after it was written" in synced(cli, one)
     git(one, "commit", "-q", "-am", "edit a turn")
     git(one, "push", "-q", "origin", "main")
-    synced(two)
-    checked = CliRunner().invoke(cli, ["validate", str(two / "d")])
-    assert checked.exit_code == 1
-    assert "E085" in checked.stdout
-    assert "E080" in checked.stdout
+    synced(cli, two)
+    checked = cli("validate", str(two / "d"))
+    assert checked.code == 1
+    assert "E085" in checked.out
+    assert "E080" in checked.out
 
 
-def test_init_writes_the_gitignore_that_keeps_this_machines_state_out(tmp_path: Path) -> None:
+def test_init_writes_the_gitignore_that_keeps_this_machines_state_out(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "d"
-    assert CliRunner().invoke(cli, ["init", str(folder), "--task", "x"]).exit_code == 0
+    assert cli("init", str(folder), "--task", "x").code == 0
     ignore = (folder / ".multidebate" / ".gitignore").read_text()
     for entry in ("cache/", "served/", "run/", "sync/", "*.lock"):
         assert entry in ignore.splitlines()
 
 
-def test_next_wait_sees_peer_files_that_a_plain_git_pull_checks_out(tmp_path: Path) -> None:
+def test_next_wait_sees_peer_files_that_a_plain_git_pull_checks_out(cli: Cli, tmp_path: Path) -> None:
     one, two = clones(tmp_path, 2)
-    _debate_in(one, "a,b")
-    synced(two)
+    _debate_in(cli, one, "a,b")
+    synced(cli, two)
     turn(one, "a")
-    synced(one)  # a's turn 1 is on the remote; two's b, at turn 2, waits for it with `next --wait`
+    synced(cli, one)  # a's turn 1 is on the remote; two's b, at turn 2, waits for it with `next --wait`
     turn(two, "b")
     waiting = subprocess.Popen([sys.executable, "-m", "multidebate", "next", "d", "--slug", "b", "--key",
                                 key_of(str(two / "d"), "b"), "--wait", "--timeout", "60"], cwd=two,
@@ -389,13 +385,13 @@ def test_next_wait_sees_peer_files_that_a_plain_git_pull_checks_out(tmp_path: Pa
     assert "Use TOML for the config" in out
 
 
-def test_a_sealed_debate_is_refused_before_anything_is_committed(tmp_path: Path) -> None:
+def test_a_sealed_debate_is_refused_before_anything_is_committed(cli: Cli, tmp_path: Path) -> None:
     """Every clone holds every commit: a sealed turn pushed to a remote could be read before it is published."""
     one, = clones(tmp_path, 1)
     md(one, "init", "d", "--task", "Pick one.", "--participants", "a,b", "--sealed")
     head = git(one, "rev-parse", "HEAD")
-    result = CliRunner().invoke(cli, ["sync", str(one / "d")])
-    assert result.exit_code == 1, result.output
-    assert "is a sealed debate" in result.stderr
-    assert "Run a sealed debate on one machine" in result.stderr
+    result = cli("sync", str(one / "d"))
+    assert result.code == 1, result
+    assert "is a sealed debate" in result.err
+    assert "Run a sealed debate on one machine" in result.err
     assert git(one, "rev-parse", "HEAD") == head  # nothing committed

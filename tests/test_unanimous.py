@@ -2,70 +2,65 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from click.testing import CliRunner, Result
+from conftest import Cli, Outcome
 from helpers import key_of, make_debate, turn_body
 
 from multidebate.analysis.verdict import judge
-from multidebate.cli import cli
 from multidebate.state.debate import load_debate
 
 LINE = "**Use TOML for the config file.**"
 
 
-def invoke(*args: str, input: str | None = None) -> Result:
-    return CliRunner().invoke(cli, list(args), input=input)
-
-
-def session_turn_1(folder: str, slug: str, answer: str) -> Result:
+def session_turn_1(cli: Cli, folder: str, slug: str, answer: str) -> Outcome:
     """What a session does at turn 1: `next`, then `write` (no key yet)."""
-    served = invoke("next", folder, "--slug", slug)
-    assert served.exit_code == 0, served.output
-    return invoke("write", folder, "--slug", slug, input=turn_body(1, answer))
+    served = cli("next", folder, "--slug", slug)
+    assert served.code == 0, served
+    # what the session's shell shows, both streams (the key and the notes)
+    return cli("write", folder, "--slug", slug, input=turn_body(1, answer), mixed=True)
 
 
-def test_one_line_at_turn_1_ends_the_debate_for_every_command(tmp_path: Path) -> None:
+def test_one_line_at_turn_1_ends_the_debate_for_every_command(cli: Cli, tmp_path: Path) -> None:
     folder = str(tmp_path / "d")
-    assert invoke("init", folder, "--task", "Pick a config format.", "--participants", "a,b").exit_code == 0
-    first = session_turn_1(folder, "a", LINE)
-    assert first.exit_code == 0
-    assert "unanimous" not in first.output
-    last = session_turn_1(folder, "b", "**use TOML for the config file**")  # one line under the normalisation
-    assert last.exit_code == 0, last.output
+    assert cli("init", folder, "--task", "Pick a config format.", "--participants", "a,b").code == 0
+    first = session_turn_1(cli, folder, "a", LINE)
+    assert first.code == 0
+    assert "unanimous" not in first.out
+    last = session_turn_1(cli, folder, "b", "**use TOML for the config file**")  # one line under the normalisation
+    assert last.code == 0, last.out
     assert ("Every session wrote one bold line at turn 1, independently: the debate ended there (unanimous), and "
-            "no turn follows. Tell the user.") in last.output
-    status = invoke("status", folder, "--check")
-    assert status.exit_code == 0
-    assert "verdict: unanimous at turn 1" in status.output
-    data = json.loads(invoke("status", folder, "--json").stdout)["verdict"]
+            "no turn follows. Tell the user.") in last.out
+    status = cli("status", folder, "--check", mixed=True)
+    assert status.code == 0
+    assert "verdict: unanimous at turn 1" in status.out
+    data = cli("status", folder, "--json").json()["verdict"]
     assert (data["state"], data["turn"]) == ("unanimous", 1)
     assert data["detail"] == ("both answered turn 1 independently (none having read a peer) with one bold line, word "
                               "for word: **Use TOML for the config file.**")
-    served = invoke("next", folder, "--slug", "a", "--key", key_of_output(first))
-    assert served.exit_code == 0
+    served = cli("next", folder, "--slug", "a", "--key", key_of_output(first))
+    assert served.code == 0
     assert "NOTE: The debate ended at turn 1: every session answered alike, independently (unanimous): do not " \
-           "write another turn." in served.stdout
-    assert "multidebate write" not in served.stdout
-    assert "<<<PEER" not in served.stdout
-    as_json = json.loads(invoke("next", folder, "--slug", "a", "--key", key_of_output(first), "--json").stdout)
+           "write another turn." in served.out
+    assert "multidebate write" not in served.out
+    assert "<<<PEER" not in served.out
+    as_json = cli("next", folder, "--slug", "a", "--key", key_of_output(first), "--json").json()
     assert as_json["debate_over"] is True
     assert as_json["write_command"] is None
     assert as_json["verdict"]["state"] == "unanimous"
-    shown = invoke("status", folder).stdout
+    shown = cli("status", folder).out
     assert "all answered alike, independently" not in shown  # status prints the state name; the report the words
-    assert "**all answered alike, independently** at turn 1" in invoke("report", folder).stdout
+    assert "**all answered alike, independently** at turn 1" in cli("report", folder).out
 
 
-def key_of_output(result: Result) -> str:
-    return result.output.split("Your key for `", 1)[1].split("` is ", 1)[1].split(":", 1)[0].split()[0]
+def key_of_output(result: Outcome) -> str:
+    return result.out.split("Your key for `", 1)[1].split("` is ", 1)[1].split(":", 1)[0].split()[0]
 
 
-def test_the_report_shows_the_first_slugs_turn_1_answer_and_each_others_own(tmp_path: Path) -> None:
+def test_the_report_shows_the_first_slugs_turn_1_answer_and_each_others_own(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"b": f"{LINE}\n\nB: comments and a stdlib parser.",
                                                 "a": f"{LINE}\n\nA: tomllib reads it."}], participants=("a", "b"))
-    data = json.loads(invoke("report", folder, "--format", "json").stdout)["final_answer"]
+    data = cli("report", folder, "--format", "json").json()["final_answer"]
     assert (data["kind"], data["turn"], data["representative"], data["answer_turn"], data["independent"]) == (
         "consensus", 1, "a", 1, True)
     assert data["recommendation"] == "Use TOML for the config file."
@@ -73,7 +68,7 @@ def test_the_report_shows_the_first_slugs_turn_1_answer_and_each_others_own(tmp_
     assert data["read_by"] == []
     assert data["added_at_last_turn"] == [
         {"slug": "b", "lines": ["B: comments and a stdlib parser."]}]
-    text = invoke("report", folder).stdout
+    text = cli("report", folder).out
     final = text.split("## Final answer", 1)[1].split("## Turns", 1)[0]
     assert "Unanimous at turn 1: a, b wrote one bold line, word for word, each without reading a peer" in final
     assert "The text shown is a's turn-1 Answer (the first slug's)" in final
@@ -81,26 +76,25 @@ def test_the_report_shows_the_first_slugs_turn_1_answer_and_each_others_own(tmp_
     assert "- b:\n  - B: comments and a stdlib parser." in final
 
 
-def test_min_turns_2_keeps_the_exchange(tmp_path: Path) -> None:
-    helped = invoke("init", "--help").stdout
+def test_min_turns_2_keeps_the_exchange(cli: Cli, tmp_path: Path) -> None:
+    helped = cli("init", "--help").out
     assert "2 keeps the exchange regardless" in " ".join(helped.split())
     assert "(unanimous)" in helped
     folder = str(tmp_path / "d")
-    assert invoke("init", folder, "--task", "Pick.", "--participants", "a,b", "--min-turns", "2").exit_code == 0
+    assert cli("init", folder, "--task", "Pick.", "--participants", "a,b", "--min-turns", "2").code == 0
     keys = {}
     for slug in ("a", "b"):
-        written = session_turn_1(folder, slug, LINE)
-        assert written.exit_code == 0
-        assert "unanimous" not in written.output
+        written = session_turn_1(cli, folder, slug, LINE)
+        assert written.code == 0
+        assert "unanimous" not in written.out
         keys[slug] = key_of_output(written)
     assert judge(load_debate(folder)).state == "in_progress"
-    assert invoke("status", folder, "--check").exit_code == 3
+    assert cli("status", folder, "--check").code == 3
     for slug in ("a", "b"):
-        served = invoke("next", folder, "--slug", slug, "--key", keys[slug])
-        assert "WRITE YOUR TURN" in served.stdout
-        written = invoke("write", folder, "--slug", slug, "--key", keys[slug],
-                         input=turn_body(2, LINE, converged=True))
-        assert written.exit_code == 0, written.output
+        served = cli("next", folder, "--slug", slug, "--key", keys[slug])
+        assert "WRITE YOUR TURN" in served.out
+        written = cli("write", folder, "--slug", slug, "--key", keys[slug], input=turn_body(2, LINE, converged=True))
+        assert written.code == 0, written
     assert (judge(load_debate(folder)).state, judge(load_debate(folder)).turn) == ("converged", 2)
 
 
@@ -131,20 +125,20 @@ def test_a_sealed_debate_is_independent_by_construction(tmp_path: Path) -> None:
     assert "(sealed until all had written it)" in v.detail
 
 
-def test_different_lines_at_turn_1_go_on(tmp_path: Path) -> None:
+def test_different_lines_at_turn_1_go_on(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": LINE, "b": "**Use YAML.**"}], participants=("a", "b"))
     assert judge(load_debate(folder)).state == "in_progress"
-    assert "WRITE YOUR TURN" in invoke("next", folder, "--slug", "a", "--key", key_of(folder, "a")).stdout
+    assert "WRITE YOUR TURN" in cli("next", folder, "--slug", "a", "--key", key_of(folder, "a")).out
 
 
-def test_no_judgment_is_due_when_the_debate_is_unanimous(tmp_path: Path) -> None:
+def test_no_judgment_is_due_when_the_debate_is_unanimous(cli: Cli, tmp_path: Path) -> None:
     from helpers import write_keyed
 
     folder = str(tmp_path / "d")
-    invoke("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--role", "j=judge")
+    cli("init", folder, "--task", "Pick a format.", "--participants", "a,b", "--role", "j=judge")
     for slug in ("a", "b"):
         write_keyed(folder, slug, turn_body(1, LINE).encode())
-    served = invoke("next", folder, "--slug", "j").stdout
+    served = cli("next", folder, "--slug", "j").out
     assert "The debate ended unanimous: the participants agree, so no judgment is needed." in served
 
 
@@ -159,8 +153,8 @@ def test_without_a_roster_the_first_two_alike_do_not_end_it(tmp_path: Path) -> N
     assert judge(load_debate(folder)).state == "in_progress"
 
 
-def test_retiring_the_turn_1_dissent_does_not_make_turn_1_unanimous(tmp_path: Path) -> None:
+def test_retiring_the_turn_1_dissent_does_not_make_turn_1_unanimous(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use TOML.**", "c": "**Use YAML.**"}],
                          participants=("a", "b", "c"))
-    assert CliRunner().invoke(cli, ["retire", folder, "c", "--yes"]).exit_code == 0
+    assert cli("retire", folder, "c", "--yes").code == 0
     assert judge(load_debate(folder)).state != "unanimous"

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
+from conftest import Cli
 from helpers import make_debate, turn_body
 
 from multidebate.analysis.ending import settle
@@ -490,14 +491,12 @@ def test_minor_and_none_items_are_not_open_disagreements(tmp_path: Path) -> None
     assert [m.kind for m in parsed.mentions if m.section == "Disagreements"] == ["minor"]
 
 
-def test_next_after_convergence_offers_no_write(tmp_path: Path) -> None:
-    from click.testing import CliRunner
+def test_next_after_convergence_offers_no_write(cli: Cli, tmp_path: Path) -> None:
     from helpers import key_of
 
-    from multidebate.cli import cli
 
     folder = make_debate(str(tmp_path / "d"), [{"a": YAML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
-    out = CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key_of(folder, "a")]).stdout
+    out = cli("next", folder, "--slug", "a", "--key", key_of(folder, "a")).out
     assert "converged at turn 2: do not write another turn" in out
     assert "multidebate write" not in out
     assert "<<<PEER" not in out
@@ -508,10 +507,9 @@ def test_next_after_convergence_offers_no_write(tmp_path: Path) -> None:
     # in slug order, as during the debate, whatever the roster's order (d62: "first" must mean one thing)
     roster = make_debate(str(tmp_path / "r"), [{"b": TOML, "a": TOML}, {"b": (TOML, True), "a": (TOML, True)}],
                          participants=("b", "a"), min_turns=2)
-    out = CliRunner().invoke(cli, ["next", roster, "--slug", "a", "--key", key_of(roster, "a")]).stdout
+    out = cli("next", roster, "--slug", "a", "--key", key_of(roster, "a")).out
     assert 0 < out.index("- a (you): **") < out.index("- b: **")
-    data = json.loads(CliRunner().invoke(cli, ["next", folder, "--slug", "a", "--key", key_of(folder, "a"),
-                                               "--json"]).stdout)
+    data = cli("next", folder, "--slug", "a", "--key", key_of(folder, "a"), "--json").json()
     assert data["debate_over"] is True
     assert data["write_command"] is None
 
@@ -532,42 +530,38 @@ def _late_joiner(folder: str, answer: str, late: str) -> None:
         write_turn(folder, slug, turn_body(2, answer, converged=True).encode(), key_of(folder, slug))
 
 
-def test_one_line_word_for_word_and_all_yes_is_converged_whoever_saw_whom(tmp_path: Path) -> None:
+def test_one_line_word_for_word_and_all_yes_is_converged_whoever_saw_whom(cli: Cli, tmp_path: Path) -> None:
     """The one end rule (#23): every turn-2 line identical and every yes: converged, though a and b never saw
     c's turn 1; a session without the CLI reading the same bold lines stops at the same turn."""
-    from click.testing import CliRunner
     from helpers import key_of, turn_body
 
-    from multidebate.cli import cli
 
     folder = str(tmp_path / "d")
     answer = "**Keep the cache inside the folder.**"
     _late_joiner(folder, answer, answer)
-    last = CliRunner().invoke(cli, ["write", folder, "--slug", "c", "--key", key_of(folder, "c")],
-                              input=turn_body(2, answer, converged=True))
-    assert last.exit_code == 0, last.output
-    assert "The debate converged at turn 2: it is over." in last.output
+    last = cli("write", folder, "--slug", "c", "--key", key_of(folder, "c"), input=turn_body(2, answer, converged=True),
+               mixed=True)
+    assert last.code == 0, last.out
+    assert "The debate converged at turn 2: it is over." in last.out
     verdict = judge(load_debate(folder))
     assert (verdict.state, verdict.turn) == ("converged", 2), verdict.detail
 
 
-def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(tmp_path: Path) -> None:
+def test_a_yes_that_never_saw_a_late_peer_is_latent_until_one_more_turn(cli: Cli, tmp_path: Path) -> None:
     """As above, but the lines are only shown the same (a refinement), not one line: the blind yes waits a turn."""
-    from click.testing import CliRunner
     from helpers import key_of, turn_body, write_keyed
 
-    from multidebate.cli import cli
     from multidebate.turns.briefing import brief
 
     folder = str(tmp_path / "d")
     answer = "**Keep the cache inside the folder.**"
     longer = "**Keep the cache inside the folder, under .multidebate/cache.**"
     _late_joiner(folder, answer, longer)
-    last = CliRunner().invoke(cli, ["write", folder, "--slug", "c", "--key", key_of(folder, "c")],
-                              input=turn_body(2, longer, converged=True))
-    assert last.exit_code == 0, last.output
-    assert "Next: multidebate next" in last.output
-    assert "answers agree" not in last.output  # peers' turn unseen
+    last = cli("write", folder, "--slug", "c", "--key", key_of(folder, "c"), input=turn_body(2, longer, converged=True),
+               mixed=True)
+    assert last.code == 0, last.out
+    assert "Next: multidebate next" in last.out
+    assert "answers agree" not in last.out  # peers' turn unseen
     verdict = judge(load_debate(folder))
     assert verdict.state == "latent", verdict
     assert verdict.turn == 2, verdict
@@ -700,29 +694,25 @@ def test_one_recommendation_in_two_wordings_is_never_hollow(tmp_path: Path, left
     assert v.state != "hollow", v
 
 
-def test_the_new_user_s_two_minute_attack_is_hollow_and_check_exits_3(tmp_path: Path) -> None:
+def test_the_new_user_s_two_minute_attack_is_hollow_and_check_exits_3(cli: Cli, tmp_path: Path) -> None:
     """#23's reproduction through the CLI: init, next, write with keys; `status --check` must not say 0 at the
     first all-yes turn (unconfirmed), and the second ends hollow (#32)."""
-    from click.testing import CliRunner
     from helpers import turn_body
 
-    from multidebate.cli import cli
 
-    runner = CliRunner()
     folder = str(tmp_path / "d")
-    assert runner.invoke(cli, ["init", folder, "--participants", "a,b", "--task", "A or B?"]).exit_code == 0
+    assert cli("init", folder, "--participants", "a,b", "--task", "A or B?").code == 0
     keys: dict[str, str] = {}
     for turn, converged in ((1, False), (2, True), (3, True)):
         for slug, line in (("a", "**Pick A.**"), ("b", "**Pick B.**")):
             key = ["--key", keys[slug]] if slug in keys else []
-            assert runner.invoke(cli, ["next", folder, "--slug", slug, *key]).exit_code == 0
-            out = runner.invoke(cli, ["write", folder, "--slug", slug, "--json", *key],
-                                input=turn_body(turn, line, converged=converged))
-            assert out.exit_code == 0, out.output
-            keys.setdefault(slug, json.loads(out.stdout)["key"])
-        status = runner.invoke(cli, ["status", folder, "--check", "--json"])
-        assert status.exit_code == 3  # never converged, at any turn
-        verdict = json.loads(status.stdout)["verdict"]
+            assert cli("next", folder, "--slug", slug, *key).code == 0
+            out = cli("write", folder, "--slug", slug, "--json", *key, input=turn_body(turn, line, converged=converged))
+            assert out.code == 0, out
+            keys.setdefault(slug, out.json()["key"])
+        status = cli("status", folder, "--check", "--json")
+        assert status.code == 3  # never converged, at any turn
+        verdict = status.json()["verdict"]
         if turn > 1:
             assert verdict["state"] == ("unconfirmed" if turn == 2 else "hollow"), verdict
             assert "'a' vs 'b'" in verdict["detail"].lower(), verdict
@@ -759,14 +749,12 @@ def test_a_session_that_moves_to_a_new_name_has_changed(tmp_path: Path) -> None:
     assert v.state == "in_progress", v
 
 
-def test_a_session_that_joins_after_the_end_is_told_it_never_wrote(tmp_path: Path) -> None:
+def test_a_session_that_joins_after_the_end_is_told_it_never_wrote(cli: Cli, tmp_path: Path) -> None:
     """d66: a late joiner read "do not write another turn" as if it had written one."""
-    from click.testing import CliRunner
 
-    from multidebate.cli import cli
 
     folder = make_debate(str(tmp_path / "d"), [{"a": YAML, "b": TOML}, {"a": (TOML, True), "b": (TOML, True)}])
-    out = CliRunner().invoke(cli, ["next", folder, "--slug", "late"]).stdout
+    out = cli("next", folder, "--slug", "late").out
     assert "The debate converged at turn 2 before you joined: do not write a turn." in out
     assert "multidebate write" not in out
 

@@ -95,6 +95,8 @@ def test_other_commands_do_not_import_watchdog(tmp_path: Path) -> None:
     commands = [["status", folder], ["status", folder, "--json"], ["validate", folder], ["report", folder],
                 ["next", folder, "--slug", "a", "--key", key_of(folder, "a")], ["write", "--help"], ["slug", "X Y"],
                 ["skill", "show"]]
+    # CliRunner itself, not the cli fixture: the commands run in a fresh process, so that only what they import is
+    # counted (the fixture lives in this one, where pytest and the other tests have imported everything)
     script = ("import sys; from multidebate.cli import cli; from click.testing import CliRunner\n"
               f"for args in {commands!r}:\n"
               "    result = CliRunner().invoke(cli, args)\n"

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from conftest import Cli
 from helpers import make_debate, turn_body
 
 from multidebate.analysis.comparison import compare
-from multidebate.cli import cli
 
 
 def test_identical_lines_that_set_an_item_the_bodies_word_differently_read_as_a_sentence() -> None:
@@ -23,46 +21,46 @@ def test_identical_lines_that_set_an_item_the_bodies_word_differently_read_as_a_
         "differently")
 
 
-def test_a_report_of_hand_written_files_does_not_say_flags_none(tmp_path: Path) -> None:
+def test_a_report_of_hand_written_files_does_not_say_flags_none(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [], participants=("a", "b"))
     for slug, answer in (("a", "**Use TOML.**"), ("b", "**Use YAML.**")):
         Path(folder, f"turn-1-{slug}.md").write_text(f"# Turn 1 \u2014 {slug}\n\n" + turn_body(1, answer),
                                                      encoding="utf-8")
-    report = CliRunner().invoke(cli, ["report", folder]).stdout
+    report = cli("report", folder).out
     assert "allowed, but their integrity cannot be checked" in report
     flags = report.split("## Flags\n\n", 1)[1]
     assert flags.startswith("None found in what could be checked: the turn files written by hand (see Notes) have "
                             "no ledger entry, so an edit to them after they were written would not show.")
-    html = CliRunner().invoke(cli, ["report", folder, "--format", "html"]).stdout
+    html = cli("report", folder, "--format", "html").out
     assert "<p class='muted'>None.</p>" not in html
     assert "None found in what could be checked" in html
     plain = make_debate(str(tmp_path / "p"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
-    assert CliRunner().invoke(cli, ["report", plain]).stdout.endswith("## Flags\n\nNone.\n\n")
+    assert cli("report", plain).out.endswith("## Flags\n\nNone.\n\n")
 
 
-def test_report_output_refusals_say_what_applies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_report_output_refusals_say_what_applies(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**", "b": "**Use YAML.**"}])
     monkeypatch.chdir(tmp_path)
-    pdf = CliRunner().invoke(cli, ["report", folder, "-o", "x.pdf"])
-    assert pdf.exit_code == 1
-    assert pdf.stderr == ("Error: refusing to write the report to x.pdf: a report's file name ends in .md, "
+    pdf = cli("report", folder, "-o", "x.pdf")
+    assert pdf.code == 1
+    assert pdf.err == ("Error: refusing to write the report to x.pdf: a report's file name ends in .md, "
                           ".markdown, .json, .html, .htm or .txt (the format is --format's); choose such a name\n")
     Path("r.md").write_text("mine", encoding="utf-8")
-    existing = CliRunner().invoke(cli, ["report", folder, "-o", "r.md"])
-    assert existing.stderr == "Error: refusing to write the report over r.md: the file exists; give --force to replace it\n"
-    turn = CliRunner().invoke(cli, ["report", folder, "-o", os.path.join(folder, "turn-1-a.md")])
-    assert turn.stderr.endswith(": it is named as a file of the debate (TASK.md or a turn file); choose a path "
+    existing = cli("report", folder, "-o", "r.md")
+    assert existing.err == "Error: refusing to write the report over r.md: the file exists; give --force to replace it\n"
+    turn = cli("report", folder, "-o", os.path.join(folder, "turn-1-a.md"))
+    assert turn.err.endswith(": it is named as a file of the debate (TASK.md or a turn file); choose a path "
                                 "outside the debate's own files\n")
-    assert "over" in turn.stderr
-    assert "it is it is" not in turn.stderr
+    assert "over" in turn.err
+    assert "it is it is" not in turn.err
 
 
-def test_status_with_a_broken_task_says_to_fix_it_not_to_type_next_turn(tmp_path: Path) -> None:
+def test_status_with_a_broken_task_says_to_fix_it_not_to_type_next_turn(cli: Cli, tmp_path: Path) -> None:
     folder = make_debate(str(tmp_path / "d"), [{"a": "**Use TOML.**"}], participants=("a", "b"))
     Path(folder, "TASK.md").write_text("---\nparticipants: [a, b\n---\nPick a format.\n", encoding="utf-8")
-    text = CliRunner().invoke(cli, ["status", folder]).stdout
+    text = cli("status", folder).out
     assert "next turn" not in text
     assert text.rstrip().endswith(f"what to do: Fix TASK.md first (`multidebate validate {folder}` lists its problems): "
                                   "until then `next` and `write` refuse to run, so no session can take its turn.")
-    data = json.loads(CliRunner().invoke(cli, ["status", folder, "--json"]).stdout)
+    data = cli("status", folder, "--json").json()
     assert data["advice"].startswith("Fix TASK.md first")
