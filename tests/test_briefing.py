@@ -158,3 +158,15 @@ def test_after_the_end_no_note_speaks_of_peer_files_it_does_not_show(tmp_path: P
     plan = plan_briefing(load_debate(folder), "a", key=key_of(folder, "a"))
     assert plan.briefing.debate_over
     assert [n.code for n in plan.notes] == ["converged"]
+
+
+def test_a_reasoning_cut_for_size_ends_at_a_whole_word(tmp_path: Path) -> None:
+    """d81: text cut mid-word ("...and U+0663 is N") left sessions guessing the word; a cut falls after the last
+    whole word before the bound, and the marker counts what is shown."""
+    import re
+
+    _folder, (briefing, _notes) = _long_reasonings(tmp_path, {"b": 30_000, "c": 900, "d": 900})
+    served = {p.slug: p for p in briefing.peers}["b"].text
+    shown, marker = served.split("## Reasoning\n", 1)[1].split("\n[Reasoning cut by multidebate: ", 1)
+    assert re.search(r"b reason \d{5}\.$", shown), shown[-40:]
+    assert marker.startswith(f"{len(shown):,} of ")

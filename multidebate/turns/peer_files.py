@@ -95,8 +95,10 @@ def cut(bodies: dict[str, str], chosen: list[str], text: str, limit: int = MAX_S
     room = limit - others - 80
     if "Reasoning" in kept:
         reasoning = kept["Reasoning"]
-        kept["Reasoning"] = (reasoning[:max(room, 0)] + f"\n[Reasoning cut by multidebate: {max(room, 0):,} of "
-                             f"{len(reasoning):,} characters shown]") if len(reasoning) > room else reasoning
+        if len(reasoning) > room:
+            shown = _at_word(reasoning, max(room, 0))
+            kept["Reasoning"] = (f"{reasoning[:shown]}\n[Reasoning cut by multidebate: {shown:,} of "
+                                 f"{len(reasoning):,} characters shown]")
     served = "\n\n".join(f"## {name}\n{body}" for name, body in kept.items())
     for name in ("Agreements", "Disagreements", "Answer"):
         # a hand-written file can hold more than fits even so: cut the other sections too, each where it says
@@ -106,11 +108,21 @@ def cut(bodies: dict[str, str], chosen: list[str], text: str, limit: int = MAX_S
             break
         if name in kept:
             body = kept[name]
-            shown = max(len(body) - excess - 120, 0)
+            shown = _at_word(body, max(len(body) - excess - 120, 0))
             kept[name] = (body[:shown] + f"\n[{name} cut by multidebate: {shown:,} of {len(body):,} characters "
                           "shown]")
             served = "\n\n".join(f"## {n}\n{b}" for n, b in kept.items())
     return served[:MAX_SERVED_CHARS]
+
+
+def _at_word(text: str, room: int) -> int:
+    """Where to cut `text` to at most `room` characters: after the last space or line end within its last 100
+    characters, so no word is cut in two (d81: sessions read "...and U+0663 is N" and guessed the rest)."""
+    if room >= len(text):
+        return len(text)
+    start = max(room - 100, 0)
+    space = max(text.rfind(" ", start, room + 1), text.rfind("\n", start, room + 1))
+    return space if space > 0 else room
 
 
 # a peer file is served in part only when that saves this much: the note saying so costs some 250 characters
