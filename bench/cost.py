@@ -83,7 +83,10 @@ def measure(data: str) -> dict[str, Any]:
     from multidebate.protocol.errors import MultidebateError
     from multidebate.state.debate import load_debate
     from multidebate.turns.briefing import plan_briefing
-    from multidebate.turns.briefing_text import render_briefing
+    try:
+        from multidebate.turns.briefing_text import render_briefing
+    except ImportError:  # a BASE before #38 split the briefing's text from its plan
+        from multidebate.turns.briefing import render_briefing  # type: ignore[attr-defined,no-redef]
 
     out: dict[str, Any] = {"package": os.path.dirname(multidebate.__file__), "debates": {}}
     with tempfile.TemporaryDirectory() as tmp:
