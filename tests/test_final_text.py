@@ -49,7 +49,8 @@ def test_the_agreed_text_is_the_answer_every_yes_read(cli: Cli, tmp_path: Path) 
     section = md.split("## Final answer", 1)[1].split("## Turns", 1)[0]
     assert "The agreed text is a's Answer of turn 1, the text every yes at turn 2 was shown. Read and accepted by a, b" \
         in section
-    agreed, added = section.split("**Added at the last turn, not read by peers** (turn 2)")
+    agreed, added = section.split("**Added at the last turn, not read by peers** (turn 2): each line that is not word "
+                                  "for word in the agreed text or the session's own previous Answer, rewordings included")
     assert "Run it on MSK in eu-west-1." in agreed
     assert "separate Postgres instance" not in agreed
     assert "- b:\n  - Put the fallback on a separate Postgres instance." in added

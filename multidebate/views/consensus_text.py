@@ -53,7 +53,9 @@ def consensus_markdown(final: FinalAnswer) -> list[str]:
         out += ["", final.answer.strip(), ""]
     added = [a for a in final.added if a.lines]
     if added:
-        out += [f"**Added at the last turn, not read by peers** (turn {final.turn})" if not final.line_only else
+        # d83: sessions took reworded lines for new content: say the comparison is word for word
+        out += [f"**Added at the last turn, not read by peers** (turn {final.turn}): each line that is not word for "
+                "word in the agreed text or the session's own previous Answer, rewordings included" if not final.line_only else
                 f"**Each session's turn-{final.turn} Answer, not read by peers**", ""]
         out += _per_session(added)
     return out
