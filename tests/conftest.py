@@ -4,6 +4,7 @@ import atexit
 import json
 import os
 import shutil
+import signal
 import tempfile
 import threading
 from collections.abc import Iterator, Mapping
@@ -21,6 +22,12 @@ from multidebate.cli import cli as cli_group
 _CACHE_HOME = tempfile.mkdtemp(prefix="multidebate-test-cache-")
 os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
 atexit.register(shutil.rmtree, _CACHE_HOME, True)
+# A shell without job control starts a background job (`pytest ... &`) with SIGINT ignored, every process it
+# starts inherits that, and Python then leaves SIGINT ignored: the tests that press Ctrl-C on a child (`next
+# --wait`, `watch`, `run`) waited out their timeouts (seen once under load, reproduced with `bash -c 'pytest &
+# wait'`).  A handler here resets to the default in every child at exec, so each child's Python handles it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 # `run` keeps its keys and the agents `init` recorded in the user's private state folder (state/private.py)
 _STATE_HOME = tempfile.mkdtemp(prefix="multidebate-test-state-")
 os.environ["XDG_STATE_HOME"] = _STATE_HOME
