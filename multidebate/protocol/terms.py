@@ -21,7 +21,7 @@ from collections import Counter
 
 from .vocabulary import NEGATORS
 
-__all__ = ["recommendation", "key_terms", "slug_words", "stem", "weighs_over"]
+__all__ = ["LIST_ITEM_RE", "recommendation", "key_terms", "slug_words", "stem", "weighs_over"]
 
 _STOP = frozenset(
     """a an the and or but if then than so of to in on at by for from with within into onto as is are was were be
@@ -62,7 +62,8 @@ def weighs_over(before: list[str]) -> bool:
 _WORD_RE = re.compile(r"[a-z0-9][a-z0-9'+#]*(?:_[a-z0-9'+#]+)*")
 _CLAUSE_RE = re.compile(r"[,;:.!?()\[\]\u2014\u2013]|\s-\s|\n")
 _BOLD_OPEN_RE = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*)*(\*\*|__)(.+?)\1", re.DOTALL)
-_LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+# a Markdown list item's marker (`- `, `* `, `+ `, `1. `, `1) `): one pattern for every reader of list items
+LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _HEAD_SPLIT_RE = re.compile(r"[,;:(\u2014\u2013]|\s-\s")
 _LABEL_RE = re.compile(r"^(?:final\s+)?(?:answer|recommendation|tl;?dr|verdict|decision|summary|position)\s*:\s*",
                        re.IGNORECASE)
@@ -113,10 +114,10 @@ def recommendation(answer: str) -> str:
             # "**Recommendation:** use X", "**My answers:**" over a list: the bold span is only a label
             text = first[bold.end():].strip()
             whole_span = False
-            listed = list(itertools.takewhile(_LIST_ITEM_RE.match, blocks[1:]))
+            listed = list(itertools.takewhile(LIST_ITEM_RE.match, blocks[1:]))
             if not text.strip(" *_:") and listed:
                 # the list under the label is the recommendation: every item, not the first one alone
-                text = "; ".join(_LIST_ITEM_RE.sub("", item).strip() for item in listed)
+                text = "; ".join(LIST_ITEM_RE.sub("", item).strip() for item in listed)
                 whole_span = True
             elif not text.strip(" *_:") and len(blocks) > 1:
                 text = blocks[1]

@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 from ..analysis.verdict import line_of
 from ..protocol.bold_line import bold_line, line_items, same_line
+from ..protocol.terms import LIST_ITEM_RE
 from ..state.debate import Debate, Entry
 
 __all__ = ["Cut", "accepted_answers", "contested_keys", "cut_to_items", "settled_items", "short_form"]
@@ -94,9 +95,6 @@ def _mention_re(keys: tuple[str, ...]) -> re.Pattern[str] | None:
                       rf"|^\s*(?:[-*+]\s+)?[*_]*0*(?:{alt})[.):](?![0-9])", re.IGNORECASE | re.MULTILINE)
 
 
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
-
-
 def _blocks(text: str) -> list[str]:
     """Paragraphs, each list item one block of its own (with its continuation lines)."""
     blocks: list[str] = []
@@ -106,7 +104,7 @@ def _blocks(text: str) -> list[str]:
             if current:
                 blocks.append("\n".join(current))
             current = []
-        elif _BULLET.match(line) and current:
+        elif LIST_ITEM_RE.match(line) and current:
             blocks.append("\n".join(current))
             current = [line]
         else:

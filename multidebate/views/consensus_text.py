@@ -6,18 +6,15 @@ renderer) by the HTML report, so the two never say different things.
 
 from __future__ import annotations
 
-import re
-
 from ..analysis.final import FinalAnswer, LastTurnText
 from ..protocol.oneline import one_line
+from ..protocol.terms import LIST_ITEM_RE
 
 __all__ = ["ADDED_SHOWN", "consensus_markdown"]
 
 ADDED_SHOWN = 8  # last-turn lines shown per session; the JSON has them all
 
 
-# a list item's marker: `- `, `* `, `+ `, `1. `, `1) `
-_BULLET = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+")
 
 def _names(slugs: tuple[str, ...]) -> str:
     return ", ".join(slugs)
@@ -67,7 +64,7 @@ def _per_session(texts: list[LastTurnText]) -> list[str]:
     for item in texts:
         out.append(f"- {item.slug}:")
         # an Answer's own list items keep their text, not their marker (d81: "- - Q1: 4")
-        out += [f"  - {one_line(_BULLET.sub('', line.strip()), 240)}" for line in item.lines[:ADDED_SHOWN]]
+        out += [f"  - {one_line(LIST_ITEM_RE.sub('', line.strip()), 240)}" for line in item.lines[:ADDED_SHOWN]]
         more = len(item.lines) - ADDED_SHOWN
         if more > 0:
             out.append(f"  - … and {more} more line{'s' if more > 1 else ''} (`report --format json` has them all)")
