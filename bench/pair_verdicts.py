@@ -54,7 +54,9 @@ def play(line_a: str, line_b: str) -> tuple[str, str]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = os.path.join(tmp, "d")
         os.makedirs(folder)
-        create_task(folder, render_task("Decide the setting the team will apply.", ("a", "b"), 4))
+        # min_turns 2: a pair written alike at turn 1 would end `unanimous` there (#36); the bench measures
+        # what all-yes turns with these two lines end as
+        create_task(folder, render_task("Decide the setting the team will apply.", ("a", "b"), 4, min_turns=2))
         keys: dict[str, str | None] = {"a": None, "b": None}
         states = []
         for turn in (1, 2, 3):
@@ -63,7 +65,10 @@ def play(line_a: str, line_b: str) -> tuple[str, str]:
                 result = write_turn(folder, slug, _sections(turn, line, turn > 1), keys[slug])
                 keys[slug] = keys[slug] or result.key
             if turn > 1:
-                states.append(judge(load_debate(folder, use_cache=False)).state)
+                verdict = judge(load_debate(folder, use_cache=False))
+                states.append(verdict.state)
+                if verdict.final:  # `write` refuses a turn after the end (#34): the end stands at turn 3
+                    return states[0], states[-1]
         return states[0], states[1]
 
 
